@@ -1,0 +1,10471 @@
+"""adrkit-mcp: a local, read-only MCP server over one Git-backed corpus of decision records.
+
+A coding agent asks it "has this been decided?", "what governs these files?" and "what
+replaced this?" -- rejected and superseded decisions included -- through four tools. No
+model calls, no network, no writes: it reads Markdown files with typed YAML frontmatter
+and answers with structured JSON, exactly as the Node @adrkit/mcp 0.8.0 does.
+
+Contents, in the order a request flows through the module:
+
+  1. Wire      stdin bytes -> lines -> JSON-RPC messages; frames back to stdout
+  2. Era       the 2025 `initialize` revisions or the stateless 2026-07-28 `_meta`
+  3. Dispatch  methods, tool calls on workers, cancellation, timeouts, CLI, embedding API
+  4. Contract  limits, outcomes, messages, summary templates, tool schemas (one place)
+  5. Tools     argument validation, cursors, and the four tools as pure functions
+  6. Projection  the corpus as one call sees it: roots, discovery, reading, cache
+  7. Reader    one file -> a record or findings: fences, YAML, the typed schema
+  8. Schema    the typed frontmatter v0.1.0 and its five cross-field rules
+  9. Globs     picomatch path patterns as a pathspec pattern type
+ 10. YAML      strict YAML 1.2 core schema on PyYAML
+ 11. Semver    node-semver ranges for `package` matchers
+ 12. Commands  `call`, `doctor` and `config` for people and scripts
+
+Embedders use `create_server`; the command line is `main`.
+"""
+
+__version__ = "0.1.0"
+
+import base64
+import binascii
+import bisect
+import collections
+import copy
+import functools
+import hashlib
+import heapq
+import io
+import ipaddress
+import itertools
+import json
+import math
+import os
+import queue
+import re
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+import unicodedata
+import urllib.parse
+import zipfile
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+
+import pathspec
+import pathspec.util
+import yaml
+from yaml.events import AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
+from yaml.parser import Parser as _YamlPyParser
+from yaml.tokens import AliasToken, AnchorToken, BlockEndToken, BlockEntryToken, BlockMappingStartToken, BlockSequenceStartToken, DirectiveToken, DocumentEndToken, DocumentStartToken, FlowEntryToken, FlowMappingEndToken, FlowMappingStartToken, FlowSequenceEndToken, FlowSequenceStartToken, KeyToken, ScalarToken, StreamEndToken, StreamStartToken, TagToken, ValueToken
+
+__all__ = ["create_server", "main"]
+
+# ---------------------------------------------------------------------------
+# Wire: protocol constants
+# ---------------------------------------------------------------------------
+
+# The one per-request revision we implement.  `server/discover` advertises it
+# in `supportedVersions` and every -32022 names it in `data.supported`: those
+# two lists must agree (clients retry with a version taken from either), and
+# they name the versions a client may put in `_meta`, which is only this one.
+_MODERN_VERSION = "2026-07-28"
+_MODERN_VERSIONS = (_MODERN_VERSION,)
+
+# Revisions negotiated through `initialize`, oldest first.  A client asking
+# for anything else (including 2026-07-28, which has no handshake) is offered
+# the newest one, as the lifecycle page recommends.
+_LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+_LATEST_LEGACY_VERSION = "2025-11-25"
+
+# The only revision whose receivers must accept JSON-RPC batches.
+_BATCH_VERSION = "2025-03-26"
+
+# Revisions whose schema requires an `id` on every error response.  When the
+# id of a broken request cannot be known, JSON-RPC 2.0 says `"id": null`, so
+# sessions at these revisions get that; 2025-11-25 and later forbid null but
+# let the id be left out, which is what every other situation gets.
+_NULL_ID_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18")
+
+_META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
+_META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+_META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+
+# Cache hints for the two results that never change while the process lives
+# (the tool catalogue and the discovery answer carry no corpus content).
+_CACHE_TTL_MS = 300000
+_CACHE_SCOPE = "public"
+
+# Request lines longer than this are refused without being held in memory.
+# The largest legal tools/call (256 paths of 1024 code units) fits easily
+# unless every character is written as a \\uXXXX escape.
+_MAX_LINE_BYTES = 1024 * 1024
+_READ_CHUNK_BYTES = 64 * 1024
+
+_DEFAULT_REQUEST_TIMEOUT_MS = 120000
+# threading waits overflow somewhere past this; nobody needs 25 days.
+_MAX_REQUEST_TIMEOUT_MS = 2 ** 31 - 1
+
+# Tool calls run on this many worker threads, so one slow call does not hold
+# up the next.  The core's call_tool must therefore be thread-safe.
+_TOOL_WORKERS = 4
+
+# JSON-RPC 2.0 and MCP error codes.
+_PARSE_ERROR = -32700
+_INVALID_REQUEST = -32600
+_METHOD_NOT_FOUND = -32601
+_INVALID_PARAMS = -32602
+_INTERNAL_ERROR = -32603
+_UNSUPPORTED_PROTOCOL_VERSION = -32022
+
+_ENV_CWD = "ADRKIT_MCP_CWD"
+_ENV_DIR = "ADRKIT_MCP_DIR"
+_SUBCOMMANDS = ("config", "doctor", "call")
+
+
+class _Absent(object):
+    """Marks a missing member, where None would mean JSON null."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<absent>"
+
+
+_ABSENT = _Absent()
+
+# What a handler returns when its answer will be sent later (a tool call).
+_PENDING = object()
+
+
+def _diagnose(text):
+    """One line on stderr; stdout is reserved for protocol frames."""
+    try:
+        sys.stderr.write("%s: %s\n" % (SERVER_NAME, text))
+        sys.stderr.flush()
+    except Exception:  # a closed stderr must not take the server down
+        pass
+
+
+# ---------------------------------------------------------------------------
+# Wire: frames
+# ---------------------------------------------------------------------------
+
+class _RpcError(Exception):
+    """A JSON-RPC error answer, raised anywhere inside request handling."""
+
+    def __init__(self, code, message, data=_ABSENT):
+        Exception.__init__(self, message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_json(self):
+        error = {"code": self.code, "message": self.message}
+        if self.data is not _ABSENT:
+            error["data"] = self.data
+        return error
+
+
+def _result_frame(request_id, result):
+    return {"jsonrpc": "2.0", "id": request_id, "result": result}
+
+
+def _error_frame(request_id, error):
+    """An error response; request_id _ABSENT leaves the member out."""
+    frame = {"jsonrpc": "2.0"}
+    if request_id is not _ABSENT:
+        frame["id"] = request_id
+    frame["error"] = error.to_json()
+    return frame
+
+
+def _dump_json(value, ascii_only):
+    return json.dumps(value, ensure_ascii=ascii_only, separators=(",", ":"), allow_nan=False)
+
+
+def _encode_frame(frame):
+    """Compact UTF-8 JSON plus the newline that ends a stdio message.
+
+    json.dumps escapes every control character, so no raw newline can end up
+    inside a frame.  U+2028/U+2029 are legal raw in JSON, but they are escaped
+    anyway for clients that split lines the way str.splitlines does.  A lone
+    surrogate (a request may carry one as a \\ud800 escape and a tool may echo
+    it) has no UTF-8 form; then the frame is written all-ASCII, where it
+    survives as an escape.  NaN and infinities raise ValueError: they are not
+    JSON.
+    """
+    text = _dump_json(frame, ascii_only=False)
+    text = text.replace(u"\u2028", u"\\u2028").replace(u"\u2029", u"\\u2029")
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = _dump_json(frame, ascii_only=True).encode("ascii")
+    return data + b"\n"
+
+
+def _encode_or_replace(frame):
+    """Encode a frame; a response that cannot be encoded becomes -32603."""
+    try:
+        return _encode_frame(frame)
+    except (ValueError, TypeError, RecursionError) as exc:
+        if not isinstance(frame, dict) or "id" not in frame:
+            raise
+        _diagnose("could not encode the answer to request %s: %s" % (_describe_id(frame["id"]), exc))
+        return _encode_frame(_error_frame(frame["id"], _RpcError(_INTERNAL_ERROR, "Internal error")))
+
+
+def _describe_id(request_id):
+    try:
+        return _dump_json(request_id, ascii_only=True)[:80]
+    except (ValueError, TypeError):
+        return "?"
+
+
+class _FrameWriter(object):
+    """Serialises frames onto the output, one whole line at a time.
+
+    Every thread that answers (the reader for quick methods, workers for tool
+    calls, the deadline thread for timeouts) goes through here, so a lock keeps
+    lines from interleaving.  After `stop()` nothing more is written: stdin EOF
+    abandons in-flight requests, and a late answer must not trickle out.  A
+    failed write (EPIPE: the client went away) stops the writer and is
+    reported once through `on_failure`.
+    """
+
+    def __init__(self, write_bytes, on_failure):
+        self._write_bytes = write_bytes
+        self._on_failure = on_failure
+        self._lock = threading.Lock()
+        self._open = True
+
+    def stop(self):
+        # No lock: a write blocked on a full pipe must not block shutdown.
+        self._open = False
+
+    def send(self, frame):
+        """Write one frame; None (nothing to answer) is ignored."""
+        if frame is None or not self._open:
+            return
+        self._write(_encode_or_replace(frame))
+
+    def send_batch(self, frames):
+        """Write the array answering a batch (2025-03-26 sessions only)."""
+        if not frames or not self._open:
+            return
+        try:
+            data = _encode_frame(frames)
+        except (ValueError, TypeError, RecursionError):
+            parts = [_encode_or_replace(frame)[:-1] for frame in frames]
+            data = b"[" + b",".join(parts) + b"]\n"
+        self._write(data)
+
+    def _write(self, data):
+        failure = None
+        with self._lock:
+            if not self._open:
+                return
+            try:
+                self._write_bytes(data)
+            except (OSError, ValueError) as exc:  # ValueError: a closed file object
+                self._open = False
+                failure = exc
+        if failure is not None:
+            self._on_failure(failure)
+
+
+def _output_writer(stream):
+    """A function writing all of a bytes object to `stream` (None: fd 1)."""
+    if stream is None:
+        stream = 1
+    if isinstance(stream, int):
+        fd = stream
+
+        def write_fd(data):
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+        return write_fd
+    if isinstance(stream, io.TextIOBase):
+        stream = stream.buffer  # text streams carry their bytes underneath
+    flush = getattr(stream, "flush", None)
+
+    def write_stream(data):
+        view = memoryview(data)
+        while view:
+            written = stream.write(view)
+            if written is None or written >= len(view):
+                break
+            view = view[written:]
+        if flush is not None:
+            flush()
+    return write_stream
+
+
+def _input_reader(stream):
+    """A function returning the next chunk of input bytes (b"" at EOF).
+
+    The process's own stdin is read with os.read on fd 0 rather than through
+    sys.stdin.buffer: the buffered reader holds a lock while it blocks, and
+    a daemon thread parked in it at interpreter exit can abort the process
+    ("could not acquire lock ... at interpreter shutdown").  Other streams
+    are read with read1, which returns as soon as any bytes are there.
+    """
+    if stream is None:
+        stream = 0
+    if isinstance(stream, int):
+        fd = stream
+        return lambda size: os.read(fd, size)
+    if isinstance(stream, io.TextIOBase):
+        stream = stream.buffer
+    read1 = getattr(stream, "read1", None)
+    return read1 if read1 is not None else stream.read
+
+
+# ---------------------------------------------------------------------------
+# Wire: lines and messages
+# ---------------------------------------------------------------------------
+
+def _reject_constant(name):
+    # json accepts NaN, Infinity and -Infinity by default; JSON does not.
+    raise ValueError("%s is not a JSON value" % name)
+
+
+def _parse_line(line):
+    """Decode and parse one line; raises _RpcError(-32700) when it is not JSON."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _RpcError(_PARSE_ERROR, "Parse error: the line is not valid UTF-8 (byte %d)" % exc.start)
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        # Valid JSON nested deeper than the parser's recursion limit.  The
+        # text could not be parsed, so this is a parse error (-32700) rather
+        # than an invalid request: no id could be read from it either.
+        raise _RpcError(_PARSE_ERROR, "Parse error: the JSON text is nested too deeply")
+    except ValueError as exc:  # JSONDecodeError, NaN/Infinity, huge integers
+        raise _RpcError(_PARSE_ERROR, "Parse error: %s" % (str(exc).split("\n")[0][:200],))
+
+
+def _request_id(value):
+    """The JSON-RPC id as answered, or _ABSENT when it is not a legal MCP id.
+
+    MCP ids are strings or integers, never null.  JSON numbers such as 1e2 or
+    1.0 have no fractional part and count as integers (JSON Schema agrees), so
+    they are echoed as the integer; 1.5 is refused.  Booleans are not numbers.
+    """
+    if isinstance(value, bool):
+        return _ABSENT
+    if isinstance(value, (str, int)):
+        return value
+    if isinstance(value, float) and value.is_integer():  # False for NaN and infinities
+        return int(value)
+    return _ABSENT
+
+
+def _id_key(request_id):
+    """Dictionary key that keeps the request 5 apart from the request "5"."""
+    return (type(request_id) is str, request_id)
+
+
+# ---------------------------------------------------------------------------
+# Era: which protocol a request speaks
+# ---------------------------------------------------------------------------
+#
+# A process starts undecided.  `initialize` (without the modern claim) opens
+# a legacy session at the negotiated revision.  A request whose
+# params._meta carries the modern keys is judged on that _meta alone and, when
+# valid, served per 2026-07-28 -- also inside a legacy session, because a
+# stateless request needs no session and answering it in the legacy shape
+# would be wrong for the schema it asked for.  The first valid modern request
+# other than the `server/discover` probe pins an undecided process to the
+# modern era: from then on a request without the claim is missing its required
+# _meta (-32602), and a plain `initialize` gets -32022 naming the supported
+# versions.  A discover probe alone pins nothing, so a dual-era client may
+# still fall back to `initialize`.
+
+_ERA_UNDECIDED = "undecided"
+_ERA_LEGACY = "legacy"
+_ERA_MODERN = "modern"
+
+
+def _has_modern_claim(params):
+    """True when params._meta carries either required 2026-07-28 key.
+
+    Pre-2026 clients put nothing under the io.modelcontextprotocol/ prefix in
+    a request's _meta, so either key is a claim; a claim missing the other key
+    is a broken modern request (-32602), not a legacy one.
+    """
+    if not isinstance(params, dict):
+        return False
+    meta = params.get("_meta")
+    return isinstance(meta, dict) and (
+        _META_PROTOCOL_VERSION in meta or _META_CLIENT_CAPABILITIES in meta)
+
+
+def _unsupported_version(requested):
+    return _RpcError(
+        _UNSUPPORTED_PROTOCOL_VERSION,
+        "Unsupported protocol version: %s" % requested,
+        {"supported": list(_MODERN_VERSIONS), "requested": requested})
+
+
+def _check_modern_envelope(params):
+    """Validate a claimed request's _meta; raise -32602 / -32022 when wrong.
+
+    The version is looked at before anything else in the envelope: what a
+    request must carry is defined by its revision, and a client speaking an
+    unknown revision should hear -32022 (and retry with ours) rather than a
+    complaint about keys its revision may not have.
+    """
+    meta = params["_meta"]
+    if _META_PROTOCOL_VERSION not in meta:
+        raise _RpcError(_INVALID_PARAMS, "Invalid params: _meta lacks %s" % _META_PROTOCOL_VERSION)
+    version = meta[_META_PROTOCOL_VERSION]
+    if not isinstance(version, str):
+        raise _RpcError(_INVALID_PARAMS, "Invalid params: _meta %s must be a string" % _META_PROTOCOL_VERSION)
+    if version not in _MODERN_VERSIONS:
+        raise _unsupported_version(version)
+    if not isinstance(meta.get(_META_CLIENT_CAPABILITIES), dict):
+        raise _RpcError(_INVALID_PARAMS, "Invalid params: _meta %s must be an object"
+                        % _META_CLIENT_CAPABILITIES)
+
+
+def _server_info():
+    return {"name": SERVER_NAME, "version": SERVER_VERSION}
+
+
+def _capabilities():
+    # Tools only.  No `listChanged`: the four tools never change, so no
+    # notifications/tools/list_changed is ever sent, and a capability must not
+    # promise one.  No logging, resources, prompts or subscriptions either.
+    return {"tools": {}}
+
+
+def _stamp_modern(result):
+    """Every 2026-07-28 result says it is complete and who answered it."""
+    stamped = dict(result)
+    stamped["resultType"] = "complete"
+    meta = stamped.get("_meta")
+    meta = dict(meta) if isinstance(meta, dict) else {}
+    meta[_META_SERVER_INFO] = _server_info()
+    stamped["_meta"] = meta
+    return stamped
+
+
+def _negotiate_legacy(params):
+    """The `initialize` answer, or -32602 when the request is malformed."""
+    if not isinstance(params, dict):
+        raise _RpcError(_INVALID_PARAMS, "Invalid params: initialize needs params")
+    requested = params.get("protocolVersion")
+    if not isinstance(requested, str):
+        raise _RpcError(_INVALID_PARAMS, "Invalid params: initialize needs a string protocolVersion")
+    if not isinstance(params.get("capabilities"), dict):
+        raise _RpcError(_INVALID_PARAMS, "Invalid params: initialize needs a capabilities object")
+    client_info = params.get("clientInfo", _ABSENT)
+    if client_info is not _ABSENT and not isinstance(client_info, dict):
+        raise _RpcError(_INVALID_PARAMS, "Invalid params: clientInfo must be an object")
+    version = requested if requested in _LEGACY_VERSIONS else _LATEST_LEGACY_VERSION
+    return version, {
+        "protocolVersion": version,
+        "capabilities": _capabilities(),
+        "serverInfo": _server_info(),
+    }
+
+
+# ---------------------------------------------------------------------------
+# Dispatch: tool calls, deadlines, batches
+# ---------------------------------------------------------------------------
+
+class _ToolCall(object):
+    """One tools/call on its way through a worker.
+
+    Exactly one of three things concludes it -- its result, a cancellation,
+    or its deadline -- and only the first counts: `done` flips under the lock,
+    and whatever comes later (a result after a timeout, say) is dropped.
+    """
+
+    __slots__ = ("request_id", "name", "arguments", "modern", "reply", "stopped", "done", "lock")
+
+    def __init__(self, request_id, name, arguments, modern, reply):
+        self.request_id = request_id
+        self.name = name
+        self.arguments = arguments
+        self.modern = modern
+        self.reply = reply
+        self.stopped = False
+        self.done = False
+        self.lock = threading.Lock()
+
+    def should_stop(self):
+        # Handed to the core, which asks at every record boundary.
+        return self.stopped
+
+
+class _Deadlines(object):
+    """One daemon thread firing callbacks at monotonic deadlines."""
+
+    def __init__(self):
+        self._cond = threading.Condition(threading.Lock())
+        self._heap = []  # type: List[Tuple[float, int, Callable[[], None]]]
+        self._order = itertools.count()
+        self._thread = None  # type: Optional[threading.Thread]
+        self._closed = False
+
+    def add(self, when, callback):
+        with self._cond:
+            if self._closed:
+                return
+            heapq.heappush(self._heap, (when, next(self._order), callback))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="adrkit-mcp-deadlines")
+                self._thread.daemon = True
+                self._thread.start()
+            self._cond.notify()
+
+    def close(self):
+        with self._cond:
+            self._closed = True
+            self._heap = []
+            self._cond.notify()
+
+    def _run(self):
+        with self._cond:
+            while not self._closed:
+                if not self._heap:
+                    self._cond.wait()
+                    continue
+                delay = self._heap[0][0] - time.monotonic()
+                if delay > 0:
+                    self._cond.wait(delay)
+                    continue
+                callback = heapq.heappop(self._heap)[2]
+                self._cond.release()
+                try:
+                    callback()
+                except Exception as exc:  # never let the timer die
+                    _diagnose("deadline callback failed: %r" % (exc,))
+                finally:
+                    self._cond.acquire()
+
+
+class _BatchCollector(object):
+    """Gathers the answers to one batch and writes them as one array.
+
+    Each element reports once (None for a notification or a cancelled call);
+    when the last has reported, the answers go out together.  A batch of
+    notifications only is answered with nothing at all.
+    """
+
+    _UNSET = object()
+
+    def __init__(self, size, send_batch):
+        self._slots = [self._UNSET] * size
+        self._left = size
+        self._send_batch = send_batch
+        self._lock = threading.Lock()
+
+    def sink(self, index):
+        return lambda frame: self._fill(index, frame)
+
+    def _fill(self, index, frame):
+        with self._lock:
+            if self._slots[index] is not self._UNSET:
+                return
+            self._slots[index] = frame
+            self._left -= 1
+            if self._left:
+                return
+            frames = [f for f in self._slots if f is not None]
+        self._send_batch(frames)
+
+
+# ---------------------------------------------------------------------------
+# Dispatch: one stdio connection
+# ---------------------------------------------------------------------------
+
+class _Connection(object):
+    """Serves one stdio connection: a reader thread, tool workers, a timer.
+
+    The reader thread splits input into lines, parses them, and answers
+    every quick method itself (initialize, ping, tools/list, server/discover,
+    errors), so those are answered at once even while tools run.  tools/call
+    goes to a small pool of worker threads; the deadline thread answers calls
+    that overrun the request timeout.  `serve()` blocks until stdin ends,
+    `shutdown()` is called, or the output breaks.
+    """
+
+    def __init__(self, config, read_chunk, write_bytes, request_timeout_ms):
+        self._config = config
+        self._read_chunk = read_chunk
+        self._writer = _FrameWriter(write_bytes, self._output_failed)
+        self._timeout_ms = request_timeout_ms
+        self._era = _ERA_UNDECIDED
+        self._legacy_version = None  # type: Optional[str]
+        self._lock = threading.Lock()
+        self._in_flight = {}  # type: Dict[Tuple[bool, Any], List[_ToolCall]]
+        self._calls = queue.Queue()  # type: queue.Queue
+        self._workers = []  # type: List[threading.Thread]
+        self._deadlines = _Deadlines()
+        self._ended = threading.Event()
+        self._end_reason = None  # type: Optional[str]
+        self._end_error = None  # type: Optional[BaseException]
+
+    # -- lifecycle ---------------------------------------------------------
+
+    def serve(self):
+        reader = threading.Thread(target=self._read_loop, name="adrkit-mcp-reader")
+        # Daemon threads: at stdin EOF the process exits without waiting for
+        # a tool call that is still running (it is abandoned, not answered).
+        reader.daemon = True
+        reader.start()
+        try:
+            self._ended.wait()
+        finally:
+            self.shutdown("closed")
+        if self._end_reason in ("output-failed", "input-failed") and self._end_error is not None:
+            raise self._end_error
+
+    def shutdown(self, reason, error=None):
+        """End the connection; the first reason given is the one kept."""
+        with self._lock:
+            if self._end_reason is not None:
+                return
+            self._end_reason = reason
+            self._end_error = error
+            abandoned = [call for calls in self._in_flight.values() for call in calls]
+            self._in_flight = {}
+        self._writer.stop()
+        for call in abandoned:
+            with call.lock:
+                call.done = True
+            call.stopped = True
+        self._deadlines.close()
+        for _ in self._workers:
+            self._calls.put(None)
+        self._ended.set()
+
+    def _output_failed(self, exc):
+        self.shutdown("output-failed", exc)
+
+    # -- reading -----------------------------------------------------------
+
+    def _read_loop(self):
+        try:
+            self._read_lines()
+        except Exception as exc:  # a bug here must still end the connection
+            _diagnose("reader failed: %r" % (exc,))
+            self.shutdown("input-failed", exc)
+
+    def _read_lines(self):
+        """Split the input on b"\\n" (and nothing else) into request lines.
+
+        A line longer than _MAX_LINE_BYTES is not kept: its bytes are dropped
+        as they arrive until its newline, then it is refused with -32600, so
+        memory stays bounded by the cap plus one chunk.  An unterminated tail
+        at EOF is not a message and is dropped.
+        """
+        pending = bytearray()
+        discarding = False
+        while not self._ended.is_set():
+            try:
+                chunk = self._read_chunk(_READ_CHUNK_BYTES)
+            except OSError as exc:
+                self.shutdown("input-failed", exc)
+                return
+            if not chunk:
+                self.shutdown("eof")
+                return
+            start = 0
+            while True:
+                newline = chunk.find(b"\n", start)
+                if newline < 0:
+                    if not discarding:
+                        if len(pending) + len(chunk) - start > _MAX_LINE_BYTES:
+                            del pending[:]
+                            discarding = True
+                        else:
+                            pending += chunk[start:]
+                    break
+                piece = chunk[start:newline]
+                start = newline + 1
+                if discarding:
+                    discarding = False
+                    self._refuse_oversized_line()
+                elif len(pending) + len(piece) > _MAX_LINE_BYTES:
+                    del pending[:]
+                    self._refuse_oversized_line()
+                elif pending:
+                    pending += piece
+                    line = bytes(pending)
+                    del pending[:]
+                    self._handle_line(line)
+                else:
+                    self._handle_line(piece)
+                if self._ended.is_set():
+                    return
+
+    def _refuse_oversized_line(self):
+        self._writer.send(self._anonymous_error(_RpcError(
+            _INVALID_REQUEST, "Invalid Request: the line exceeds %d bytes" % _MAX_LINE_BYTES)))
+
+    def _handle_line(self, line):
+        if not line.strip(b" \t\r"):
+            return  # blank lines (and a CR left by CRLF input) are not messages
+        try:
+            message = _parse_line(line)
+        except _RpcError as err:
+            self._writer.send(self._anonymous_error(err))
+            return
+        if isinstance(message, list):
+            self._handle_batch(message)
+            return
+        outcome = self._handle_message(message, self._writer.send, in_batch=False)
+        if outcome is not _PENDING:
+            self._writer.send(outcome)
+
+    def _anonymous_error(self, err, in_batch=False):
+        """An error for a request whose id could not be read (see _NULL_ID_VERSIONS)."""
+        null_id = in_batch or (self._era == _ERA_LEGACY and self._legacy_version in _NULL_ID_VERSIONS)
+        return _error_frame(None if null_id else _ABSENT, err)
+
+    # -- messages ----------------------------------------------------------
+
+    def _handle_batch(self, items):
+        if not items:
+            self._writer.send(self._anonymous_error(_RpcError(
+                _INVALID_REQUEST, "Invalid Request: empty batch")))
+            return
+        if self._era != _ERA_LEGACY or self._legacy_version != _BATCH_VERSION:
+            self._writer.send(self._anonymous_error(_RpcError(
+                _INVALID_REQUEST, "Invalid Request: batches are only part of protocol revision %s"
+                % _BATCH_VERSION)))
+            return
+        collector = _BatchCollector(len(items), self._writer.send_batch)
+        for index, item in enumerate(items):
+            sink = collector.sink(index)
+            if isinstance(item, list):
+                outcome = self._anonymous_error(_RpcError(
+                    _INVALID_REQUEST, "Invalid Request: nested batch"), in_batch=True)
+            else:
+                outcome = self._handle_message(item, sink, in_batch=True)
+            if outcome is not _PENDING:
+                sink(outcome)
+
+    def _handle_message(self, message, reply, in_batch):
+        """Answer one message: a frame, None (no answer), or _PENDING.
+
+        With _PENDING the answer goes to `reply` later, exactly once (None
+        there too when a cancellation swallowed it).
+        """
+        if not isinstance(message, dict):
+            return self._anonymous_error(_RpcError(
+                _INVALID_REQUEST, "Invalid Request: a message must be a JSON object"), in_batch)
+        if "method" not in message:
+            if "result" in message or "error" in message:
+                return None  # a response: never answered
+            return self._invalid(message, "no method", in_batch)
+        if message.get("jsonrpc") != "2.0":
+            return self._invalid(message, 'jsonrpc must be "2.0"', in_batch)
+        method = message["method"]
+        if not isinstance(method, str):
+            return self._invalid(message, "method must be a string", in_batch)
+        params = message.get("params", _ABSENT)
+        if params is not _ABSENT and not isinstance(params, (dict, list)):
+            return self._invalid(message, "params must be an object", in_batch)
+        if "id" not in message:
+            if isinstance(params, dict):
+                self._handle_notification(method, params)
+            return None  # notifications are never answered, known or not
+        request_id = _request_id(message["id"])
+        if request_id is _ABSENT:
+            return self._invalid(message, "id must be a string or an integer", in_batch)
+        if params is _ABSENT:
+            params = None
+        try:
+            if isinstance(params, list):
+                raise _RpcError(_INVALID_PARAMS, "Invalid params: params must be an object")
+            outcome = self._handle_request(request_id, method, params, reply, in_batch)
+        except _RpcError as err:
+            return _error_frame(request_id, err)
+        except Exception as exc:  # a bug: answer it rather than go quiet
+            _diagnose("internal error in %s: %s: %s" % (method[:80], type(exc).__name__, exc))
+            return _error_frame(request_id, _RpcError(_INTERNAL_ERROR, "Internal error"))
+        if outcome is _PENDING:
+            return _PENDING
+        return _result_frame(request_id, outcome)
+
+    def _invalid(self, message, why, in_batch):
+        err = _RpcError(_INVALID_REQUEST, "Invalid Request: %s" % why)
+        request_id = _request_id(message.get("id")) if "id" in message else _ABSENT
+        if request_id is _ABSENT:
+            return self._anonymous_error(err, in_batch)
+        return _error_frame(request_id, err)
+
+    def _handle_notification(self, method, params):
+        if method == "notifications/cancelled":
+            request_id = _request_id(params.get("requestId"))
+            if request_id is not _ABSENT:
+                self._cancel(request_id)
+        # notifications/initialized and everything else: nothing to do.
+
+    def _handle_request(self, request_id, method, params, reply, in_batch):
+        """The result of a request (or _PENDING); raises _RpcError."""
+        if _has_modern_claim(params):
+            return self._handle_modern(request_id, method, params, reply)
+        if self._era == _ERA_MODERN:
+            if method == "initialize":
+                requested = params.get("protocolVersion") if isinstance(params, dict) else None
+                if not isinstance(requested, str):
+                    raise _RpcError(_INVALID_PARAMS, "Invalid params: initialize needs a string protocolVersion")
+                raise _unsupported_version(requested)
+            raise _RpcError(_INVALID_PARAMS, "Invalid params: request lacks the required _meta "
+                            "(%s, %s) of protocol revision %s"
+                            % (_META_PROTOCOL_VERSION, _META_CLIENT_CAPABILITIES, _MODERN_VERSION))
+        return self._handle_legacy(request_id, method, params, reply, in_batch)
+
+    def _handle_modern(self, request_id, method, params, reply):
+        _check_modern_envelope(params)
+        if method != "server/discover" and self._era == _ERA_UNDECIDED:
+            self._era = _ERA_MODERN
+        if method == "server/discover":
+            return _stamp_modern({
+                "supportedVersions": list(_MODERN_VERSIONS),
+                "capabilities": _capabilities(),
+                "ttlMs": _CACHE_TTL_MS,
+                "cacheScope": _CACHE_SCOPE,
+            })
+        if method == "tools/list":
+            result = self._list_tools(params)
+            result["ttlMs"] = _CACHE_TTL_MS
+            result["cacheScope"] = _CACHE_SCOPE
+            return _stamp_modern(result)
+        if method == "tools/call":
+            return self._start_tool_call(request_id, params, True, reply)
+        # initialize, ping and logging/setLevel were removed in 2026-07-28.
+        raise _RpcError(_METHOD_NOT_FOUND, "Method not found: %s" % method[:80])
+
+    def _handle_legacy(self, request_id, method, params, reply, in_batch):
+        if method == "initialize":
+            if in_batch:
+                raise _RpcError(_INVALID_REQUEST, "Invalid Request: initialize must not be part of a batch")
+            version, result = _negotiate_legacy(params)
+            # A second initialize renegotiates, as the reference does; the
+            # spec leaves it open.
+            self._era = _ERA_LEGACY
+            self._legacy_version = version
+            return result
+        if method == "ping":
+            return {}
+        if method == "tools/list":
+            return self._list_tools(params)
+        if method == "tools/call":
+            return self._start_tool_call(request_id, params, False, reply)
+        # Also resources/*, prompts/*, logging/setLevel: never declared.
+        raise _RpcError(_METHOD_NOT_FOUND, "Method not found: %s" % method[:80])
+
+    def _list_tools(self, params):
+        cursor = params.get("cursor") if isinstance(params, dict) else None
+        if cursor is not None:
+            # All four tools fit on one page, so no cursor was ever issued.
+            raise _RpcError(_INVALID_PARAMS, "Invalid params: unknown cursor")
+        return {"tools": tool_definitions()}
+
+    # -- tool calls --------------------------------------------------------
+
+    def _start_tool_call(self, request_id, params, modern, reply):
+        if not isinstance(params, dict) or not isinstance(params.get("name"), str):
+            raise _RpcError(_INVALID_PARAMS, "Invalid params: tools/call needs a string name")
+        arguments = params.get("arguments", _ABSENT)
+        if arguments is _ABSENT:
+            arguments = {}
+        elif not isinstance(arguments, dict):
+            raise _RpcError(_INVALID_PARAMS, "Invalid params: tools/call arguments must be an object")
+        call = _ToolCall(request_id, params["name"], arguments, modern, reply)
+        with self._lock:
+            if self._end_reason is not None:
+                return _PENDING  # shutting down: never answered
+            self._in_flight.setdefault(_id_key(request_id), []).append(call)
+            if not self._workers:
+                for number in range(_TOOL_WORKERS):
+                    worker = threading.Thread(target=self._work, name="adrkit-mcp-tool-%d" % number)
+                    worker.daemon = True
+                    self._workers.append(worker)
+                    worker.start()
+        if self._timeout_ms > 0:
+            self._deadlines.add(time.monotonic() + self._timeout_ms / 1000.0,
+                                lambda: self._time_out(call))
+        self._calls.put(call)
+        return _PENDING
+
+    def _work(self):
+        while True:
+            call = self._calls.get()
+            if call is None:
+                return
+            if not call.done:
+                self._conclude(call, self._run_tool(call))
+
+    def _run_tool(self, call):
+        """The frame answering a call (None when it was stopped)."""
+        try:
+            result = call_tool(self._config, call.name, call.arguments, call.should_stop)
+        except CallCancelled:
+            if call.stopped:
+                return None
+            _diagnose("tools/call %s reported a cancellation nobody asked for" % call.name[:80])
+            return _error_frame(call.request_id, _RpcError(_INTERNAL_ERROR, "Internal error"))
+        except UnknownToolError:
+            return _error_frame(call.request_id, _RpcError(
+                _INVALID_PARAMS, "Tool %s not found" % call.name[:200]))
+        except Exception as exc:
+            _diagnose("internal error in tools/call %s: %s: %s" % (call.name[:80], type(exc).__name__, exc))
+            return _error_frame(call.request_id, _RpcError(_INTERNAL_ERROR, "Internal error"))
+        if not isinstance(result, dict) or not isinstance(result.get("content"), list):
+            _diagnose("tools/call %s returned no CallToolResult" % call.name[:80])
+            return _error_frame(call.request_id, _RpcError(_INTERNAL_ERROR, "Internal error"))
+        return _result_frame(call.request_id, _stamp_modern(result) if call.modern else result)
+
+    def _conclude(self, call, frame):
+        """Settle a call once: answer it (frame) or silence it (None)."""
+        with call.lock:
+            if call.done:
+                return
+            call.done = True
+        call.stopped = True
+        with self._lock:
+            calls = self._in_flight.get(_id_key(call.request_id))
+            if calls is not None and call in calls:
+                calls.remove(call)
+                if not calls:
+                    del self._in_flight[_id_key(call.request_id)]
+        call.reply(frame)
+
+    def _cancel(self, request_id):
+        """notifications/cancelled: stop the call and never answer it.
+
+        Unknown and finished ids find nothing and are ignored, as are the
+        quick methods, which are answered before the next line is read.
+        """
+        with self._lock:
+            calls = list(self._in_flight.get(_id_key(request_id), ()))
+        for call in calls:
+            self._conclude(call, None)
+
+    def _time_out(self, call):
+        timeout_ms = self._timeout_ms
+        self._conclude(call, _error_frame(call.request_id, _RpcError(
+            _INTERNAL_ERROR, "Request timed out after %d ms" % timeout_ms, {"timeoutMs": timeout_ms})))
+
+
+# ---------------------------------------------------------------------------
+# Dispatch: the embedding API
+# ---------------------------------------------------------------------------
+
+class _UnusableConfigError(ValueError):
+    """start() on a root or ADR folder that cannot serve (a ValueError)."""
+
+    def __init__(self, reason, message):
+        ValueError.__init__(self, message)
+        self.reason = reason
+        self.message = message
+
+
+def _check_timeout(request_timeout_ms):
+    if isinstance(request_timeout_ms, bool) or not isinstance(request_timeout_ms, int) \
+            or not 0 <= request_timeout_ms <= _MAX_REQUEST_TIMEOUT_MS:
+        raise ValueError("request_timeout_ms must be an integer from 0 (no timeout) to %d"
+                         % _MAX_REQUEST_TIMEOUT_MS)
+    return request_timeout_ms
+
+
+class _Server(object):
+    """The state behind a handle from create_server."""
+
+    def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms):
+        self.cwd = cwd
+        self.adr_dir = adr_dir
+        self.stdin = stdin
+        self.stdout = stdout
+        self.request_timeout_ms = request_timeout_ms
+        self.lock = threading.Lock()
+        self.state = "new"
+        self.connection = None  # type: Optional[_Connection]
+
+    def start(self):
+        with self.lock:
+            if self.state == "closed":
+                raise RuntimeError("this adrkit-mcp server was closed")
+            if self.state != "new":
+                raise RuntimeError("this adrkit-mcp server was already started")
+            self.state = "starting"
+        try:
+            config = CorpusConfig(root=os.getcwd() if self.cwd is None else self.cwd,
+                                  adr_dir=DEFAULT_ADR_DIR if self.adr_dir is None else self.adr_dir)
+            problem = check_roots(config)
+            if problem is not None:
+                raise _UnusableConfigError(problem[0], problem[1])
+            connection = _Connection(config, _input_reader(self.stdin), _output_writer(self.stdout),
+                                     self.request_timeout_ms)
+        except BaseException:
+            with self.lock:
+                if self.state == "starting":
+                    self.state = "new"  # a fixed configuration may be started again
+            raise
+        with self.lock:
+            if self.state == "closed":
+                return  # close() won the race: nothing to serve
+            self.state = "serving"
+            self.connection = connection
+        try:
+            start_background_warmup(config)
+        except Exception as exc:  # warming up is an optimisation only
+            _diagnose("background warm-up failed: %r" % (exc,))
+        connection.serve()
+
+    def close(self):
+        with self.lock:
+            self.state = "closed"
+            connection = self.connection
+        if connection is not None:
+            connection.shutdown("closed")
+
+
+class _ServerHandle(object):
+    """The sealed handle create_server returns: start() and close(), nothing else."""
+
+    __slots__ = ("_server",)
+
+    def __init__(self, server):
+        object.__setattr__(self, "_server", server)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("adrkit-mcp server handles are read-only")
+
+    def __delattr__(self, name):
+        raise AttributeError("adrkit-mcp server handles are read-only")
+
+    def __repr__(self):
+        return "<adrkit-mcp server %s>" % self._server.state
+
+    def start(self):
+        """Check the configuration, then serve one connection until it ends.
+
+        Blocks (like socketserver's serve_forever) until the input reaches
+        EOF or close() is called from another thread, then returns None.
+        Raises ValueError (with a `reason` attribute) when the root or ADR
+        folder cannot serve, before anything is read; raises the OSError when
+        the output breaks (EPIPE: the client went away).  To serve in the
+        background, run start() in a thread of your own.
+        """
+        self._server.start()
+
+    def close(self):
+        """Stop serving: start() returns, in-flight calls are dropped unanswered.
+
+        Safe from any thread, idempotent, and final (a closed server cannot
+        be started).  The reader thread may stay blocked on the input until
+        it yields bytes or EOF; it is a daemon thread and answers nothing more.
+        """
+        self._server.close()
+
+
+def create_server(cwd=None, dir=None, stdin=None, stdout=None,
+                  request_timeout_ms=_DEFAULT_REQUEST_TIMEOUT_MS):
+    """Create an adrkit-mcp stdio server for one repository; touches no file.
+
+    cwd      repository root, a Git worktree (default: the working directory
+             at start()); environment variables are the command line's
+             business and are not read here.
+    dir      the ADR folder, relative to cwd and inside it (default docs/adr).
+    stdin    where requests come from: a binary stream, or a file descriptor
+             (default: the process's stdin).
+    stdout   where frames go: a binary stream, or a file descriptor (default:
+             the process's stdout).  Nothing else is ever written to it.
+    request_timeout_ms
+             a tool call still running after this long is answered with
+             -32603 (data.timeoutMs) and its late result dropped; 0 disables.
+
+    Returns a handle with exactly start() and close().
+    """
+    return _ServerHandle(_Server(cwd, dir, stdin, stdout, _check_timeout(request_timeout_ms)))
+
+
+# ---------------------------------------------------------------------------
+# Dispatch: the command line
+# ---------------------------------------------------------------------------
+
+_USAGE = """\
+usage: adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N]
+       adrkit-mcp {config,doctor,call} ...
+       adrkit-mcp --help | --version
+"""
+
+_HELP = """\
+adrkit-mcp: read-only decision memory for coding agents, over MCP stdio.
+
+A local Model Context Protocol server for one Git-backed corpus of
+Architecture Decision Records (Markdown files with YAML frontmatter). It
+offers four read-only tools: get_decision, get_decision_context,
+list_superseded and search_decisions. No network, no model calls, no writes.
+
+It speaks JSON-RPC 2.0 on stdin/stdout, one message per line, in both MCP
+protocol eras: the initialize handshake (revisions 2024-11-05, 2025-03-26,
+2025-06-18, 2025-11-25) and the stateless 2026-07-28 (server/discover, _meta
+on every request). stdout carries protocol frames only; diagnostics go to
+stderr. Closing stdin stops the server. You normally do not run it by hand:
+an MCP client starts it, e.g. with {"command": "adrkit-mcp", "args": ["--cwd",
+"/path/to/repo"]}. `adrkit-mcp config` prints such snippets.
+
+{usage}
+options:
+  --cwd PATH              repository root: a directory with a .git entry
+                          (default: $ADRKIT_MCP_CWD, else the working directory)
+  --dir PATH              ADR folder, relative to the root and inside it
+                          (default: $ADRKIT_MCP_DIR, else docs/adr)
+  --request-timeout-ms N  answer a tool call still running after N ms with
+                          error -32603 and drop its result; 0 disables
+                          (default: 120000)
+  --version               print the version and exit
+  -h, --help              print this help and exit
+
+  --flag VALUE and --flag=VALUE both work. Flags win over the environment,
+  which wins over the defaults.
+
+subcommands (each has its own --help):
+  config   print the configuration snippet for an MCP client
+  doctor   check the root, the ADR folder and the records, then report
+  call     run one tool call from the command line and print its result
+
+environment:
+  ADRKIT_MCP_CWD   repository root, when --cwd is not given
+  ADRKIT_MCP_DIR   ADR folder, when --dir is not given
+
+exit status:
+  0  stdin was closed (the normal shutdown), SIGTERM or SIGINT, --help, --version
+  1  the root or ADR folder cannot be used (checked before anything is read),
+     or the client closed stdout while the server was answering
+  2  a command-line error (unknown flag, missing value, stray argument)
+"""
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _ServerOptions(object):
+    __slots__ = ("cwd", "adr_dir", "request_timeout_ms", "help", "version")
+
+    def __init__(self):
+        self.cwd = None  # type: Optional[str]
+        self.adr_dir = None  # type: Optional[str]
+        self.request_timeout_ms = _DEFAULT_REQUEST_TIMEOUT_MS
+        self.help = False
+        self.version = False
+
+
+_VALUE_FLAGS = ("--cwd", "--dir", "--request-timeout-ms")
+
+
+def _parse_server_args(argv, environ):
+    """The server-mode command line; raises _UsageError when it does not parse."""
+    options = _ServerOptions()
+    given = {}  # type: Dict[str, str]
+    index = 0
+    while index < len(argv):
+        arg = argv[index]
+        index += 1
+        if arg in ("-h", "--help"):
+            options.help = True
+            continue
+        if arg == "--version":
+            options.version = True
+            continue
+        if not arg.startswith("-") or arg in ("-", "--"):
+            raise _UsageError("unexpected argument %r" % arg)
+        flag, has_value, value = arg.partition("=")
+        if flag in ("--help", "--version"):
+            raise _UsageError("option %s takes no value" % flag)
+        if flag not in _VALUE_FLAGS:
+            raise _UsageError("unknown option %r" % flag)
+        if not has_value:
+            # A following flag is not a value: "--cwd --dir x" is a mistake.
+            if index >= len(argv) or argv[index].startswith("--"):
+                raise _UsageError("option %s needs a value" % flag)
+            value = argv[index]
+            index += 1
+        if not value:
+            raise _UsageError("option %s needs a non-empty value" % flag)
+        given[flag] = value
+    if "--request-timeout-ms" in given:
+        text = given["--request-timeout-ms"]
+        if not (text.isdigit() and text.isascii()) or int(text) > _MAX_REQUEST_TIMEOUT_MS:
+            raise _UsageError("--request-timeout-ms needs a whole number of milliseconds from 0 to %d"
+                              % _MAX_REQUEST_TIMEOUT_MS)
+        options.request_timeout_ms = int(text)
+    # Flags over environment over defaults; an empty variable counts as unset.
+    options.cwd = given.get("--cwd") or environ.get(_ENV_CWD) or None
+    options.adr_dir = given.get("--dir") or environ.get(_ENV_DIR) or None
+    return options
+
+
+class _SignalShutdown(BaseException):
+    """Raised in the main thread by SIGTERM/SIGINT to unwind start()."""
+
+
+def _on_shutdown_signal(signum, frame):
+    # Ignore further signals so the unwinding cannot be interrupted again.
+    for name in ("SIGTERM", "SIGINT"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    raise _SignalShutdown(signum)
+
+
+def _install_signal_handlers():
+    """Route SIGTERM/SIGINT to a quiet exit; returns the previous handlers."""
+    previous = {}
+    if threading.current_thread() is not threading.main_thread():
+        return previous  # only the main thread may set handlers
+    for name in ("SIGTERM", "SIGINT"):
+        number = getattr(signal, name, None)
+        # A signal the parent chose to ignore (nohup, `cmd &`) stays ignored.
+        if number is not None and signal.getsignal(number) != signal.SIG_IGN:
+            previous[number] = signal.signal(number, _on_shutdown_signal)
+    return previous
+
+
+def _restore_signal_handlers(previous):
+    for number, handler in previous.items():
+        try:
+            signal.signal(number, handler)
+        except (ValueError, TypeError, OSError):
+            pass
+
+
+def main(argv=None):
+    """The adrkit-mcp command; returns the exit status."""
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except _SignalShutdown:
+        # SIGTERM/SIGINT is how clients escalate after closing stdin: a
+        # normal, quiet end, even when it lands in the middle of cleaning up.
+        return 0
+
+
+def _main(args):
+    if args and args[0] in _SUBCOMMANDS:
+        return run_subcommand(args[0], args[1:])
+    try:
+        options = _parse_server_args(args, os.environ)
+    except _UsageError as err:
+        sys.stderr.write("%s: error: %s\n%sTry 'adrkit-mcp --help' for more information.\n"
+                         % (SERVER_NAME, err, _USAGE))
+        return 2
+    if options.help:
+        sys.stdout.write(_HELP.replace("{usage}", _USAGE))
+        return 0
+    if options.version:
+        sys.stdout.write("%s %s\n" % (SERVER_NAME, SERVER_VERSION))
+        return 0
+    server = create_server(cwd=options.cwd, dir=options.adr_dir,
+                           request_timeout_ms=options.request_timeout_ms)
+    # Frames go to fd 1 directly; anything print()ed by accident lands on
+    # stderr instead of corrupting the protocol stream.
+    real_stdout = sys.stdout
+    previous_handlers = {}  # type: Dict[int, Any]
+    try:
+        sys.stdout = sys.stderr
+        previous_handlers = _install_signal_handlers()
+        server.start()
+    except _UnusableConfigError as err:
+        _diagnose(err.message)
+        return 1
+    except OSError as err:
+        _diagnose("stopped: cannot use stdio (%s); the client has probably gone away"
+                  % (err.strerror or err,))
+        return 1
+    except Exception as err:
+        _diagnose("stopped: %s: %s" % (type(err).__name__, err))
+        return 1
+    finally:
+        server.close()
+        sys.stdout = real_stdout
+        _restore_signal_handlers(previous_handlers)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# 4. The contract: limits, outcomes, messages, text templates, tool schemas
+# ---------------------------------------------------------------------------
+#
+# Everything a client can observe about the four tools is defined in this one
+# section: change a number or a sentence here and it changes everywhere.
+
+SERVER_NAME = "adrkit-mcp"
+SERVER_VERSION = "0.1.0"
+DEFAULT_ADR_DIR = "docs/adr"
+
+MAX_SOURCE_BYTES = 64 * 1024          # a record file larger than this is never read
+PAGE_DEFAULT, PAGE_MIN, PAGE_MAX = 20, 1, 100
+LIMITS = {
+    "query": (1, 256),                # UTF-16 code units, non-empty after trim
+    "ref": (1, 128),
+    "status": (1, 6),
+    "scope": (1, 3),
+    "tags": (1, 32),
+    "tag": (1, 64),
+    "files": (1, 256),
+    "file": (1, 1024),
+    "cursor": 4096,
+    "text": 512,                      # summary line cap, in UTF-16 code units
+}
+
+STATUSES = ("draft", "proposed", "accepted", "rejected", "superseded", "deprecated")
+SCOPES = ("component", "domain", "org")
+
+TOOL_ANNOTATIONS = {
+    "readOnlyHint": True,
+    "destructiveHint": False,
+    "idempotentHint": True,
+    "openWorldHint": False,
+}
+
+INVALID_CURSOR_MESSAGES = {
+    "decode-failed": "Cursor could not be decoded.",
+    "version-unsupported": "Cursor version is not supported.",
+    "wrong-channel": "Cursor does not belong to this tool channel.",
+    "corpus-changed": "Corpus changed after this cursor was issued.",
+    "query-mismatch": "Cursor was issued for different request parameters.",
+    "cursor-not-applicable": "Cursor does not apply to this outcome.",
+    "offset-out-of-range": "Cursor offset is outside the current result set.",
+}
+
+CORPUS_UNAVAILABLE_MESSAGES = {
+    "root-not-found": "Configured repository root was not found.",
+    "root-not-directory": "Configured repository root is not a directory.",
+    "root-not-readable": "Configured repository root is not readable.",
+    "root-not-git": "Configured repository root is not a Git worktree.",
+    "dir-not-found": "Configured ADR directory was not found.",
+    "dir-not-directory": "Configured ADR directory is not a directory.",
+    "dir-not-readable": "Configured ADR directory is not readable.",
+    "dir-outside-root": "Configured ADR directory resolves outside the repository root.",
+    "corpus-changed-during-load": "Corpus changed while it was being loaded; retry the call.",
+}
+
+# Finding templates whose wording is part of the contract (the conformance
+# pack compares them to the letter).
+FINDING_MESSAGES = {
+    "record-stat-error": "ADR candidate could not be read to validate its size and was excluded from this response",
+    "record-too-large": "ADR source exceeds the 64 KiB maximum and was excluded from this response",
+    "fence-missing": "ADR files must start with a leading --- YAML frontmatter fence",
+    "fence-unterminated": "ADR frontmatter is missing its closing --- fence",
+    "unique-id": 'ADR id "{id}" is used by multiple records: {paths}',
+    "dangling": 'Reference "{ref}" in {field} does not resolve to a record in the corpus',
+    "accepted-conflictsWith": 'Accepted ADR declares a known conflict with "{ref}"',
+    "import-incomplete": "Imported accepted decision has no deciders; provenance explains the gap, "
+                         "but it should be backfilled when known",
+    "unknown-key": 'Unknown frontmatter field "{field}" is not allowed',
+    "path-leading-slash": 'Path matcher "{pattern}" must be repo-relative and must not start with "/".',
+    "path-invalid-glob": 'Path matcher "{pattern}" is not a valid glob pattern.',
+    "package-bad": 'Package matcher "{pattern}" must be "name" or "name@<valid semver range>".',
+    "package-inert": 'Package matcher "{pattern}" requires a changed-dependency snapshot and is inert.',
+    "entity-inert": 'Entity matcher "{pattern}" has no catalog snapshot and is inert.',
+    "other-inert": '{type} matcher "{pattern}" has no backing snapshot in this phase and is inert.',
+    "superseded-target-federated-unavailable":
+        'supersededBy target "{ref}" is a log-qualified ref; named-log federation is not available in this phase',
+    "superseded-target-ambiguous":
+        'supersededBy target "{ref}" resolves to {count} local records; '
+        'see get_decision("{ref}") for the full candidate list',
+}
+
+# The cross-field rules of the frontmatter: (rule name, message, field path).
+CROSS_FIELD_RULES = {
+    "superseded-requires-supersededBy":
+        ('status "superseded" requires supersededBy', ("supersededBy",)),
+    "supersededBy-requires-superseded-status":
+        ('supersededBy is set but status is not "superseded"', ("status",)),
+    "accepted-requires-decider-unless-imported":
+        ("an accepted decision must name at least one decider, unless it was imported", ("deciders",)),
+    "agent-accepted-requires-ratifier":
+        ('a machine-originated record cannot reach "accepted" without a named human ratifier',
+         ("provenance", "ratifiedBy")),
+    "one-way-door-disallows-auto":
+        ("one-way-door decisions may not take the auto-approve fast path", ("review", "tier")),
+}
+
+
+def _plural(count, one, many):
+    return one if count == 1 else many
+
+
+def _findings_phrase(count):
+    return "%d %s on this page." % (count, _plural(count, "finding", "findings"))
+
+
+def render_summary(kind, **facts):
+    """The deterministic one-line summary every tool result carries in content[0].text."""
+    f = facts
+    if kind == "results":
+        text = "Returned %d decision %s; %s" % (
+            f["items"], _plural(f["items"], "result", "results"), _findings_phrase(f["findings"]))
+    elif kind == "found":
+        text = 'Found decision "%s"; %s' % (f["id"], _findings_phrase(f["findings"]))
+    elif kind == "not-found":
+        text = 'No local decision matches "%s"; %s' % (f["ref"], _findings_phrase(f["findings"]))
+    elif kind == "ambiguous-local-id":
+        text = 'Returned %d %s for ambiguous local ref "%s"; %s' % (
+            f["items"], _plural(f["items"], "candidate", "candidates"), f["ref"],
+            _findings_phrase(f["findings"]))
+    elif kind == "federated-log-unavailable":
+        text = 'Named-log federation is unavailable for "%s"; %s' % (f["ref"], _findings_phrase(f["findings"]))
+    elif kind == "matches":
+        total = f["governing"] + f["activeProposals"] + f["history"]
+        text = "Returned %d context %s: %d governing, %d active %s, %d historical; %s" % (
+            total, _plural(total, "match", "matches"), f["governing"], f["activeProposals"],
+            _plural(f["activeProposals"], "proposal", "proposals"), f["history"],
+            _findings_phrase(f["findings"]))
+    elif kind == "entries":
+        text = "Returned %d superseded decision %s; %s" % (
+            f["items"], _plural(f["items"], "entry", "entries"), _findings_phrase(f["findings"]))
+    elif kind == "invalid-cursor":
+        text = INVALID_CURSOR_MESSAGES[f["reason"]]
+    else:  # corpus-unavailable
+        text = CORPUS_UNAVAILABLE_MESSAGES[f["reason"]]
+    return utf16_slice(text, LIMITS["text"])
+
+
+# --- Tool input schemas, exactly as tools/list publishes them ---------------
+
+_JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+ADR_REF_PATTERN = r"^(([a-z0-9][a-z0-9-]*):)?([0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})$"
+
+
+def _pagination_properties():
+    cursor = {"type": "string", "maxLength": LIMITS["cursor"]}
+    limit = {"default": PAGE_DEFAULT, "type": "integer", "minimum": PAGE_MIN, "maximum": PAGE_MAX}
+    return {"cursor": dict(cursor), "limit": dict(limit),
+            "findingsCursor": dict(cursor), "findingsLimit": dict(limit)}
+
+
+def _input_schema(properties, required):
+    schema = {"type": "object", "$schema": _JSON_SCHEMA_DIALECT}
+    props = dict(properties)
+    props.update(_pagination_properties())
+    schema["properties"] = props
+    if required:
+        schema["required"] = list(required)
+    schema["additionalProperties"] = False
+    return schema
+
+
+def _string_array(min_items, max_items, items):
+    return {"minItems": min_items, "maxItems": max_items, "type": "array", "items": items}
+
+
+TOOL_INPUT_SCHEMAS = {
+    "get_decision": _input_schema(
+        {"ref": {"type": "string", "maxLength": LIMITS["ref"][1], "pattern": ADR_REF_PATTERN}}, ["ref"]),
+    "get_decision_context": _input_schema(
+        {"files": _string_array(LIMITS["files"][0], LIMITS["files"][1],
+                                {"type": "string", "minLength": LIMITS["file"][0],
+                                 "maxLength": LIMITS["file"][1]})}, ["files"]),
+    "list_superseded": _input_schema({}, []),
+    "search_decisions": _input_schema({
+        "query": {"type": "string", "minLength": LIMITS["query"][0], "maxLength": LIMITS["query"][1]},
+        "status": _string_array(LIMITS["status"][0], LIMITS["status"][1],
+                                {"type": "string", "enum": list(STATUSES)}),
+        "tags": _string_array(LIMITS["tags"][0], LIMITS["tags"][1],
+                              {"type": "string", "minLength": LIMITS["tag"][0], "maxLength": LIMITS["tag"][1]}),
+        "scope": _string_array(LIMITS["scope"][0], LIMITS["scope"][1],
+                               {"type": "string", "enum": list(SCOPES)}),
+    }, ["query"]),
+}
+
+TOOL_TEXTS = {
+    "get_decision": (
+        "Get a decision by ref",
+        'Fetch one architecture decision by its bare local id (e.g. "0042"). Returns the complete typed '
+        "frontmatter and Markdown body, or an explicit not-found / ambiguous-local-id / "
+        "federated-log-unavailable outcome. Relation refs are surfaced verbatim, never expanded."),
+    "get_decision_context": (
+        "Get decision context for files",
+        "Given repo-relative logical file paths, report which decisions govern them (accepted), which "
+        "active proposals touch them (draft, proposed), and which historical records once did, using "
+        "the corpus's own affects matchers. The paths are compared against patterns only; they are "
+        "never opened or read."),
+    "list_superseded": (
+        "List superseded decisions",
+        "List every superseded decision with its direct local replacement state: resolved, dangling, "
+        "ambiguous (candidateCount only) or federated-unavailable. Direct edges only: no transitive "
+        "lineage, no embedded candidate arrays."),
+    "search_decisions": (
+        "Search decisions",
+        "Search the decision corpus, superseded and rejected records included, by normalised literal "
+        "substring over id, title, tags and Markdown body. Optional status/scope (any-of) and tags "
+        "(all-of) filters are ANDed. Returns bounded summaries only: no ranking, no model, no body."),
+}
+
+
+def _output_schema(result_branches):
+    """structuredContent = {corpusHealth?, result}; result is one of the tool's outcome shapes."""
+    string, integer = {"type": "string"}, {"type": "integer"}
+    invalid_cursor = {"type": "object", "required": ["outcome", "reason", "message"], "properties": {
+        "outcome": {"const": "invalid-cursor"}, "reason": {"enum": sorted(INVALID_CURSOR_MESSAGES)},
+        "message": string}}
+    unavailable = {"type": "object", "required": ["outcome", "reason", "message"], "properties": {
+        "outcome": {"const": "corpus-unavailable"}, "reason": {"enum": sorted(CORPUS_UNAVAILABLE_MESSAGES)},
+        "message": string}}
+    return {
+        "$schema": _JSON_SCHEMA_DIALECT,
+        "type": "object",
+        "required": ["result"],
+        "properties": {
+            "corpusHealth": {"type": "object", "required": ["fingerprint", "recordCount", "excludedCount"],
+                             "properties": {"fingerprint": string, "recordCount": integer,
+                                            "excludedCount": integer}},
+            "result": {"oneOf": list(result_branches) + [invalid_cursor, unavailable]},
+        },
+    }
+
+
+def _branch(outcome, **members):
+    properties = {"outcome": {"const": outcome}}
+    properties.update(members)
+    return {"type": "object", "required": sorted(properties), "properties": properties}
+
+
+def _summary_schema(**extra):
+    properties = {"id": {"type": "string"}, "title": {"type": "string"},
+                  "status": {"enum": list(STATUSES)}, "sourcePath": {"type": "string"}}
+    properties.update(extra)
+    return {"type": "object", "required": sorted(properties), "properties": properties}
+
+
+_PAGE_SCHEMA = {"type": "object", "required": ["items", "cursor"], "properties": {
+    "items": {"type": "array", "items": {"type": "object", "required": ["rule", "severity", "message"]}},
+    "cursor": {"type": ["string", "null"]}}}
+_CURSOR_SCHEMA = {"type": ["string", "null"]}
+
+TOOL_OUTPUT_SCHEMAS = {
+    "get_decision": _output_schema([
+        _branch("found", decision=_summary_schema(requestedRef={"type": "string"}, frontmatter={"type": "object"},
+                                                  body={"type": "string"}), findings=_PAGE_SCHEMA),
+        _branch("not-found", requestedRef={"type": "string"}, findings=_PAGE_SCHEMA),
+        _branch("ambiguous-local-id", requestedRef={"type": "string"},
+                candidates={"type": "array", "items": _summary_schema()}, cursor=_CURSOR_SCHEMA,
+                findings=_PAGE_SCHEMA),
+        _branch("federated-log-unavailable", requestedRef={"type": "string"}, log={"type": "string"},
+                id={"type": "string"}, findings=_PAGE_SCHEMA),
+    ]),
+    "get_decision_context": _output_schema([
+        _branch("matches", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA, **{
+            bucket: {"type": "array", "items": _summary_schema(
+                firedMatchers={"type": "array"}, relations={"type": "object"})}
+            for bucket in ("governing", "activeProposals", "history")}),
+    ]),
+    "list_superseded": _output_schema([
+        _branch("entries", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA,
+                items={"type": "array", "items": _summary_schema(supersededBy={
+                    "type": "object", "required": ["resolved"]})}),
+    ]),
+    "search_decisions": _output_schema([
+        _branch("results", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA,
+                items={"type": "array", "items": _summary_schema(matchedFields={
+                    "type": "array", "items": {"enum": ["body", "id", "tag", "title"]}})}),
+    ]),
+}
+
+
+def tool_definitions():
+    """The tools/list entries, in UTF-16 code-unit order of name."""
+    tools = []
+    for name in sorted(TOOL_INPUT_SCHEMAS, key=utf16_key):
+        title, description = TOOL_TEXTS[name]
+        tools.append({
+            "name": name,
+            "title": title,
+            "description": description,
+            "inputSchema": copy.deepcopy(TOOL_INPUT_SCHEMAS[name]),
+            "outputSchema": copy.deepcopy(TOOL_OUTPUT_SCHEMAS[name]),
+            "annotations": dict(TOOL_ANNOTATIONS),
+        })
+    return tools
+
+
+# --- One ordering rule for the whole server ---------------------------------
+
+def utf16_key(text):
+    """Sort key giving UTF-16 code-unit order (JS `<`), never locale or code-point order.
+
+    Code-point order differs from code-unit order only for astral characters
+    versus U+E000..U+FFFF; big-endian UTF-16 bytes compare exactly like units.
+    """
+    return text.encode("utf-16-be", "surrogatepass")
+
+
+def utf16_len(text):
+    """String length as JavaScript counts it: astral characters count twice."""
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def utf16_slice(text, limit):
+    """The first `limit` UTF-16 code units of `text` (JS `slice(0, limit)`)."""
+    if utf16_len(text) <= limit:
+        return text
+    units = text.encode("utf-16-le", "surrogatepass")[: 2 * limit]
+    return units.decode("utf-16-le", "surrogatepass")
+
+
+def finding_sort_key(finding):
+    """The reference's finding order: (rule, id, pattern, path, field, message) by code unit."""
+    return (utf16_key(finding["rule"]), utf16_key(finding.get("id", "")),
+            utf16_key(finding.get("pattern", "")), utf16_key(finding.get("path", "")),
+            utf16_key(finding.get("field", "")), utf16_key(finding["message"]))
+
+
+def sort_findings(findings):
+    return sorted(findings, key=finding_sort_key)
+
+
+# ---------------------------------------------------------------------------
+# 5. Tool dispatch: argument validation, then one pure function per tool
+# ---------------------------------------------------------------------------
+
+class UnknownToolError(Exception):
+    """tools/call named a tool that does not exist (a JSON-RPC -32602, not a tool result)."""
+
+
+class CallCancelled(Exception):
+    """The client cancelled the call (or it timed out); its result must not be sent."""
+
+
+class CorpusConfig(object):
+    """Where the corpus lives, as configured (flags, environment or defaults)."""
+
+    __slots__ = ("root", "adr_dir", "expected_root")
+
+    def __init__(self, root, adr_dir=DEFAULT_ADR_DIR, expected_root=None):
+        self.root = root
+        self.adr_dir = adr_dir
+        # The canonical root seen at start-up; every call must find the same one.
+        self.expected_root = expected_root
+
+
+def check_roots(config):
+    """Validate the configured roots once, at start-up. None when usable, else (reason, message)."""
+    try:
+        roots = resolve_canonical_roots(config.root, config.adr_dir)
+    except CorpusUnavailable as error:
+        return error.reason, CORPUS_UNAVAILABLE_MESSAGES[error.reason]
+    if config.expected_root is None:
+        config.expected_root = roots[0]
+    return None
+
+
+def call_tool(config, name, arguments, should_stop=lambda: False):
+    """Run one tool against a fresh projection of the corpus; returns a CallToolResult dict."""
+    tool = TOOLS.get(name)
+    if tool is None:
+        raise UnknownToolError(name)
+    validate, run = tool
+    problems, args = validate(arguments if arguments is not None else {})
+    if problems:
+        return {"content": [{"type": "text", "text": "Invalid arguments for tool %s: %s" % (
+            name, "; ".join(problems))}], "isError": True}
+    try:
+        projection = load_projection(config, should_stop)
+    except CorpusUnavailable as error:
+        outcome = {"outcome": "corpus-unavailable", "reason": error.reason,
+                   "message": CORPUS_UNAVAILABLE_MESSAGES[error.reason]}
+        return _tool_result(outcome, render_summary("corpus-unavailable", reason=error.reason), None)
+    result, text = run(projection, args, should_stop)
+    return _tool_result(result, text, projection.health())
+
+
+def _tool_result(result, text, health):
+    """The one envelope builder: summary text plus {corpusHealth?, result}."""
+    structured = {"result": result} if health is None else {"corpusHealth": health, "result": result}
+    return {"content": [{"type": "text", "text": text}], "structuredContent": structured}
+
+
+# --- Argument validation (strict objects; messages name field and rule) -----
+
+_JS_SAFE_INTEGER = 2 ** 53 - 1
+_WINDOWS_DRIVE = re.compile(r"[a-zA-Z]:")
+_ADR_REF = re.compile(r"(?:([a-z0-9][a-z0-9-]*):)?([0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})\Z")
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_page_arguments(arguments, problems, args):
+    for key in ("limit", "findingsLimit"):
+        value = arguments.get(key, PAGE_DEFAULT)
+        if not _is_number(value) or value != value or value in (float("inf"), float("-inf")) \
+                or int(value) != value:
+            problems.append("%s must be an integer from %d to %d" % (key, PAGE_MIN, PAGE_MAX))
+        elif not PAGE_MIN <= value <= PAGE_MAX:
+            problems.append("%s must be an integer from %d to %d (got %s)" % (key, PAGE_MIN, PAGE_MAX, int(value)))
+        else:
+            args[key] = int(value)
+    for key in ("cursor", "findingsCursor"):
+        if key not in arguments:
+            args[key] = None
+            continue
+        value = arguments[key]
+        if not isinstance(value, str):
+            problems.append("%s must be a string" % key)
+        elif utf16_len(value) > LIMITS["cursor"]:
+            problems.append("%s must be at most %d characters" % (key, LIMITS["cursor"]))
+        else:
+            args[key] = value
+
+
+def _strict_arguments(tool, arguments, allowed):
+    """The common first step: an object with no unknown keys."""
+    if not isinstance(arguments, dict):
+        return ["arguments must be an object"]
+    unknown = [key for key in arguments if key not in allowed]
+    if unknown:
+        return ["unknown argument%s %s (allowed: %s)" % (
+            "" if len(unknown) == 1 else "s", ", ".join('"%s"' % k for k in unknown),
+            ", ".join(allowed))]
+    return []
+
+
+_PAGE_KEYS = ("cursor", "limit", "findingsCursor", "findingsLimit")
+
+
+def _check_string_list(arguments, key, bounds, item_check, problems, required=False):
+    if key not in arguments:
+        if required:
+            problems.append("%s is required" % key)
+        return None
+    value = arguments[key]
+    low, high = bounds
+    if not isinstance(value, list):
+        problems.append("%s must be an array" % key)
+        return None
+    if not low <= len(value) <= high:
+        problems.append("%s must have %d to %d entries (got %d)" % (key, low, high, len(value)))
+    bad = False
+    for index, item in enumerate(value):
+        problem = item_check(item)
+        if problem:
+            problems.append("%s[%d] %s" % (key, index, problem))
+            bad = True
+    return None if bad else value
+
+
+def _unique(key, values, problems):
+    if values is not None and len(set(values)) != len(values):
+        problems.append("%s must not repeat an entry" % key)
+
+
+def _enum_item(allowed):
+    def check(item):
+        if not isinstance(item, str) or item not in allowed:
+            return "must be one of %s" % ", ".join(allowed)
+        return None
+    return check
+
+
+def _bounded_string_item(low, high):
+    def check(item):
+        if not isinstance(item, str):
+            return "must be a string"
+        if not low <= utf16_len(item) <= high:
+            return "must be %d to %d characters long" % (low, high)
+        return None
+    return check
+
+
+def _safe_path_item(item):
+    problem = _bounded_string_item(*LIMITS["file"])(item)
+    if problem:
+        return problem
+    if "\\" in item or item.startswith("/") or _WINDOWS_DRIVE.match(item) or ".." in item.split("/"):
+        return 'must be a repo-relative POSIX path (no leading "/", no "..", no drive letter, no backslash)'
+    return None
+
+
+def validate_search_arguments(arguments):
+    problems = _strict_arguments("search_decisions", arguments,
+                                 ("query", "status", "tags", "scope") + _PAGE_KEYS)
+    args = {}
+    if problems:
+        return problems, args
+    query = arguments.get("query")
+    if "query" not in arguments:
+        problems.append("query is required")
+    elif not isinstance(query, str):
+        problems.append("query must be a string")
+    elif not LIMITS["query"][0] <= utf16_len(query) <= LIMITS["query"][1]:
+        problems.append("query must be %d to %d characters long" % LIMITS["query"])
+    elif not js_trim(query):
+        problems.append("query must not be empty after trimming whitespace")
+    else:
+        args["query"] = query
+    for key, bounds, check in (("status", LIMITS["status"], _enum_item(STATUSES)),
+                               ("tags", LIMITS["tags"], _bounded_string_item(*LIMITS["tag"])),
+                               ("scope", LIMITS["scope"], _enum_item(SCOPES))):
+        values = _check_string_list(arguments, key, bounds, check, problems)
+        _unique(key, values, problems)
+        args[key] = values
+    _check_page_arguments(arguments, problems, args)
+    return problems, args
+
+
+def validate_get_decision_arguments(arguments):
+    problems = _strict_arguments("get_decision", arguments, ("ref",) + _PAGE_KEYS)
+    args = {}
+    if problems:
+        return problems, args
+    ref = arguments.get("ref")
+    if "ref" not in arguments:
+        problems.append("ref is required")
+    elif not isinstance(ref, str):
+        problems.append("ref must be a string")
+    elif utf16_len(ref) > LIMITS["ref"][1]:
+        problems.append("ref must be at most %d characters long" % LIMITS["ref"][1])
+    elif not _ADR_REF.match(ref):
+        problems.append('ref must be an ADR id such as "0042" or a ULID, optionally prefixed '
+                        'with a log name such as "core:0042"')
+    else:
+        args["ref"] = ref
+    _check_page_arguments(arguments, problems, args)
+    return problems, args
+
+
+def validate_context_arguments(arguments):
+    problems = _strict_arguments("get_decision_context", arguments, ("files",) + _PAGE_KEYS)
+    args = {}
+    if problems:
+        return problems, args
+    args["files"] = _check_string_list(arguments, "files", LIMITS["files"], _safe_path_item,
+                                       problems, required=True)
+    _check_page_arguments(arguments, problems, args)
+    return problems, args
+
+
+def validate_superseded_arguments(arguments):
+    problems = _strict_arguments("list_superseded", arguments, _PAGE_KEYS)
+    args = {}
+    if not problems:
+        _check_page_arguments(arguments, problems, args)
+    return problems, args
+
+
+# --- Pagination: opaque, versioned cursors bound to corpus and query ---------
+
+_CURSOR_KEYS = frozenset(("v", "scope", "fp", "qh", "offset"))
+
+
+class InvalidCursor(Exception):
+    def __init__(self, reason):
+        Exception.__init__(self, reason)
+        self.reason = reason
+
+
+def query_shape_hash(parts):
+    """SHA-256 (hex) of the compact JSON array of the parameters a cursor is bound to."""
+    text = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def encode_cursor(scope, fingerprint, query_hash, offset):
+    text = '{"v":1,"scope":%s,"fp":%s,"qh":%s,"offset":%d}' % (
+        json.dumps(scope), json.dumps(fingerprint), json.dumps(query_hash), offset)
+    return base64.urlsafe_b64encode(text.encode("utf-8")).rstrip(b"=").decode("ascii")
+
+
+def _decode_cursor(cursor):
+    """The payload of a well-formed cursor, or None (decode-failed)."""
+    try:
+        raw = cursor.translate({ord("+"): "-", ord("/"): "_"}).rstrip("=")
+        data = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4))
+        payload = json.loads(data.decode("utf-8", "replace"), parse_constant=_reject_constant)
+    except (ValueError, TypeError, RecursionError, binascii.Error):
+        return None
+    if not isinstance(payload, dict) or set(payload) != _CURSOR_KEYS:
+        return None
+    offset = payload["offset"]
+    if not (_is_number(payload["v"]) and isinstance(payload["scope"], str) and isinstance(payload["fp"], str)
+            and isinstance(payload["qh"], str) and _is_number(offset)):
+        return None
+    if offset != offset or offset in (float("inf"), float("-inf")) or int(offset) != offset \
+            or not 1 <= offset <= _JS_SAFE_INTEGER:
+        return None
+    payload["offset"] = int(offset)
+    return payload
+
+
+def verify_cursor(cursor, scope, fingerprint, query_hash):
+    """The offset a cursor resumes at, or InvalidCursor with the first failing check's reason."""
+    payload = _decode_cursor(cursor)
+    if payload is None:
+        raise InvalidCursor("decode-failed")
+    if payload["v"] != 1:
+        raise InvalidCursor("version-unsupported")
+    if payload["scope"] != scope:
+        raise InvalidCursor("wrong-channel")
+    if payload["fp"] != fingerprint:
+        raise InvalidCursor("corpus-changed")
+    if payload["qh"] != query_hash:
+        raise InvalidCursor("query-mismatch")
+    return payload["offset"]
+
+
+def paginate(items, cursor, limit, scope, fingerprint, query_hash):
+    """One page of `items` and the cursor of the next page (None on the last page)."""
+    offset = 0
+    if cursor is not None:
+        offset = verify_cursor(cursor, scope, fingerprint, query_hash)
+        if offset >= len(items):
+            raise InvalidCursor("offset-out-of-range")
+    page = items[offset:offset + limit]
+    end = offset + len(page)
+    next_cursor = encode_cursor(scope, fingerprint, query_hash, end) if end < len(items) else None
+    return page, next_cursor
+
+
+def reject_inapplicable_cursor(cursor, scope, fingerprint, query_hash):
+    """A primary cursor sent for an outcome that has no primary channel."""
+    if cursor is not None:
+        verify_cursor(cursor, scope, fingerprint, query_hash)
+        raise InvalidCursor("cursor-not-applicable")
+
+
+def _invalid_cursor_result(reason):
+    return ({"outcome": "invalid-cursor", "reason": reason, "message": INVALID_CURSOR_MESSAGES[reason]},
+            render_summary("invalid-cursor", reason=reason))
+
+
+def _page_of_findings(findings, args, scope, query_parts):
+    items, cursor = paginate(findings, args["findingsCursor"], args["findingsLimit"], scope,
+                             _fingerprint_of_args(args), query_shape_hash(query_parts))
+    return {"items": items, "cursor": cursor}
+
+
+def _fingerprint_of_args(args):
+    return args["_fingerprint"]
+
+
+# --- The four tools: pure functions of (projection, arguments) ---------------
+
+def normalize_search_text(text):
+    """trim (ECMAScript) -> NFKC -> full lower-casing: the one search normalisation."""
+    return unicodedata.normalize("NFKC", js_trim(text)).lower()
+
+
+def _sorted_unique(values):
+    return sorted(set(values or ()), key=utf16_key)
+
+
+def tool_search_decisions(projection, args, should_stop):
+    needle = normalize_search_text(args["query"])
+    status, scope, tags = args["status"], args["scope"], args["tags"]
+    matches = []
+    for record in projection.records:
+        if should_stop():
+            raise CallCancelled()
+        frontmatter = record.frontmatter
+        if status is not None and frontmatter["status"] not in status:
+            continue
+        if scope is not None and frontmatter["scope"] not in scope:
+            continue
+        if tags is not None and not all(tag in frontmatter["tags"] for tag in tags):
+            continue
+        fields = record.matched_fields(needle)
+        if fields:
+            summary = record.summary()
+            summary["matchedFields"] = fields
+            matches.append(summary)
+    args["_fingerprint"] = fp = projection.fingerprint
+    try:
+        items, cursor = paginate(matches, args["cursor"], args["limit"], "search.results", fp,
+                                 query_shape_hash([needle, _sorted_unique(status), _sorted_unique(tags),
+                                                   _sorted_unique(scope), args["limit"]]))
+        findings = _page_of_findings(projection.findings, args, "search.findings", [args["findingsLimit"]])
+    except InvalidCursor as error:
+        return _invalid_cursor_result(error.reason)
+    result = {"outcome": "results", "items": items, "cursor": cursor, "findings": findings}
+    return result, render_summary("results", items=len(items), findings=len(findings["items"]))
+
+
+def split_adr_ref(ref):
+    """(log, id): a ref is log-qualified when it has a ':' after its first character."""
+    index = ref.find(":")
+    if index <= 0:
+        return None, ref
+    return ref[:index], ref[index + 1:]
+
+
+def tool_get_decision(projection, args, should_stop):
+    ref, fp = args["ref"], projection.fingerprint
+    args["_fingerprint"] = fp
+    log, local_id = split_adr_ref(ref)
+    candidates_hash = query_shape_hash([ref, args["limit"]])
+    scope = "get_decision.candidates"
+    try:
+        findings_page = ("findings", None)
+        try:
+            findings = _page_of_findings(projection.findings, args, "get_decision.findings",
+                                         [args["findingsLimit"]])
+        except InvalidCursor as error:
+            findings_page = ("error", error.reason)
+            findings = None
+        bucket = [] if log is not None else projection.by_id.get(local_id, [])
+        if log is None and len(bucket) > 1:
+            items, cursor = paginate([record.summary() for record in bucket], args["cursor"], args["limit"],
+                                     scope, fp, candidates_hash)
+        else:
+            reject_inapplicable_cursor(args["cursor"], scope, fp, candidates_hash)
+        # The primary channel is judged before the findings channel.
+        if findings_page[0] == "error":
+            raise InvalidCursor(findings_page[1])
+    except InvalidCursor as error:
+        return _invalid_cursor_result(error.reason)
+    count = len(findings["items"])
+    if log is not None:
+        result = {"outcome": "federated-log-unavailable", "requestedRef": ref, "log": log, "id": local_id,
+                  "findings": findings}
+        return result, render_summary("federated-log-unavailable", ref=ref, findings=count)
+    if len(bucket) > 1:
+        result = {"outcome": "ambiguous-local-id", "requestedRef": ref, "candidates": items, "cursor": cursor,
+                  "findings": findings}
+        return result, render_summary("ambiguous-local-id", items=len(items), ref=ref, findings=count)
+    if bucket:
+        record = bucket[0]
+        decision = {"requestedRef": ref}
+        decision.update(record.summary())
+        decision["frontmatter"] = record.frontmatter
+        decision["body"] = record.body
+        return ({"outcome": "found", "decision": decision, "findings": findings},
+                render_summary("found", id=record.id, findings=count))
+    return ({"outcome": "not-found", "requestedRef": ref, "findings": findings},
+            render_summary("not-found", ref=ref, findings=count))
+
+
+CONTEXT_BUCKETS = {"accepted": "governing", "draft": "activeProposals", "proposed": "activeProposals"}
+
+
+def tool_get_decision_context(projection, args, should_stop):
+    files = args["files"]
+    canonical_files = _sorted_unique(files)
+    candidates = [normalize_candidate_path(path) for path in files]
+    entries, derived = [], []
+    for record in projection.records:
+        if should_stop():
+            raise CallCancelled()
+        fired, findings = resolve_record_affects(record, candidates)
+        derived.extend(findings)
+        if fired:
+            entry = record.summary()
+            entry["firedMatchers"] = fired
+            entry["relations"] = record.relations()
+            entries.append(entry)
+    args["_fingerprint"] = fp = projection.fingerprint
+    try:
+        items, cursor = paginate(entries, args["cursor"], args["limit"], "context.results", fp,
+                                 query_shape_hash([canonical_files, args["limit"]]))
+        findings = _page_of_findings(sort_findings(projection.findings + derived), args, "context.findings",
+                                     [canonical_files, args["findingsLimit"]])
+    except InvalidCursor as error:
+        return _invalid_cursor_result(error.reason)
+    buckets = {"governing": [], "activeProposals": [], "history": []}
+    for entry in items:
+        buckets[CONTEXT_BUCKETS.get(entry["status"], "history")].append(entry)
+    result = {"outcome": "matches"}
+    result.update(buckets)
+    result["cursor"] = cursor
+    result["findings"] = findings
+    counts = {bucket: len(entries) for bucket, entries in buckets.items()}
+    return result, render_summary("matches", findings=len(findings["items"]), **counts)
+
+
+def _superseded_by_state(record, by_id):
+    target_ref = record.frontmatter["supersededBy"]
+    log, local_id = split_adr_ref(target_ref)
+    if log is not None:
+        finding = {"rule": "superseded-target-federated-unavailable", "severity": "info", "id": record.id,
+                   "message": FINDING_MESSAGES["superseded-target-federated-unavailable"].format(ref=target_ref)}
+        return {"resolved": False, "targetRef": target_ref, "reason": "federated-unavailable",
+                "log": log, "id": local_id}, finding
+    bucket = by_id.get(local_id, [])
+    if len(bucket) == 1:
+        return {"resolved": True, "target": bucket[0].summary()}, None
+    if not bucket:
+        return {"resolved": False, "targetRef": target_ref, "reason": "dangling"}, None
+    finding = {"rule": "superseded-target-ambiguous", "severity": "warn", "id": record.id,
+               "message": FINDING_MESSAGES["superseded-target-ambiguous"].format(ref=target_ref, count=len(bucket))}
+    return {"resolved": False, "targetRef": target_ref, "reason": "ambiguous",
+            "candidateCount": len(bucket)}, finding
+
+
+def tool_list_superseded(projection, args, should_stop):
+    entries, derived = [], []
+    for record in projection.records:
+        if should_stop():
+            raise CallCancelled()
+        if record.frontmatter["status"] != "superseded":
+            continue
+        state, finding = _superseded_by_state(record, projection.by_id)
+        entry = record.summary()
+        entry["supersededBy"] = state
+        entries.append(entry)
+        if finding is not None:
+            derived.append(finding)
+    args["_fingerprint"] = fp = projection.fingerprint
+    try:
+        items, cursor = paginate(entries, args["cursor"], args["limit"], "superseded.results", fp,
+                                 query_shape_hash([args["limit"]]))
+        findings = _page_of_findings(sort_findings(projection.findings + derived), args, "superseded.findings",
+                                     [args["findingsLimit"]])
+    except InvalidCursor as error:
+        return _invalid_cursor_result(error.reason)
+    result = {"outcome": "entries", "items": items, "cursor": cursor, "findings": findings}
+    return result, render_summary("entries", items=len(items), findings=len(findings["items"]))
+
+
+TOOLS = {
+    "get_decision": (validate_get_decision_arguments, tool_get_decision),
+    "get_decision_context": (validate_context_arguments, tool_get_decision_context),
+    "list_superseded": (validate_superseded_arguments, tool_list_superseded),
+    "search_decisions": (validate_search_arguments, tool_search_decisions),
+}
+
+
+# --- Affects resolution for one record ---------------------------------------
+
+def normalize_candidate_path(path):
+    """A changed path as the matcher sees it: '\\' -> '/', one leading './' dropped."""
+    path = path.replace("\\", "/")
+    return path[2:] if path.startswith("./") else path
+
+
+def _has_dot_segment(path):
+    return any(segment.startswith(".") and segment not in (".", "..") for segment in path.split("/"))
+
+
+def _affects_finding(record, matcher, rule, severity, message):
+    return {"rule": rule, "severity": severity, "message": message, "id": record.id, "path": record.path,
+            "field": "affects.%s" % matcher["type"], "pattern": matcher["pattern"]}
+
+
+def _evaluate_matcher(record, matcher, candidates):
+    """(matched, finding or None) for one affects matcher against the candidate paths."""
+    kind, pattern = matcher["type"], matcher["pattern"]
+    if kind == "path":
+        compiled = compile_path_pattern(pattern)
+        if compiled.bad_pattern is not None:
+            key = "path-leading-slash" if compiled.bad_pattern == "leading-slash" else "path-invalid-glob"
+            return False, _affects_finding(record, matcher, "affects-bad-pattern", "warn",
+                                           FINDING_MESSAGES[key].format(pattern=pattern))
+        allows_dot = _pattern_allows_dot(pattern)
+        for candidate in candidates:
+            if (allows_dot or not _has_dot_segment(candidate)) and compiled.matches(candidate):
+                return True, None
+        return False, None
+    if kind == "package":
+        if parse_package_pattern(pattern) is None:
+            return False, _affects_finding(record, matcher, "affects-bad-pattern", "warn",
+                                           FINDING_MESSAGES["package-bad"].format(pattern=pattern))
+        return False, _affects_finding(record, matcher, "affects-unresolvable", "info",
+                                       FINDING_MESSAGES["package-inert"].format(pattern=pattern))
+    if kind == "entity":
+        return False, _affects_finding(record, matcher, "affects-unresolvable", "info",
+                                       FINDING_MESSAGES["entity-inert"].format(pattern=pattern))
+    return False, _affects_finding(record, matcher, "affects-unresolvable", "info",
+                                   FINDING_MESSAGES["other-inert"].format(type=kind, pattern=pattern))
+
+
+@functools.lru_cache(maxsize=4096)
+def _pattern_allows_dot(pattern):
+    return _has_dot_segment(pattern)
+
+
+def resolve_record_affects(record, candidates):
+    """(firedMatchers, findings) of one record; a matching negated matcher suppresses the record."""
+    fired, findings, suppressed = {}, [], False
+    for matcher in record.frontmatter["affects"]:
+        if matcher.get("repo"):
+            continue  # qualified with another repository: not ours to resolve
+        matched, finding = _evaluate_matcher(record, matcher, candidates)
+        if finding is not None:
+            findings.append(finding)
+        if matched:
+            if matcher["negate"]:
+                suppressed = True
+            else:
+                fired[(matcher["type"], matcher["pattern"])] = True
+    if suppressed or not fired:
+        return [], findings
+    ordered = sorted(fired, key=lambda pair: (utf16_key(pair[0]), utf16_key(pair[1])))
+    return [{"type": kind, "pattern": pattern} for kind, pattern in ordered], findings
+
+
+# ---------------------------------------------------------------------------
+# 6. The projection: a fresh, consistent view of the corpus for every call
+# ---------------------------------------------------------------------------
+
+class CorpusUnavailable(Exception):
+    def __init__(self, reason):
+        Exception.__init__(self, reason)
+        self.reason = reason
+
+
+def _canonical_path(path, missing_reason, unreadable_reason):
+    """realpath(path), raising CorpusUnavailable like Node's realpath error codes map."""
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        raise CorpusUnavailable(missing_reason)
+    except OSError:  # ENOTDIR, EACCES, ELOOP...: like Node, every code but ENOENT is 'not readable'
+        raise CorpusUnavailable(unreadable_reason)
+    try:
+        return os.path.realpath(path)
+    except OSError:
+        raise CorpusUnavailable(unreadable_reason)
+
+
+def is_contained(parent, child):
+    """Path-segment containment of two canonical paths (never a bare string prefix)."""
+    if parent == child:
+        return True
+    prefix = parent if parent.endswith(os.sep) else parent + os.sep
+    return child.startswith(prefix)
+
+
+def _require_directory(path, not_directory, missing, unreadable):
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise CorpusUnavailable(missing)
+    except OSError:
+        raise CorpusUnavailable(unreadable)
+    if not stat.S_ISDIR(info.st_mode):
+        raise CorpusUnavailable(not_directory)
+    if not os.access(path, os.R_OK | os.X_OK):
+        raise CorpusUnavailable(unreadable)
+
+
+def resolve_canonical_roots(root, adr_dir):
+    """(canonical root, canonical ADR dir), or CorpusUnavailable with the first failing reason."""
+    root = os.path.abspath(root)
+    canonical_root = _canonical_path(root, "root-not-found", "root-not-readable")
+    _require_directory(canonical_root, "root-not-directory", "root-not-found", "root-not-readable")
+    git_entry = os.path.join(canonical_root, ".git")
+    try:
+        os.stat(git_entry)
+    except OSError:
+        raise CorpusUnavailable("root-not-git")
+    if not os.access(git_entry, os.R_OK):
+        raise CorpusUnavailable("root-not-git")
+    # Like Node's path.resolve: join, then collapse '.' and '..' lexically.
+    wanted = adr_dir if os.path.isabs(adr_dir) else os.path.join(canonical_root, adr_dir)
+    wanted = os.path.normpath(wanted)
+    canonical_dir = _canonical_path(wanted, "dir-not-found", "dir-not-readable")
+    _require_directory(canonical_dir, "dir-not-directory", "dir-not-found", "dir-not-readable")
+    if not is_contained(canonical_root, canonical_dir):
+        raise CorpusUnavailable("dir-outside-root")
+    return canonical_root, canonical_dir
+
+
+RECORD_FILE_NAME = re.compile(r"[0-9]{4,}-[^\n\r\u2028\u2029]+\.md\Z")
+TEMPLATE_FILE_NAME = "0000-template.md"
+
+
+def is_record_file_name(name):
+    return name != TEMPLATE_FILE_NAME and RECORD_FILE_NAME.match(name) is not None
+
+
+class Record(object):
+    """One valid decision record: its typed frontmatter (defaults filled in) and its body."""
+
+    __slots__ = ("path", "frontmatter", "body", "id", "digest", "_normalized")
+
+    def __init__(self, path, frontmatter, body):
+        self.path = path
+        self.frontmatter = frontmatter
+        self.body = body
+        self.id = frontmatter["id"]
+        self._normalized = None
+        canonical = canonical_json({"sourcePath": path, "frontmatter": frontmatter, "body": body})
+        self.digest = hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).digest()
+
+    def summary(self):
+        fm = self.frontmatter
+        return {"id": self.id, "title": fm["title"], "status": fm["status"], "sourcePath": self.path}
+
+    def relations(self):
+        fm = self.frontmatter
+        return {"supersedes": list(fm["supersedes"]), "supersededBy": fm.get("supersededBy"),
+                "relatesTo": list(fm["relatesTo"]), "conflictsWith": list(fm["conflictsWith"])}
+
+    def matched_fields(self, needle):
+        """Which of body, id, tag, title contain the normalised needle (in that fixed order)."""
+        if _LONE_SURROGATE.search(needle):
+            return self._matched_fields_by_code_unit(needle)
+        body, ident, tags, title = self._normalized_fields()
+        fields = []
+        if needle in body:
+            fields.append("body")
+        if needle in ident:
+            fields.append("id")
+        if any(needle in tag for tag in tags):
+            fields.append("tag")
+        if needle in title:
+            fields.append("title")
+        return fields
+
+    def _normalized_fields(self):
+        """(body, id, tags, title) normalised for search, computed once per parsed record."""
+        if self._normalized is None:
+            fm = self.frontmatter
+            self._normalized = (
+                normalize_search_text(self.body), normalize_search_text(self.id),
+                tuple(normalize_search_text(tag) for tag in fm["tags"]), normalize_search_text(fm["title"]))
+        return self._normalized
+
+    def _matched_fields_by_code_unit(self, needle):
+        """JS `includes` works on UTF-16 code units: half of an astral pair can match."""
+        body, ident, tags, title = self._normalized_fields()
+        body, ident, title = _as_code_units(body), _as_code_units(ident), _as_code_units(title)
+        tags = tuple(_as_code_units(tag) for tag in tags)
+        fields = []
+        for name, hay in (("body", body), ("id", ident), ("tag", tags), ("title", title)):
+            if (any(needle in tag for tag in hay) if name == "tag" else needle in hay):
+                fields.append(name)
+        return fields
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _as_code_units(text):
+    """`text` with every astral character split into its two surrogate code units."""
+    def split(match):
+        value = ord(match.group(0)) - 0x10000
+        return chr(0xD800 + (value >> 10)) + chr(0xDC00 + (value & 0x3FF))
+    return _ASTRAL.sub(split, text)
+
+
+class Projection(object):
+    """What one tool call sees: records in (id, sourcePath) order, findings, fingerprint."""
+
+    __slots__ = ("records", "by_id", "findings", "fingerprint", "record_count", "excluded_count")
+
+    def __init__(self, records, findings, candidate_count):
+        self.records = records
+        self.by_id = {}
+        for record in records:
+            self.by_id.setdefault(record.id, []).append(record)
+        self.findings = findings
+        self.record_count = len(records)
+        self.excluded_count = candidate_count - len(records)
+        digest = hashlib.sha256()
+        for record in records:
+            digest.update(record.digest)
+        digest.update(canonical_json([findings, self.record_count, self.excluded_count]).encode(
+            "utf-8", "surrogatepass"))
+        self.fingerprint = digest.hexdigest()
+
+    def health(self):
+        return {"fingerprint": self.fingerprint, "recordCount": self.record_count,
+                "excludedCount": self.excluded_count}
+
+
+def canonical_json(value):
+    """Compact JSON with object keys in code-unit order: equal values give equal text."""
+    return json.dumps(_canonical_value(value), ensure_ascii=True, separators=(",", ":"), allow_nan=True)
+
+
+def _canonical_value(value):
+    if isinstance(value, dict):
+        return {key: _canonical_value(value[key]) for key in sorted(value, key=utf16_key)}
+    if isinstance(value, list):
+        return [_canonical_value(item) for item in value]
+    return value
+
+
+class _ParsedFile(object):
+    """The outcome of reading one candidate: a Record, or findings, never both."""
+
+    __slots__ = ("record", "findings")
+
+    def __init__(self, record, findings):
+        self.record = record
+        self.findings = findings
+
+
+class RecordCache(object):
+    """Parsed-and-validated files keyed by (sourcePath, SHA-256 of the bytes).
+
+    Every call still reads every candidate file; only parsing and validation are
+    skipped when the bytes are unchanged. Entries for files not seen by the
+    latest load are dropped, so memory follows the corpus on disk.
+    """
+
+    def __init__(self):
+        self._entries = {}
+        self.lock = threading.Lock()
+
+    def lookup(self, key):
+        return self._entries.get(key)
+
+    def replace(self, entries):
+        self._entries = entries
+
+
+_RECORD_CACHE = RecordCache()
+
+
+def _stat_identity(info):
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _read_candidate(dir_fd, dir_path, name):
+    """(bytes, identity) of one candidate, or (reason, detail): 'stat-error', 'too-large', 'file-read'.
+
+    The file is opened without following symlinks and checked through its own
+    descriptor, so what is read is the regular file that was examined.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        if dir_fd is not None:
+            fd = os.open(name, flags, dir_fd=dir_fd)
+        else:
+            fd = os.open(os.path.join(dir_path, name), flags)
+    except OSError as error:
+        # A file that exists as a regular file but cannot be opened is a read
+        # failure (the reference's `file-read`); anything else failed the stat.
+        try:
+            if dir_fd is not None:
+                info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            else:
+                info = os.lstat(os.path.join(dir_path, name))
+        except OSError:
+            return "stat-error", None
+        if not stat.S_ISREG(info.st_mode):
+            return "stat-error", None
+        return "file-read", "%s: %s" % (error.strerror or "cannot open", name)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return "stat-error", None
+        if info.st_size > MAX_SOURCE_BYTES:
+            return "too-large", None
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, MAX_SOURCE_BYTES + 1 - total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > MAX_SOURCE_BYTES:
+                raise CorpusUnavailable("corpus-changed-during-load")
+        after = os.fstat(fd)
+    except OSError:
+        return "stat-error", None
+    finally:
+        os.close(fd)
+    if _stat_identity(after) != _stat_identity(info) or total != info.st_size:
+        raise CorpusUnavailable("corpus-changed-during-load")
+    return b"".join(chunks), _stat_identity(info)
+
+
+def _list_candidates(canonical_dir, dir_fd):
+    """Names of the regular files in the ADR dir that are named like records."""
+    names = []
+    try:
+        with os.scandir(dir_fd if dir_fd is not None else canonical_dir) as entries:
+            for entry in entries:
+                if is_record_file_name(entry.name) and entry.is_file(follow_symlinks=False):
+                    names.append(entry.name)
+    except FileNotFoundError:
+        raise CorpusUnavailable("dir-not-found")
+    except OSError:
+        raise CorpusUnavailable("dir-not-readable")
+    return names
+
+
+def _display_path(canonical_root, canonical_dir, name):
+    relative = os.path.relpath(os.path.join(canonical_dir, name), canonical_root)
+    return relative.replace(os.sep, "/")
+
+
+def load_projection(config, should_stop=lambda: False):
+    """Read the corpus as it is on disk now; reuse the parse of every unchanged file."""
+    with _RECORD_CACHE.lock:
+        return _load_projection_locked(config, should_stop)
+
+
+def _open_directory(path):
+    if os.open not in os.supports_dir_fd or not hasattr(os, "O_DIRECTORY"):
+        return None
+    try:
+        return os.open(path, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        raise CorpusUnavailable("dir-not-readable")
+
+
+def _verified_roots(config):
+    canonical_root, canonical_dir = resolve_canonical_roots(config.root, config.adr_dir)
+    if config.expected_root is not None and canonical_root != config.expected_root:
+        raise CorpusUnavailable("root-not-found")
+    return canonical_root, canonical_dir
+
+
+def _load_projection_locked(config, should_stop):
+    canonical_root, canonical_dir = _verified_roots(config)
+    dir_fd = _open_directory(canonical_dir)
+    try:
+        if dir_fd is not None and _stat_identity(os.fstat(dir_fd))[:2] != _stat_identity(os.stat(canonical_dir))[:2]:
+            raise CorpusUnavailable("corpus-changed-during-load")
+        names = _list_candidates(canonical_dir, dir_fd)
+        names.sort(key=lambda name: utf16_key(_display_path(canonical_root, canonical_dir, name)))
+        pre_read_findings, parsed, identities, fresh_cache = [], [], [], {}
+        for name in names:
+            if should_stop():
+                raise CallCancelled()
+            path = _display_path(canonical_root, canonical_dir, name)
+            data, identity = _read_candidate(dir_fd, canonical_dir, name)
+            if data == "file-read":
+                parsed.append(_ParsedFile(None, [{"rule": "file-read", "severity": "error",
+                                                  "message": identity, "path": path}]))
+                continue
+            if data == "stat-error" or data == "too-large":
+                rule = "record-stat-error" if data == "stat-error" else "record-too-large"
+                pre_read_findings.append({"rule": rule, "severity": "error", "path": path,
+                                          "message": FINDING_MESSAGES[rule]})
+                continue
+            key = (path, hashlib.sha256(data).digest())
+            entry = _RECORD_CACHE.lookup(key) or fresh_cache.get(key)
+            if entry is None:
+                entry = parse_record_file(path, data)
+            fresh_cache[key] = entry
+            parsed.append(entry)
+            identities.append((name, identity))
+        # Post-load revalidation: the same roots, and every file still the one we read.
+        if _verified_roots(config) != (canonical_root, canonical_dir):
+            raise CorpusUnavailable("corpus-changed-during-load")
+        for name, identity in identities:
+            try:
+                if dir_fd is not None:
+                    info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+                else:
+                    info = os.lstat(os.path.join(canonical_dir, name))
+            except OSError:
+                raise CorpusUnavailable("corpus-changed-during-load")
+            if not stat.S_ISREG(info.st_mode) or _stat_identity(info) != identity:
+                raise CorpusUnavailable("corpus-changed-during-load")
+    finally:
+        if dir_fd is not None:
+            os.close(dir_fd)
+    _RECORD_CACHE.replace(fresh_cache)
+    records = [entry.record for entry in parsed if entry.record is not None]
+    findings = [finding for entry in parsed for finding in entry.findings]
+    findings.extend(pre_read_findings)
+    findings.extend(corpus_findings(records))
+    records.sort(key=lambda record: (utf16_key(record.id), utf16_key(record.path)))
+    return Projection(records, sort_findings(findings), len(names))
+
+
+def corpus_findings(records):
+    """Findings about the corpus as a whole: import gaps, duplicate ids, dangling refs, conflicts."""
+    findings = []
+    for record in records:
+        fm = record.frontmatter
+        if fm.get("provenance", {}).get("importedFrom") and fm["status"] == "accepted" and not fm["deciders"]:
+            findings.append({"rule": "import-incomplete", "severity": "info",
+                             "message": FINDING_MESSAGES["import-incomplete"], "path": record.path,
+                             "id": record.id, "field": "deciders"})
+    by_id = {}
+    for record in records:
+        by_id.setdefault(record.id, []).append(record)
+    for ident, duplicates in by_id.items():
+        if len(duplicates) < 2:
+            continue
+        paths = ", ".join(sorted((record.path for record in duplicates), key=utf16_key))
+        for record in duplicates:
+            findings.append({"rule": "unique-id", "severity": "error",
+                             "message": FINDING_MESSAGES["unique-id"].format(id=ident, paths=paths),
+                             "path": record.path, "id": ident, "field": "id"})
+
+    def dangling(record, field, ref, severity):
+        findings.append({"rule": "dangling-%s" % field, "severity": severity,
+                         "message": FINDING_MESSAGES["dangling"].format(ref=ref, field=field),
+                         "path": record.path, "id": record.id, "field": field})
+
+    for record in records:
+        fm = record.frontmatter
+        for ref in fm["supersedes"]:
+            if ref not in by_id:
+                dangling(record, "supersedes", ref, "error")
+        if fm.get("supersededBy") and fm["supersededBy"] not in by_id:
+            dangling(record, "supersededBy", fm["supersededBy"], "error")
+        for ref in fm["relatesTo"]:
+            if ref not in by_id:
+                dangling(record, "relatesTo", ref, "error")
+        for ref in fm["conflictsWith"]:
+            if ref not in by_id:
+                dangling(record, "conflictsWith", ref, "warn")
+            elif fm["status"] == "accepted":
+                findings.append({"rule": "accepted-conflictsWith", "severity": "warn",
+                                 "message": FINDING_MESSAGES["accepted-conflictsWith"].format(ref=ref),
+                                 "path": record.path, "id": record.id, "field": "conflictsWith"})
+    return findings
+
+
+def start_background_warmup(config):
+    """Parse the corpus once in the background so the first question is answered from cache."""
+    def warm():
+        try:
+            load_projection(config)
+        except Exception:  # any failure is reported by the call that meets it, fresh
+            pass
+    thread = threading.Thread(target=warm, name="adrkit-warmup", daemon=True)
+    thread.start()
+    return thread
+
+
+# ---------------------------------------------------------------------------
+# 7. The reader: one file -> a Record, or findings
+# ---------------------------------------------------------------------------
+
+class FenceError(Exception):
+    pass
+
+
+def split_frontmatter(source):
+    """(yaml text, body) of a record; FenceError with the reference's message otherwise."""
+    first_end = source.find("\n")
+    first_line = source if first_end == -1 else source[:first_end]
+    if (first_line[:-1] if first_line.endswith("\r") else first_line) != "---":
+        raise FenceError(FINDING_MESSAGES["fence-missing"])
+    if first_end == -1:
+        raise FenceError(FINDING_MESSAGES["fence-unterminated"])
+    line_start = first_end + 1
+    while line_start <= len(source):
+        next_newline = source.find("\n", line_start)
+        line_end = len(source) if next_newline == -1 else next_newline
+        line = source[line_start:line_end]
+        if line.endswith("\r"):
+            line = line[:-1]
+        if line == "---":
+            body_start = len(source) if next_newline == -1 else next_newline + 1
+            return source[first_end + 1:line_start], source[body_start:]
+        if next_newline == -1:
+            break
+        line_start = next_newline + 1
+    raise FenceError(FINDING_MESSAGES["fence-unterminated"])
+
+
+def parse_record_file(path, data):
+    """Decode, split, parse and validate one record file: never raises, a broken file is a finding."""
+    try:
+        return _parse_record_file(path, data)
+    except Exception as error:  # a reader bug or resource limit must not fail the whole call
+        return _ParsedFile(None, [{"rule": "file-read", "severity": "error", "path": path,
+                                   "message": "%s: %s" % (type(error).__name__, error)}])
+
+
+def _parse_record_file(path, data):
+    source = data.decode("utf-8", "replace")
+    try:
+        yaml_text, body = split_frontmatter(source)
+    except FenceError as error:
+        return _ParsedFile(None, [{"rule": "frontmatter-fence", "severity": "error", "message": str(error),
+                                   "path": path, "field": "frontmatter"}])
+    try:
+        value = load_frontmatter_yaml(yaml_text)
+    except FrontmatterYamlError as error:
+        if error.stage == "parse":
+            return _ParsedFile(None, [{"rule": "frontmatter-parse", "severity": "error",
+                                       "message": error.message, "path": path, "field": "frontmatter"}])
+        return _ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": error.message,
+                                   "path": path}])
+    frontmatter, issues = validate_frontmatter(value)
+    if issues:
+        raw_id = value.get("id") if isinstance(value, dict) else None
+        return _ParsedFile(None, [_issue_finding(issue, path, raw_id if isinstance(raw_id, str) else None)
+                                  for issue in issues])
+    return _ParsedFile(Record(path, frontmatter, body), [])
+
+
+def _issue_finding(issue, path, raw_id):
+    rule, field, message = issue
+    finding = {"rule": rule, "severity": "error", "message": message, "path": path}
+    if raw_id is not None:
+        finding["id"] = raw_id
+    if field:
+        finding["field"] = field
+    return finding
+
+
+# ---------------------------------------------------------------------------
+# 8. The typed frontmatter, schema v0.1.0
+# ---------------------------------------------------------------------------
+#
+# A small declarative validator that reproduces the reference's behaviour (Zod 4
+# over the schema of shared/reference/adr.schema.json): the same issues, rule
+# names and field paths, the same defaults filled in the same key order, and the
+# same "abort" rule: a failed type or enum check stops the object-level
+# refinements (the cross-field rules, uniqueness), a failed format or size check
+# does not.
+
+_DATE = (r"(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29"
+         r"|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)"
+         r"|(?:02)-(?:0[1-9]|1\d|2[0-8])))")
+_TIME = r"(?:(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|(?:[+-](?:[01]\d|2[0-3]):[0-5]\d)))"
+_ISO_DATE = re.compile(_DATE + r"\Z", re.ASCII)
+_ISO_DATETIME = re.compile(_DATE + "T" + _TIME + r"\Z", re.ASCII)
+_IDENTITY = re.compile(r"(?:@[A-Za-z0-9-]+|team:[a-z0-9-]+|[^@\s]+@[^@\s]+\.[^@\s]+)\Z")
+_SLUG_SOURCE = "^[a-z0-9][a-z0-9-]*$"
+
+
+class _Node(object):
+    """A schema node; `check` appends (code, path, message) issues and returns the output value."""
+
+    default = None          # a factory for the value used when the key is absent
+    optional = False
+
+    def with_default(self, factory):
+        self.default = factory
+        return self
+
+    def maybe(self):
+        self.optional = True
+        return self
+
+
+# Issue codes whose failure stops the enclosing refinements (Zod's "abort").
+_ABORTING = frozenset(("invalid_type", "invalid_value", "unrecognized_keys"))
+
+
+def _received(value):
+    """How the reference names the type it received, in 'expected X, received Y'."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, float) and value != value:
+        return "NaN"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return _JS_CLASS_NAMES.get(type(value).__name__, "object")
+
+
+_JS_CLASS_NAMES = {"YamlDate": "Date", "bytes": "Buffer", "YamlOrderedMap": "Map", "YamlSet": "Set"}
+
+
+class _String(_Node):
+    def __init__(self, min_length=None, max_length=None, regex=None, message=None, fmt=None):
+        self.min_length, self.max_length = min_length, max_length
+        self.regex, self.message, self.fmt = regex, message, fmt
+
+    def check(self, value, path, issues):
+        if not isinstance(value, str):
+            issues.append(("invalid_type", path, "Invalid input: expected string, received %s" % _received(value)))
+            return None
+        if self.min_length is not None and utf16_len(value) < self.min_length:
+            issues.append(("too_small", path, "Too small: expected string to have >=%d characters" % self.min_length))
+        if self.max_length is not None and utf16_len(value) > self.max_length:
+            issues.append(("too_big", path, "Too big: expected string to have <=%d characters" % self.max_length))
+        if self.regex is not None and not self.regex.match(value):
+            issues.append(("invalid_format", path, self.message))
+        if self.fmt == "date" and not _ISO_DATE.match(value):
+            issues.append(("invalid_format", path, "Invalid ISO date"))
+        elif self.fmt == "datetime" and not _ISO_DATETIME.match(value):
+            issues.append(("invalid_format", path, "Invalid ISO datetime"))
+        elif self.fmt == "url" and not is_whatwg_url(js_trim(value)):
+            issues.append(("invalid_format", path, "Invalid URL"))
+        return value
+
+
+class _Number(_Node):
+    def __init__(self, integer=False, minimum=None, maximum=None):
+        self.integer, self.minimum, self.maximum = integer, minimum, maximum
+
+    def check(self, value, path, issues):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
+                or value in (float("inf"), float("-inf")):
+            issues.append(("invalid_type", path, "Invalid input: expected number, received %s" % _received(value)))
+            return None
+        if self.integer and (int(value) != value or abs(value) > _JS_SAFE_INTEGER):
+            issues.append(("invalid_type", path, "Invalid input: expected int, received number"))
+            return None
+        if self.minimum is not None and value < self.minimum:
+            issues.append(("too_small", path, "Too small: expected number to be >=%s" % self.minimum))
+        if self.maximum is not None and value > self.maximum:
+            issues.append(("too_big", path, "Too big: expected number to be <=%s" % self.maximum))
+        return value
+
+
+class _Boolean(_Node):
+    def check(self, value, path, issues):
+        if not isinstance(value, bool):
+            issues.append(("invalid_type", path, "Invalid input: expected boolean, received %s" % _received(value)))
+            return None
+        return value
+
+
+class _Enum(_Node):
+    def __init__(self, *values):
+        self.values = values
+        self.message = "Invalid option: expected one of %s" % "|".join('"%s"' % v for v in values)
+
+    def check(self, value, path, issues):
+        if not isinstance(value, str) or value not in self.values:
+            issues.append(("invalid_value", path, self.message))
+            return None
+        return value
+
+
+class _Array(_Node):
+    def __init__(self, item, unique=False):
+        self.item, self.unique = item, unique
+
+    def check(self, value, path, issues):
+        if not isinstance(value, list):
+            issues.append(("invalid_type", path, "Invalid input: expected array, received %s" % _received(value)))
+            return None
+        start = len(issues)
+        output = [self.item.check(item, path + (index,), issues) for index, item in enumerate(value)]
+        if self.unique and not _aborted(issues, start):
+            if len(set(canonical_json(item) for item in value)) != len(value):
+                issues.append(("custom", path, "Items must be unique"))
+        return output
+
+
+class _Record(_Node):
+    """z.record(z.string(), value): keys in the order the YAML reader gives (JS order)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def check(self, value, path, issues):
+        if not isinstance(value, dict):
+            issues.append(("invalid_type", path, "Invalid input: expected record, received %s" % _received(value)))
+            return None
+        return {key: self.value.check(item, path + (key,), issues) for key, item in value.items()}
+
+
+class _Object(_Node):
+    """A strict object: shape keys in declaration order, unknown keys rejected."""
+
+    def __init__(self, *fields, **options):
+        self.fields = fields
+        self.refinements = options.get("refinements", ())
+        self.known = frozenset(name for name, _ in fields)
+
+    def check(self, value, path, issues):
+        if not isinstance(value, dict):
+            issues.append(("invalid_type", path, "Invalid input: expected object, received %s" % _received(value)))
+            return None
+        start = len(issues)
+        output = {}
+        for name, node in self.fields:
+            if name in value:
+                output[name] = node.check(value[name], path + (name,), issues)
+            elif node.default is not None:
+                output[name] = node.default()
+            elif not node.optional:
+                node.check(_MISSING, path + (name,), issues)
+        unknown = [key for key in value if key not in self.known]
+        if unknown:
+            issues.append(("unrecognized_keys", path, unknown))
+        if self.refinements and not _aborted(issues, start):
+            for rule, test in self.refinements:
+                if not test(output):
+                    message, field = CROSS_FIELD_RULES[rule]
+                    issues.append(("custom", path + field, message))
+        return output
+
+
+class _Missing(object):
+    """An absent key: reported as 'received undefined' (a required-field finding)."""
+
+
+_MISSING = _Missing()
+_JS_CLASS_NAMES["_Missing"] = "undefined"
+
+
+def _aborted(issues, start):
+    return any(issue[0] in _ABORTING for issue in issues[start:])
+
+
+def _identity():
+    return _String(regex=_IDENTITY, message="Expected @handle, team:slug, or an email address")
+
+
+def _adr_ref():
+    return _String(regex=_ADR_REF, message="Expected an ADR id, optionally prefixed with a log name")
+
+
+def _slug():
+    return _String(regex=re.compile(r"[a-z0-9][a-z0-9-]*\Z"),
+                   message="Invalid string: must match pattern /%s/" % _SLUG_SOURCE)
+
+
+def _list():
+    return list
+
+
+def _datetime():
+    return _String(fmt="datetime").maybe()
+
+
+_SEVERITY = ("error", "warn", "info")
+
+FRONTMATTER_SCHEMA = _Object(
+    ("schemaVersion", _String(regex=re.compile(r"\d+\.\d+\.\d+\Z", re.ASCII),
+                              message=r"Invalid string: must match pattern /^\d+\.\d+\.\d+$/")
+     .with_default(lambda: "0.1.0")),
+    ("id", _String(regex=re.compile(r"(?:[0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})\Z"),
+                   message="Invalid string: must match pattern /^([0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})$/")),
+    ("title", _String(min_length=3, max_length=120)),
+    ("status", _Enum(*STATUSES)),
+    ("date", _String(fmt="date")),
+    ("created", _String(fmt="date").maybe()),
+    ("deciders", _Array(_identity()).with_default(list)),
+    ("consulted", _Array(_identity()).with_default(list)),
+    ("informed", _Array(_identity()).with_default(list)),
+    ("tags", _Array(_slug(), unique=True).with_default(list)),
+    ("scope", _Enum(*SCOPES).with_default(lambda: "component")),
+    ("domain", _String().maybe()),
+    ("reversibility", _Enum("two-way-door", "one-way-door", "unknown").with_default(lambda: "unknown")),
+    ("blastRadius", _Enum("component", "team", "cross-team", "org").with_default(lambda: "component")),
+    ("supersedes", _Array(_adr_ref(), unique=True).with_default(list)),
+    ("supersededBy", _adr_ref().maybe()),
+    ("relatesTo", _Array(_adr_ref(), unique=True).with_default(list)),
+    ("conflictsWith", _Array(_adr_ref()).with_default(list)),
+    ("affects", _Array(_Object(
+        ("type", _Enum("path", "entity", "package", "resource", "api", "data")),
+        ("pattern", _String(min_length=1)),
+        ("repo", _String().maybe()),
+        ("negate", _Boolean().with_default(lambda: False)),
+        ("note", _String().maybe()),
+    )).with_default(list)),
+    ("assertions", _Array(_Object(
+        ("id", _slug()),
+        ("description", _String().maybe()),
+        ("engine", _Enum("rego", "jsonpath", "grep", "custom")),
+        ("expression", _String().maybe()),
+        ("expressionFile", _String().maybe()),
+        ("input", _Enum("source", "iac-plan", "sbom", "openapi", "catalog", "custom")
+         .with_default(lambda: "source")),
+        ("severity", _Enum(*_SEVERITY)),
+    )).with_default(list)),
+    ("provenance", _Object(
+        ("authoredBy", _Enum("human", "agent", "agent-drafted").with_default(lambda: "human")),
+        ("agent", _Object(
+            ("name", _String().maybe()),
+            ("model", _String().maybe()),
+            ("harness", _String().maybe()),
+            ("runId", _String().maybe()),
+        ).maybe()),
+        ("ratifiedBy", _identity().maybe()),
+        ("sourceArtifact", _String().maybe()),
+        ("importedFrom", _Object(
+            ("sourceKind", _Enum("madr", "agent-log", "plan-artifact", "other")),
+            ("sourceRef", _String()),
+            ("fingerprint", _String()),
+            ("importedAt", _datetime()),
+        ).maybe()),
+    ).maybe()),
+    ("review", _Object(
+        ("tier", _Enum("auto", "async", "arb").maybe()),
+        ("tierReason", _String().maybe()),
+        ("queuedAt", _datetime()),
+        ("slaDays", _Number(integer=True, minimum=0).maybe()),
+        ("escalatedAt", _datetime()),
+        ("decidedAt", _datetime()),
+        ("quorum", _Number(integer=True, minimum=1).maybe()),
+        ("approvals", _Array(_identity()).with_default(list)),
+        ("objections", _Array(_Object(
+            ("by", _identity()),
+            ("summary", _String().maybe()),
+            ("resolved", _Boolean().with_default(lambda: False)),
+        )).with_default(list)),
+    ).maybe()),
+    ("evaluation", _Object(
+        ("ranAt", _datetime()),
+        ("evaluatorVersion", _String().maybe()),
+        ("rubricVersion", _String().maybe()),
+        ("scores", _Record(_Number(minimum=0, maximum=4)).maybe()),
+        ("confidence", _Number(minimum=0, maximum=1).maybe()),
+        ("escalate", _Boolean().maybe()),
+        ("escalationReasons", _Array(_Enum(
+            "one-way-door", "cost-threshold", "security-surface", "data-residency", "regulatory",
+            "contradicts-accepted-adr", "low-confidence", "pass-disagreement", "agent-authored-production",
+            "novel-no-precedent", "human-requested")).with_default(list)),
+        ("deterministicFindings", _Array(_Object(
+            ("rule", _String()),
+            ("severity", _Enum(*_SEVERITY)),
+            ("message", _String().maybe()),
+            ("adr", _adr_ref().maybe()),
+        )).with_default(list)),
+    ).maybe()),
+    ("externalRefs", _Array(_Object(
+        ("type", _Enum("issue", "pr", "rfc", "incident", "doc", "meeting", "control", "other")),
+        ("id", _String().maybe()),
+        ("url", _String(fmt="url")),
+        ("label", _String().maybe()),
+    )).with_default(list)),
+    ("complianceControls", _Array(_String(), unique=True).with_default(list)),
+    ("reviewBy", _String(fmt="date").maybe()),
+    refinements=(
+        ("superseded-requires-supersededBy",
+         lambda fm: fm["status"] != "superseded" or bool(fm.get("supersededBy"))),
+        ("supersededBy-requires-superseded-status",
+         lambda fm: not fm.get("supersededBy") or fm["status"] == "superseded"),
+        ("accepted-requires-decider-unless-imported",
+         lambda fm: fm["status"] != "accepted" or bool(fm["deciders"])
+         or bool(fm.get("provenance", {}).get("importedFrom"))),
+        ("agent-accepted-requires-ratifier",
+         lambda fm: fm["status"] != "accepted"
+         or fm.get("provenance", {}).get("authoredBy") not in ("agent", "agent-drafted")
+         or bool(fm["provenance"].get("ratifiedBy"))),
+        ("one-way-door-disallows-auto",
+         lambda fm: not (fm["reversibility"] == "one-way-door" and fm.get("review", {}).get("tier") == "auto")),
+    ),
+)
+
+_ISSUE_RULES = {"invalid_value": "invalid-enum-value", "invalid_format": "invalid-format",
+                "too_small": "invalid-size", "too_big": "invalid-size"}
+_CROSS_FIELD_BY_MESSAGE = {message: rule for rule, (message, _) in CROSS_FIELD_RULES.items()}
+
+
+def validate_frontmatter(value):
+    """(frontmatter with defaults, []) for a valid record, else (None, [(rule, field, message)])."""
+    issues = []
+    output = FRONTMATTER_SCHEMA.check(value, (), issues)
+    if not issues:
+        return output, []
+    findings = []
+    for code, path, detail in issues:
+        field = ".".join(str(part) for part in path)
+        if code == "unrecognized_keys":
+            for key in detail:
+                name = field + "." + key if field else key
+                findings.append(("strict-unknown-key", name, FINDING_MESSAGES["unknown-key"].format(field=name)))
+            continue
+        if code == "custom":
+            rule = _CROSS_FIELD_BY_MESSAGE.get(detail, "unique-items")
+        elif code == "invalid_type":
+            rule = "required-field" if detail.endswith("received undefined") else "invalid-type"
+        else:
+            rule = _ISSUE_RULES[code]
+        findings.append((rule, field, detail))
+    return None, findings
+
+
+# --- URLs as the WHATWG URL parser accepts them (what `new URL()` does) -----
+
+_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_SPECIAL_SCHEMES = {"http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21, "file": None}
+_FORBIDDEN_HOST = set("\x00\t\n\r #/:<>?@[\\]^|")
+_FORBIDDEN_DOMAIN = _FORBIDDEN_HOST | set("%\x7f") | {chr(c) for c in range(0x20)}
+
+
+def is_whatwg_url(text):
+    """Whether `new URL(text)` succeeds: a scheme, and for special schemes a valid host and port.
+
+    This covers what decides success for the URLs a record can carry; exotic
+    IPv4 forms (hex, octal, short) are accepted like the WHATWG parser does.
+    """
+    text = text.strip("\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15"
+                      "\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
+    text = text.replace("\t", "").replace("\n", "").replace("\r", "")
+    match = _URL_SCHEME.match(text)
+    if not match:
+        return False
+    scheme = match.group(0)[:-1].lower()
+    if scheme not in _SPECIAL_SCHEMES:
+        return True
+    rest = text[match.end():].replace("\\", "/")
+    if scheme == "file":
+        return True
+    rest = rest.lstrip("/")
+    authority = re.split(r"[/?#]", rest, 1)[0]
+    if "@" in authority:
+        authority = authority.rsplit("@", 1)[1]
+    if authority.startswith("["):
+        end = authority.find("]")
+        if end == -1 or not _is_ipv6(authority[1:end]):
+            return False
+        host, port = authority[1:end], authority[end + 1:]
+        if port and not port.startswith(":"):
+            return False
+        port = port[1:]
+    else:
+        host, _, port = authority.partition(":")
+        if not host:
+            return False
+        try:
+            host = urllib.parse.unquote(host, errors="strict")
+        except UnicodeDecodeError:
+            return False
+        if any(ch in _FORBIDDEN_DOMAIN for ch in host):
+            return False
+        try:
+            host.encode("idna") if not host.isascii() else None
+        except UnicodeError:
+            return False
+        labels = host.rstrip(".").split(".")
+        if labels and _looks_numeric(labels[-1]) and not _valid_ipv4(labels):
+            return False
+    if port:
+        if not port.isdigit() or not port.isascii() or int(port) > 65535:
+            return False
+    return True
+
+
+def _looks_numeric(label):
+    if label.isdigit() and label.isascii():
+        return True
+    return bool(re.match(r"0[xX][0-9A-Fa-f]*\Z", label))
+
+
+def _valid_ipv4(labels):
+    if len(labels) > 4:
+        return False
+    numbers = []
+    for label in labels:
+        if not label:
+            return False
+        try:
+            if label[:2] in ("0x", "0X"):
+                numbers.append(int(label[2:] or "0", 16))
+            elif len(label) > 1 and label.startswith("0"):
+                numbers.append(int(label, 8))
+            else:
+                numbers.append(int(label, 10))
+        except ValueError:
+            return False
+    if any(n > 255 for n in numbers[:-1]):
+        return False
+    return numbers[-1] < 256 ** (5 - len(numbers))
+
+
+def _is_ipv6(text):
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# UTF-16 code units
+# ---------------------------------------------------------------------------
+
+_GLOB_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _glob_split_astral(match):
+    offset = ord(match.group()) - 0x10000
+    return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
+
+
+def _glob_utf16(text: str) -> str:
+    """Return *text* with one Python character per UTF-16 code unit.
+
+    JavaScript strings (and regexes without the ``u`` flag) index UTF-16 code
+    units, so an emoji is two "characters" to picomatch.  Rewriting astral
+    characters as surrogate pairs lets plain Python indexing agree with it.
+    """
+    if text.isascii() or _GLOB_ASTRAL_RE.search(text) is None:
+        return text
+    return _GLOB_ASTRAL_RE.sub(_glob_split_astral, text)
+
+
+# ---------------------------------------------------------------------------
+# picomatch 4.0.5: glob -> JavaScript regex source
+# ---------------------------------------------------------------------------
+#
+# What follows mirrors picomatch's parse.js for the options the product uses
+# (posix, dot:false, nonegate:true, every other option at its default).  The
+# port keeps picomatch's token bookkeeping, including its odd corners
+# (backtracking rebuilds from token values, negative paren counts, ...),
+# because the vectors pin down the regex text those corners produce.
+
+_GLOB_MAX_LENGTH = 65536
+
+_GLOB_DOT_LITERAL = "\\."
+_GLOB_PLUS_LITERAL = "\\+"
+_GLOB_SLASH_LITERAL = "\\/"
+_GLOB_ONE_CHAR = "(?=.)"
+_GLOB_QMARK = "[^/]"
+_GLOB_NO_DOT = "(?!\\.)"
+_GLOB_NO_DOT_SLASH = "(?!\\.{0,1}(?:\\/|$))"
+_GLOB_QMARK_NO_DOT = "[^.\\/]"
+_GLOB_STAR = "[^/]*?"
+_GLOB_GLOBSTAR = "(?:(?:(?!(?:^|\\/)\\.).)*?)"
+
+_GLOB_POSIX_CLASSES = {
+    "alnum": "a-zA-Z0-9",
+    "alpha": "a-zA-Z",
+    "ascii": "\\x00-\\x7F",
+    "blank": " \\t",
+    "cntrl": "\\x00-\\x1F\\x7F",
+    "digit": "0-9",
+    "graph": "\\x21-\\x7E",
+    "lower": "a-z",
+    "print": "\\x20-\\x7E ",
+    "punct": "\\-!\"#$%&'()\\*+,./:;<=>?@[\\]^_`{|}~",
+    "space": " \\t\\r\\n\\v\\f",
+    "upper": "A-Z",
+    "word": "A-Za-z0-9_",
+    "xdigit": "A-Fa-f0-9",
+}
+
+# picomatch replaces these whole patterns before parsing.
+_GLOB_REPLACEMENTS = {"***": "*", "**/**": "**", "**/**/**": "**"}
+
+# JavaScript's String.prototype.trim whitespace (differs from str.strip()).
+_GLOB_JS_WHITESPACE = (
+    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+# JavaScript's "." (no flags) stops at these line terminators.
+_GLOB_JS_DOT = "[^\\n\\r\\u2028\\u2029]"
+
+_GLOB_NON_SPECIAL_RE = re.compile(r"[^@!\[\].,$*+?^{}()|\\/]+")
+_GLOB_REGEX_SPECIAL_RE = re.compile(r"[-*+?.^${}(|)\[\]]")
+_GLOB_SPECIAL_RUN_RE = re.compile(r"(\\?)(([^A-Za-z0-9_])(\3*))")
+_GLOB_BACKSLASH_RUN_RE = re.compile(r"\\+")
+_GLOB_NO_FASTPATH_RE = re.compile(r"^[*!]|[/()\[\]{}\"]")
+_GLOB_EXT_SUFFIX_RE = re.compile("^(" + _GLOB_JS_DOT + "*?)\\.([A-Za-z0-9_]+)\\Z")
+_GLOB_NEGATE_REST_RE = re.compile(r"\.[^\\/.]+\Z")
+_GLOB_SIMPLE_AT_RE = re.compile(r"@\([^\\()\[\]{}|]+\)\Z")
+_GLOB_UNESCAPE_RE = re.compile(r"\\(" + _GLOB_JS_DOT + ")")
+_GLOB_ONLY_STARS_RE = re.compile(r"[*?]+\Z")
+_GLOB_PLAIN_BRANCH_BREAKERS = frozenset("?*+@!()[]{}")
+_GLOB_LOOKAROUND_NAME_RE = re.compile(r"<(?:[!=]|[A-Za-z0-9_]+>)")
+
+
+def _glob_js_trim(text: str) -> str:
+    return text.strip(_GLOB_JS_WHITESPACE)
+
+
+def _glob_escape_regex(text: str) -> str:
+    return _GLOB_REGEX_SPECIAL_RE.sub(lambda m: "\\" + m.group(), text)
+
+
+def _glob_escape_last(text: str, char: str) -> str:
+    """Backslash-escape the last unescaped *char* (picomatch's escapeLast)."""
+    from_index = len(text)
+    while True:
+        idx = text.rfind(char, 0, from_index + 1)
+        if idx == -1:
+            return text
+        if idx > 0 and text[idx - 1] == "\\":
+            from_index = idx - 1
+            continue
+        return text[:idx] + "\\" + text[idx:]
+
+
+def _glob_split_top_level(text: str) -> List[str]:
+    """Split an extglob body on top-level ``|`` (outside brackets/parens/quotes)."""
+    parts = []
+    bracket = paren = 0
+    in_quote = False
+    value = []
+    escaped = False
+    for ch in text:
+        if escaped:
+            value.append(ch)
+            escaped = False
+            continue
+        if ch == "\\":
+            value.append(ch)
+            escaped = True
+            continue
+        if ch == '"':
+            in_quote = not in_quote
+            value.append(ch)
+            continue
+        if not in_quote:
+            if ch == "[":
+                bracket += 1
+            elif ch == "]" and bracket > 0:
+                bracket -= 1
+            elif bracket == 0:
+                if ch == "(":
+                    paren += 1
+                elif ch == ")" and paren > 0:
+                    paren -= 1
+                elif ch == "|" and paren == 0:
+                    parts.append("".join(value))
+                    value = []
+                    continue
+        value.append(ch)
+    parts.append("".join(value))
+    return parts
+
+
+def _glob_is_plain_branch(branch: str) -> bool:
+    escaped = False
+    for ch in branch:
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif ch in _GLOB_PLAIN_BRANCH_BREAKERS:
+            return False
+    return True
+
+
+def _glob_normalize_simple_branch(branch: str) -> Optional[str]:
+    value = _glob_js_trim(branch)
+    while _GLOB_SIMPLE_AT_RE.match(value):
+        value = value[2:-1]
+    if not _glob_is_plain_branch(value):
+        return None
+    return _GLOB_UNESCAPE_RE.sub(r"\1", value)
+
+
+def _glob_has_repeated_char_prefix_overlap(branches: List[str]) -> bool:
+    values = [v for v in map(_glob_normalize_simple_branch, branches) if v]
+    for i, first in enumerate(values):
+        for second in values[i + 1:]:
+            char = first[0]
+            if first != char * len(first) or second != char * len(second):
+                continue
+            if first == second or first.startswith(second) or second.startswith(first):
+                return True
+    return False
+
+
+def _glob_parse_repeated_extglob(pattern: str, require_end: bool = True):
+    """Return (body, end) for a leading ``+(...)``/``*(...)``, else None."""
+    if len(pattern) < 2 or pattern[0] not in "+*" or pattern[1] != "(":
+        return None
+    bracket = paren = 0
+    in_quote = False
+    escaped = False
+    for i in range(1, len(pattern)):
+        ch = pattern[i]
+        if escaped:
+            escaped = False
+            continue
+        if ch == "\\":
+            escaped = True
+            continue
+        if ch == '"':
+            in_quote = not in_quote
+            continue
+        if in_quote:
+            continue
+        if ch == "[":
+            bracket += 1
+            continue
+        if ch == "]" and bracket > 0:
+            bracket -= 1
+            continue
+        if bracket > 0:
+            continue
+        if ch == "(":
+            paren += 1
+            continue
+        if ch == ")":
+            paren -= 1
+            if paren == 0:
+                if require_end and i != len(pattern) - 1:
+                    return None
+                return pattern[0], pattern[2:i], i
+    return None
+
+
+def _glob_star_extglob_sequence_chars(pattern: str) -> Optional[List[str]]:
+    """Characters of a run like ``*(a)*(b)`` (each body one plain char)."""
+    index = 0
+    chars = []
+    while index < len(pattern):
+        found = _glob_parse_repeated_extglob(pattern[index:], False)
+        if found is None or found[0] != "*":
+            return None
+        branches = [_glob_js_trim(b) for b in _glob_split_top_level(found[1])]
+        if len(branches) != 1:
+            return None
+        branch = _glob_normalize_simple_branch(branches[0])
+        if not branch or len(branch) != 1:
+            return None
+        chars.append(branch)
+        index += found[2] + 1
+    return chars or None
+
+
+def _glob_repeated_extglob_depth(pattern: str) -> int:
+    depth = 0
+    found = _glob_parse_repeated_extglob(_glob_js_trim(pattern))
+    while found is not None:
+        depth += 1
+        found = _glob_parse_repeated_extglob(_glob_js_trim(found[1]))
+    return depth
+
+
+def _glob_analyze_repeated_extglob(body: str) -> Tuple[bool, Optional[str]]:
+    """picomatch's ReDoS guard for ``+(...)``/``*(...)``: (risky, safe_output)."""
+    branches = [_glob_js_trim(b) for b in _glob_split_top_level(body)]
+    if len(branches) > 1 and (
+        "" in branches
+        or any(_GLOB_ONLY_STARS_RE.match(b) for b in branches)
+        or _glob_has_repeated_char_prefix_overlap(branches)
+    ):
+        return True, None
+    safe_chars = []
+    saw_star_sequence = False
+    combinable = True
+    for branch in branches:
+        chars = _glob_star_extglob_sequence_chars(branch)
+        if chars:
+            saw_star_sequence = True
+            safe_chars.extend(chars)
+            continue
+        literal = _glob_normalize_simple_branch(branch)
+        if literal and len(literal) == 1:
+            safe_chars.append(literal)
+            continue
+        combinable = False
+        # picomatch's default maxExtglobRecursion is 0.
+        if _glob_repeated_extglob_depth(branch) > 0:
+            return True, None
+    if not saw_star_sequence:
+        return False, None
+    if not combinable:
+        return True, None
+    unique = list(dict.fromkeys(safe_chars))
+    if len(unique) == 1:
+        return True, _glob_escape_regex(unique[0]) + "*"
+    return True, "[" + "".join(_glob_escape_regex(c) for c in unique) + "]*"
+
+
+def _glob_expand_range(args: List[str]) -> str:
+    """A brace range such as ``{1..3}`` becomes the class ``[1-3]``."""
+    args.sort()
+    value = "[" + "-".join(args) + "]"
+    if not _glob_rx_is_valid(value):
+        return "..".join(_glob_escape_regex(a) for a in args)
+    return value
+
+
+class _GlobToken:
+    """One picomatch token; attributes mirror the JS objects' fields."""
+
+    __slots__ = (
+        "type", "value", "output", "prev", "extglob", "star", "posix",
+        "dots", "comma", "output_index", "tokens_index",
+    )
+
+    def __init__(self, type_, value, output=None, extglob=False):
+        self.type = type_
+        self.value = value
+        # None stands for JavaScript's `undefined` (''/undefined differ).
+        self.output = output
+        self.prev = None
+        self.extglob = extglob
+        self.star = False
+        self.posix = False
+        self.dots = False
+        self.comma = False
+        self.output_index = 0
+        self.tokens_index = 0
+
+    def text(self) -> str:
+        return self.output if self.output is not None else self.value
+
+
+class _GlobExtglob:
+    """An open extglob: remembers where it started so `)` can close it."""
+
+    __slots__ = ("type", "open", "close", "prev", "parens", "output",
+                 "start_index", "tokens_index", "inner")
+
+    _KINDS = {
+        "!": ("negate", "(?:(?!(?:", "))" + _GLOB_STAR + ")"),
+        "?": ("qmark", "(?:", ")?"),
+        "+": ("plus", "(?:", ")+"),
+        "*": ("star", "(?:", ")*"),
+        "@": ("at", "(?:", ")"),
+    }
+
+    def __init__(self, char):
+        self.type, self.open, self.close = self._KINDS[char]
+        self.inner = ""
+
+
+class _GlobParser:
+    """Port of picomatch's ``parse(input, options)`` for the product's options."""
+
+    def __init__(self, text: str, fastpaths: bool):
+        self.fastpaths = fastpaths
+        text = _GLOB_REPLACEMENTS.get(text, text)
+        if len(text) > _GLOB_MAX_LENGTH:
+            raise ValueError("pattern exceeds picomatch's maximum length")
+        self.bos = _GlobToken("bos", "", "")
+        self.tokens = [self.bos]
+        self.prev = self.bos
+        if text.startswith("./"):
+            text = text[2:]
+        self.input = text
+        self.index = -1
+        self.start = 0
+        self.output = ""
+        self.backtrack = False
+        self.brackets = 0
+        self.braces = 0
+        self.parens = 0
+        self.quotes = 0
+        self.extglobs = []
+        self.brace_stack = []
+        self.stack = []
+
+    # -- small helpers named after picomatch's -------------------------------
+
+    def peek(self, n: int = 1) -> Optional[str]:
+        i = self.index + n
+        return self.input[i] if 0 <= i < len(self.input) else None
+
+    def advance(self) -> str:
+        self.index += 1
+        return self.input[self.index] if self.index < len(self.input) else ""
+
+    def remaining(self) -> str:
+        return self.input[self.index + 1:]
+
+    def eos(self) -> bool:
+        return self.index == len(self.input) - 1
+
+    def increment(self, kind: str) -> None:
+        setattr(self, kind, getattr(self, kind) + 1)
+        self.stack.append(kind)
+
+    def decrement(self, kind: str) -> None:
+        setattr(self, kind, getattr(self, kind) - 1)
+        if self.stack:
+            self.stack.pop()
+
+    def append(self, value: str, output: Optional[str] = None) -> None:
+        self.output += output if output is not None else value
+
+    def push(self, tok: _GlobToken) -> None:
+        prev = self.prev
+        if prev.type == "globstar":
+            is_brace = self.braces > 0 and tok.type in ("comma", "brace")
+            is_extglob = tok.extglob or (bool(self.extglobs) and tok.type == "paren")
+            if tok.type not in ("slash", "paren") and not is_brace and not is_extglob:
+                # A `**` followed by anything but a separator is just a star.
+                self.output = self.output[:-len(prev.output)]
+                prev.type = "star"
+                prev.value = "*"
+                prev.output = _GLOB_STAR
+                self.output += prev.output
+        if self.extglobs and tok.type != "paren":
+            self.extglobs[-1].inner += tok.value
+        if tok.value or tok.output:
+            self.append(tok.value, tok.output)
+        if prev.type == "text" and tok.type == "text":
+            # Merging keeps the *value* of the new token, not its output: a
+            # later rebuild (state.backtrack) therefore emits it unescaped.
+            prev.output = (prev.output or prev.value) + tok.value
+            prev.value += tok.value
+            return
+        tok.prev = prev
+        self.tokens.append(tok)
+        self.prev = tok
+
+    def extglob_open(self, kind: str, char: str) -> None:
+        ext = _GlobExtglob(char)
+        ext.prev = self.prev
+        ext.parens = self.parens
+        ext.output = self.output
+        ext.start_index = self.index
+        ext.tokens_index = len(self.tokens)
+        self.increment("parens")
+        self.push(_GlobToken(kind, char, "" if self.output else _GLOB_ONE_CHAR))
+        self.push(_GlobToken("paren", self.advance(), ext.open, extglob=True))
+        self.extglobs.append(ext)
+
+    def extglob_close(self, ext: _GlobExtglob) -> None:
+        literal = self.input[ext.start_index:self.index + 1]
+        body = self.input[ext.start_index + 2:self.index]
+        risky, safe_output = _glob_analyze_repeated_extglob(body)
+        if ext.type in ("plus", "star") and risky:
+            if safe_output is not None:
+                safe_output = ("" if ext.output else _GLOB_ONE_CHAR) + safe_output
+            opener = self.tokens[ext.tokens_index]
+            opener.type = "text"
+            opener.value = literal
+            opener.output = safe_output or _glob_escape_regex(literal)
+            for tok in self.tokens[ext.tokens_index + 1:]:
+                tok.value = ""
+                tok.output = ""
+            self.output = ext.output + opener.output
+            self.backtrack = True
+            self.push(_GlobToken("paren", ")", "", extglob=True))
+            self.decrement("parens")
+            return
+
+        output = ext.close
+        if ext.type == "negate":
+            extglob_star = _GLOB_STAR
+            if len(ext.inner) > 1 and "/" in ext.inner:
+                extglob_star = _GLOB_GLOBSTAR
+            rest = self.remaining()
+            if extglob_star != _GLOB_STAR or self.eos() or (rest and rest.strip(")") == ""):
+                output = ")$))" + extglob_star
+            if "*" in ext.inner and rest and _GLOB_NEGATE_REST_RE.match(rest):
+                # picomatch re-parses a plain extension after `!(*...)` so the
+                # negative lookahead can include it (`!(*.d).ts`).
+                expression = _GlobParser(rest, fastpaths=False).run()
+                output = ")" + expression + ")" + extglob_star + ")"
+        self.push(_GlobToken("paren", ")", output, extglob=True))
+        self.decrement("parens")
+
+    # -- the main loop ---------------------------------------------------------
+
+    def run(self) -> str:
+        if self.fastpaths and not _GLOB_NO_FASTPATH_RE.search(self.input):
+            return self.simple_fastpath()
+        last = len(self.input) - 1
+        while self.index != last:
+            if self.index > last:
+                # picomatch skips past the end here (a trailing run of 4+
+                # backslashes, a posix class closing at the very end) and then
+                # loops forever.  A pattern the reference cannot compile is
+                # reported as invalid instead of hanging.
+                raise ValueError("picomatch does not terminate on this pattern")
+            self.step(self.advance())
+        return self.finish()
+
+    def simple_fastpath(self) -> str:
+        """picomatch's regex-replace shortcut for globs without structure."""
+        text = self.input
+        saw_backslash = False
+
+        def replace(m):
+            nonlocal saw_backslash
+            esc, chars, first, rest = m.group(1), m.group(2), m.group(3), m.group(4)
+            if first == "\\":
+                saw_backslash = True
+                return m.group()
+            if first == "?":
+                if esc:
+                    return esc + first + _GLOB_QMARK * len(rest)
+                if m.start() == 0:
+                    return _GLOB_QMARK_NO_DOT + _GLOB_QMARK * len(rest)
+                return _GLOB_QMARK * len(chars)
+            if first == ".":
+                return _GLOB_DOT_LITERAL * len(chars)
+            if first == "*":
+                if esc:
+                    return esc + first + (_GLOB_STAR if rest else "")
+                return _GLOB_STAR
+            return m.group() if esc else "\\" + m.group()
+
+        output = _GLOB_SPECIAL_RUN_RE.sub(replace, text)
+        if saw_backslash:
+            output = _GLOB_BACKSLASH_RUN_RE.sub(
+                lambda m: "\\\\" if len(m.group()) % 2 == 0 else "\\", output)
+        return "^(?:" + output + ")$"
+
+    def finish(self) -> str:
+        while self.brackets > 0:
+            self.output = _glob_escape_last(self.output, "[")
+            self.decrement("brackets")
+        while self.parens > 0:
+            self.output = _glob_escape_last(self.output, "(")
+            self.decrement("parens")
+        while self.braces > 0:
+            self.output = _glob_escape_last(self.output, "{")
+            self.decrement("braces")
+        if self.prev.type in ("star", "bracket"):
+            self.push(_GlobToken("maybe_slash", "", _GLOB_SLASH_LITERAL + "?"))
+        if self.backtrack:
+            self.output = "".join(tok.text() for tok in self.tokens)
+        return self.output
+
+    def step(self, value: str) -> None:  # noqa: C901 - mirrors one big JS loop
+        if value == "\0":
+            return
+        prev = self.prev
+
+        if value == "\\":
+            nxt = self.peek()
+            if nxt in ("/", ".", ";"):
+                # The backslash is dropped; the next character is parsed as usual.
+                return
+            if nxt is None:
+                self.push(_GlobToken("text", "\\\\"))
+                return
+            run = len(self.remaining()) - len(self.remaining().lstrip("\\"))
+            if run > 2:
+                # picomatch collapses long backslash runs.
+                self.index += run
+                if run % 2:
+                    value += "\\"
+            value += self.advance()
+            if self.brackets == 0:
+                self.push(_GlobToken("text", value))
+                return
+
+        if self.brackets > 0 and (value != "]" or prev.value in ("[", "[^")):
+            if value == ":":
+                inner = prev.value[1:]
+                if "[" in inner:
+                    prev.posix = True
+                    if ":" in inner:
+                        idx = prev.value.rfind("[")
+                        posix = _GLOB_POSIX_CLASSES.get(prev.value[idx + 2:])
+                        if posix:
+                            prev.value = prev.value[:idx] + posix
+                            self.backtrack = True
+                            self.advance()
+                            if not self.bos.output and self.tokens.index(prev) == 1:
+                                self.bos.output = _GLOB_ONE_CHAR
+                            return
+            if (value == "[" and self.peek() != ":") or (value == "-" and self.peek() == "]"):
+                value = "\\" + value
+            if value == "]" and prev.value in ("[", "[^"):
+                value = "\\" + value
+            prev.value += value
+            self.append(value)
+            return
+
+        if self.quotes == 1 and value != '"':
+            value = _glob_escape_regex(value)
+            prev.value += value
+            self.append(value)
+            return
+
+        if value == '"':
+            self.quotes = 0 if self.quotes == 1 else 1
+            return
+
+        if value == "(":
+            self.increment("parens")
+            self.push(_GlobToken("paren", value))
+            return
+
+        if value == ")":
+            ext = self.extglobs[-1] if self.extglobs else None
+            if ext is not None and self.parens == ext.parens + 1:
+                self.extglob_close(self.extglobs.pop())
+                return
+            # `parens` may go negative here, exactly as in picomatch; a negative
+            # count is truthy in JS, so later `)` are emitted unescaped.
+            self.push(_GlobToken("paren", value, ")" if self.parens else "\\)"))
+            self.decrement("parens")
+            return
+
+        if value == "[":
+            if "]" not in self.remaining():
+                value = "\\" + value
+            else:
+                self.increment("brackets")
+            self.push(_GlobToken("bracket", value))
+            return
+
+        if value == "]":
+            if prev.type == "bracket" and len(prev.value) == 1:
+                self.push(_GlobToken("text", value, "\\" + value))
+                return
+            if self.brackets == 0:
+                self.push(_GlobToken("text", value, "\\" + value))
+                return
+            self.decrement("brackets")
+            prev_value = prev.value[1:]
+            if not prev.posix and prev_value[:1] == "^" and "/" not in prev_value:
+                # A negated class must not match the path separator.
+                value = "/" + value
+            prev.value += value
+            self.append(value)
+            if _GLOB_REGEX_SPECIAL_RE.search(prev_value):
+                return
+            # A class of plain characters also matches its own literal text.
+            escaped = _glob_escape_regex(prev.value)
+            self.output = self.output[:-len(prev.value)]
+            prev.value = "(?:" + escaped + "|" + prev.value + ")"
+            self.output += prev.value
+            return
+
+        if value == "{":
+            self.increment("braces")
+            tok = _GlobToken("brace", value, "(")
+            tok.output_index = len(self.output)
+            tok.tokens_index = len(self.tokens)
+            self.brace_stack.append(tok)
+            self.push(tok)
+            return
+
+        if value == "}":
+            if not self.brace_stack:
+                self.push(_GlobToken("text", value, value))
+                return
+            brace = self.brace_stack[-1]
+            output = ")"
+            if brace.dots:
+                snapshot = list(self.tokens)
+                bounds = []
+                for tok in reversed(snapshot):
+                    self.tokens.pop()
+                    if tok.type == "brace":
+                        break
+                    if tok.type != "dots":
+                        bounds.insert(0, tok.value)
+                output = _glob_expand_range(bounds)
+                self.backtrack = True
+            if not brace.comma and not brace.dots:
+                # `{x}` without a comma or range is literal text.
+                out = self.output[:brace.output_index]
+                later = self.tokens[brace.tokens_index:]
+                brace.value = brace.output = "\\{"
+                value = output = "\\}"
+                self.output = out + "".join((t.output or t.value) for t in later)
+            self.push(_GlobToken("brace", value, output))
+            self.decrement("braces")
+            self.brace_stack.pop()
+            return
+
+        if value == "|":
+            self.push(_GlobToken("text", value))
+            return
+
+        if value == ",":
+            output = value
+            if self.brace_stack and self.stack and self.stack[-1] == "braces":
+                self.brace_stack[-1].comma = True
+                output = "|"
+            self.push(_GlobToken("comma", value, output))
+            return
+
+        if value == "/":
+            if prev.type == "dot" and self.index == self.start + 1:
+                # A leading "./" (possibly repeated) is dropped.
+                self.start = self.index + 1
+                self.output = ""
+                self.tokens.pop()
+                self.prev = self.bos
+                return
+            self.push(_GlobToken("slash", value, _GLOB_SLASH_LITERAL))
+            return
+
+        if value == ".":
+            if self.braces > 0 and prev.type == "dot":
+                if prev.value == ".":
+                    prev.output = _GLOB_DOT_LITERAL
+                prev.type = "dots"
+                prev.output += value
+                prev.value += value
+                self.brace_stack[-1].dots = True
+                return
+            if self.braces + self.parens == 0 and prev.type not in ("bos", "slash"):
+                self.push(_GlobToken("text", value, _GLOB_DOT_LITERAL))
+                return
+            self.push(_GlobToken("dot", value, _GLOB_DOT_LITERAL))
+            return
+
+        if value == "?":
+            is_group = prev.value == "("
+            if not is_group and self.peek() == "(" and self.peek(2) != "?":
+                self.extglob_open("qmark", value)
+                return
+            if prev.type == "paren":
+                nxt = self.peek()
+                output = value
+                if (prev.value == "(" and (nxt is None or nxt not in "!=<:")) or (
+                        nxt == "<" and not _GLOB_LOOKAROUND_NAME_RE.search(self.remaining())):
+                    output = "\\" + value
+                self.push(_GlobToken("text", value, output))
+                return
+            if prev.type in ("slash", "bos"):
+                self.push(_GlobToken("qmark", value, _GLOB_QMARK_NO_DOT))
+                return
+            self.push(_GlobToken("qmark", value, _GLOB_QMARK))
+            return
+
+        if value == "!" and self.peek() == "(":
+            third = self.peek(3)
+            if self.peek(2) != "?" or third is None or third not in "!=<:":
+                self.extglob_open("negate", value)
+                return
+
+        if value == "+":
+            if self.peek() == "(" and self.peek(2) != "?":
+                self.extglob_open("plus", value)
+                return
+            if prev.value == "(":
+                self.push(_GlobToken("plus", value, _GLOB_PLUS_LITERAL))
+                return
+            if prev.type in ("bracket", "paren", "brace") or self.parens > 0:
+                self.push(_GlobToken("plus", value))
+                return
+            self.push(_GlobToken("plus", _GLOB_PLUS_LITERAL))
+            return
+
+        if value == "@":
+            if self.peek() == "(" and self.peek(2) != "?":
+                self.push(_GlobToken("at", value, "", extglob=True))
+                return
+            self.push(_GlobToken("text", value))
+            return
+
+        if value != "*":
+            if value in ("$", "^"):
+                value = "\\" + value
+            more = _GLOB_NON_SPECIAL_RE.match(self.input, self.index + 1)
+            if more:
+                value += more.group()
+                self.index += len(more.group())
+            self.push(_GlobToken("text", value))
+            return
+
+        self.step_star(prev)
+
+    def step_star(self, prev: _GlobToken) -> None:
+        value = "*"
+        if prev.type == "globstar" or prev.star:
+            prev.type = "star"
+            prev.star = True
+            prev.value += value
+            prev.output = _GLOB_STAR
+            self.backtrack = True
+            return
+
+        rest = self.remaining()
+        if len(rest) >= 2 and rest[0] == "(" and rest[1] != "?":
+            self.extglob_open("star", value)
+            return
+
+        if prev.type == "star":
+            prior = prev.prev
+            before = prior.prev
+            is_start = prior.type in ("slash", "bos")
+            after_star = before is not None and before.type in ("star", "globstar")
+            is_brace = self.braces > 0 and prior.type in ("comma", "brace")
+            is_extglob = bool(self.extglobs) and prior.type in ("pipe", "paren")
+            if not is_start and prior.type != "paren" and not is_brace and not is_extglob:
+                # `**` glued to text is an ordinary star.
+                self.push(_GlobToken("star", value, ""))
+                return
+
+            # Consecutive `/**` segments collapse into one globstar.
+            while rest[:3] == "/**":
+                after = self.input[self.index + 4] if self.index + 4 < len(self.input) else ""
+                if after and after != "/":
+                    break
+                rest = rest[3:]
+                self.index += 3
+
+            if prior.type == "bos" and self.eos():
+                prev.type = "globstar"
+                prev.value += value
+                prev.output = _GLOB_GLOBSTAR
+                self.output = prev.output
+                return
+
+            if prior.type == "slash" and prior.prev.type != "bos" and not after_star and self.eos():
+                # Trailing `/**` also matches the bare directory.
+                self.output = self.output[:-len(prior.output + prev.output)]
+                prior.output = "(?:" + prior.output
+                prev.type = "globstar"
+                prev.output = _GLOB_GLOBSTAR + "|$)"
+                prev.value += value
+                self.output += prior.output + prev.output
+                return
+
+            if prior.type == "slash" and prior.prev.type != "bos" and rest[:1] == "/":
+                end = "|$" if len(rest) > 1 else ""
+                self.output = self.output[:-len(prior.output + prev.output)]
+                prior.output = "(?:" + prior.output
+                prev.type = "globstar"
+                prev.output = _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + "|" + _GLOB_SLASH_LITERAL + end + ")"
+                prev.value += value
+                self.output += prior.output + prev.output
+                self.advance()
+                self.push(_GlobToken("slash", "/", ""))
+                return
+
+            if prior.type == "bos" and rest[:1] == "/":
+                prev.type = "globstar"
+                prev.value += value
+                prev.output = "(?:^|" + _GLOB_SLASH_LITERAL + "|" + _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + ")"
+                self.output = prev.output
+                self.advance()
+                self.push(_GlobToken("slash", "/", ""))
+                return
+
+            self.output = self.output[:-len(prev.output)]
+            prev.type = "globstar"
+            prev.output = _GLOB_GLOBSTAR
+            prev.value += value
+            self.output += prev.output
+            return
+
+        tok = _GlobToken("star", value, _GLOB_STAR)
+        if self.index == self.start or prev.type in ("slash", "dot"):
+            if prev.type == "dot":
+                guard = _GLOB_NO_DOT_SLASH
+            else:
+                guard = _GLOB_NO_DOT
+            if self.peek() != "*":
+                guard += _GLOB_ONE_CHAR
+            self.output += guard
+            prev.output += guard
+        self.push(tok)
+
+
+def _glob_fastpath_source(text: str) -> Optional[str]:
+    """picomatch's ``parse.fastpaths`` for globs starting with ``.`` or ``*``."""
+    text = _GLOB_REPLACEMENTS.get(text, text)
+    if text.startswith("./"):
+        text = text[2:]
+
+    def create(s: str) -> Optional[str]:
+        if s == "*":
+            return _GLOB_NO_DOT + _GLOB_ONE_CHAR + _GLOB_STAR
+        if s == ".*":
+            return _GLOB_DOT_LITERAL + _GLOB_ONE_CHAR + _GLOB_STAR
+        if s == "*.*":
+            return _GLOB_NO_DOT + _GLOB_STAR + _GLOB_DOT_LITERAL + _GLOB_ONE_CHAR + _GLOB_STAR
+        if s == "*/*":
+            return (_GLOB_NO_DOT + _GLOB_STAR + _GLOB_SLASH_LITERAL + _GLOB_ONE_CHAR
+                    + _GLOB_NO_DOT + _GLOB_STAR)
+        if s == "**":
+            return _GLOB_NO_DOT + _GLOB_GLOBSTAR
+        prefix = "(?:" + _GLOB_NO_DOT + _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + ")?"
+        if s == "**/*":
+            return prefix + _GLOB_NO_DOT + _GLOB_ONE_CHAR + _GLOB_STAR
+        if s == "**/*.*":
+            return (prefix + _GLOB_NO_DOT + _GLOB_STAR + _GLOB_DOT_LITERAL
+                    + _GLOB_ONE_CHAR + _GLOB_STAR)
+        if s == "**/.*":
+            return prefix + _GLOB_DOT_LITERAL + _GLOB_ONE_CHAR + _GLOB_STAR
+        m = _GLOB_EXT_SUFFIX_RE.match(s)
+        if not m:
+            return None
+        source = create(m.group(1))
+        if not source:
+            return None
+        return source + _GLOB_DOT_LITERAL + m.group(2)
+
+    source = create(text)
+    return source + _GLOB_SLASH_LITERAL + "?" if source else None
+
+
+def _glob_make_source(pattern: str) -> str:
+    """The regex source picomatch.makeRe builds (pattern in UTF-16 units).
+
+    Raises ValueError where picomatch throws (empty or over-long pattern).
+    """
+    if not pattern:
+        raise ValueError("Expected pattern to be a non-empty string")
+    output = None
+    if pattern[0] in ".*":
+        if len(pattern) > _GLOB_MAX_LENGTH:
+            raise ValueError("pattern exceeds picomatch's maximum length")
+        output = _glob_fastpath_source(pattern)
+    if not output:
+        output = _GlobParser(pattern, fastpaths=True).run()
+    return "^(?:" + output + ")$"
+
+
+
+
+# ---------------------------------------------------------------------------
+# JavaScript regular expressions (V8, no flags, Annex B syntax)
+# ---------------------------------------------------------------------------
+#
+# Syntax tree nodes are tuples whose first item is one of the kinds below.
+# Character sets are tuples of inclusive (lo, hi) UTF-16 code unit ranges,
+# sorted and merged.
+
+_GLOB_RX_SET = 0        # (kind, ranges)
+_GLOB_RX_SEQ = 1        # (kind, items)
+_GLOB_RX_ALT = 2        # (kind, items)
+_GLOB_RX_GROUP = 3      # (kind, child, capture_index)
+_GLOB_RX_REPEAT = 4     # (kind, child, min, max or None, greedy, first_capture, last_capture)
+_GLOB_RX_BOL = 5        # (kind,)
+_GLOB_RX_EOL = 6        # (kind,)
+_GLOB_RX_WORDB = 7      # (kind, negated)
+_GLOB_RX_LOOK = 8       # (kind, child, behind, negated)
+_GLOB_RX_BACKREF = 9    # (kind, capture_index)
+
+_GLOB_MAX_UNIT = 0xFFFF
+# V8 clamps quantifier bounds here and treats a maximum this large as unbounded.
+_GLOB_RX_INFINITY = 2 ** 31 - 1
+
+_GLOB_WORD_RANGES = ((0x30, 0x39), (0x41, 0x5A), (0x5F, 0x5F), (0x61, 0x7A))
+_GLOB_DIGIT_RANGES = ((0x30, 0x39),)
+_GLOB_SPACE_RANGES = (
+    (0x09, 0x0D), (0x20, 0x20), (0xA0, 0xA0), (0x1680, 0x1680), (0x2000, 0x200A),
+    (0x2028, 0x2029), (0x202F, 0x202F), (0x205F, 0x205F), (0x3000, 0x3000),
+    (0xFEFF, 0xFEFF),
+)
+_GLOB_LINE_TERMINATORS = ((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029))
+_GLOB_WORD_CHARS = frozenset(
+    chr(c) for lo, hi in _GLOB_WORD_RANGES for c in range(lo, hi + 1))
+_GLOB_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_GLOB_BRACED_QUANTIFIER_RE = re.compile(r"\{([0-9]+)(,([0-9]*))?\}")
+_GLOB_DIGITS_RE = re.compile("[0-9]+")
+
+
+class _GlobRegexSyntaxError(ValueError):
+    """The regex source would make V8 throw a SyntaxError."""
+
+
+class _GlobTooComplexError(ValueError):
+    """The regex is beyond what this port evaluates (see module notes)."""
+
+
+def _glob_ranges_normalise(ranges) -> tuple:
+    merged = []
+    for lo, hi in sorted(ranges):
+        if merged and lo <= merged[-1][1] + 1:
+            if hi > merged[-1][1]:
+                merged[-1][1] = hi
+        else:
+            merged.append([lo, hi])
+    return tuple((lo, hi) for lo, hi in merged)
+
+
+def _glob_ranges_invert(ranges) -> tuple:
+    inverted = []
+    nxt = 0
+    for lo, hi in ranges:
+        if lo > nxt:
+            inverted.append((nxt, lo - 1))
+        nxt = hi + 1
+    if nxt <= _GLOB_MAX_UNIT:
+        inverted.append((nxt, _GLOB_MAX_UNIT))
+    return tuple(inverted)
+
+
+_GLOB_DOT_RANGES = _glob_ranges_invert(_GLOB_LINE_TERMINATORS)
+_GLOB_CLASS_ESCAPES = {
+    "d": _GLOB_DIGIT_RANGES,
+    "D": _glob_ranges_invert(_GLOB_DIGIT_RANGES),
+    "s": _GLOB_SPACE_RANGES,
+    "S": _glob_ranges_invert(_GLOB_SPACE_RANGES),
+    "w": _GLOB_WORD_RANGES,
+    "W": _glob_ranges_invert(_GLOB_WORD_RANGES),
+}
+_GLOB_CONTROL_ESCAPES = {"f": 0x0C, "n": 0x0A, "r": 0x0D, "t": 0x09, "v": 0x0B}
+
+
+def _glob_rx_scan_captures(source: str) -> Tuple[int, bool]:
+    """Count capturing groups and spot named ones, as V8 does before parsing.
+
+    Whether ``\\2`` is a back-reference or an octal escape, and whether ``\\k``
+    is special, depends on groups anywhere in the pattern (even later ones).
+    """
+    count = 0
+    named = False
+    i = 0
+    n = len(source)
+    while i < n:
+        ch = source[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "[":
+            i += 1
+            while i < n:
+                c = source[i]
+                i += 1
+                if c == "\\":
+                    i += 1
+                elif c == "]":
+                    break
+            continue
+        if ch == "(":
+            if source.startswith("(?", i):
+                if not source.startswith("(?<", i) or source[i + 3:i + 4] in ("=", "!"):
+                    i += 1
+                    continue
+                named = True
+            count += 1
+        i += 1
+    return count, named
+
+
+def _glob_is_id_start(ch: str) -> bool:
+    return ch in ("$", "_") or ch.isidentifier()
+
+
+def _glob_is_id_part(ch: str) -> bool:
+    return ch in ("$", "_", "\u200c", "\u200d") or ("a" + ch).isidentifier()
+
+
+class _GlobRxFrame:
+    """An open group while parsing: its alternatives so far."""
+
+    __slots__ = ("kind", "capture", "behind", "negated", "alternatives",
+                 "terms", "quantifiable", "first_capture", "term_first_capture")
+
+    def __init__(self, kind, capture=0, behind=False, negated=False, first_capture=0):
+        self.kind = kind            # "group", "look" or "root"
+        self.capture = capture      # capture index, 0 if non-capturing
+        self.behind = behind
+        self.negated = negated
+        self.alternatives = []
+        self.terms = []
+        # Whether the last term may take a quantifier.
+        self.quantifiable = False
+        # First capture index this group could enclose.
+        self.first_capture = first_capture
+        # First capture index the last term could enclose.
+        self.term_first_capture = 0
+
+
+class _GlobRxParser:
+    """Parse V8 regex source (no flags) into a syntax tree, iteratively.
+
+    Deeply nested groups must not exhaust Python's recursion limit, so the
+    parser keeps its own stack of open groups.
+    """
+
+    def __init__(self, source: str):
+        self.src = source
+        self.pos = 0
+        self.capture_total, self.has_named = _glob_rx_scan_captures(source)
+        self.capture_count = 0
+        self.names = {}
+        self.named_refs = []
+        # Facts the engines need, gathered here to spare extra tree walks.
+        self.max_depth = 0
+        self.has_backrefs = False
+        self.max_count = 0
+
+    def error(self, message: str):
+        raise _GlobRegexSyntaxError(message)
+
+    def peek(self, offset: int = 0) -> str:
+        i = self.pos + offset
+        return self.src[i] if i < len(self.src) else ""
+
+    def parse(self):
+        root = _GlobRxFrame("root")
+        stack = [root]
+        src = self.src
+        while True:
+            frame = stack[-1]
+            if self.pos >= len(src):
+                if len(stack) > 1:
+                    self.error("Unterminated group")
+                break
+            ch = src[self.pos]
+            if ch == "|":
+                self.pos += 1
+                frame.alternatives.append(frame.terms)
+                frame.terms = []
+                frame.quantifiable = False
+                continue
+            if ch == ")":
+                if len(stack) == 1:
+                    self.error("Unmatched ')'")
+                self.pos += 1
+                stack.pop()
+                node = self.close_frame(frame)
+                parent = stack[-1]
+                parent.terms.append(node)
+                parent.term_first_capture = frame.first_capture
+                # Lookbehinds take no quantifier; lookaheads do (Annex B).
+                parent.quantifiable = not (frame.kind == "look" and frame.behind)
+                if parent.quantifiable:
+                    self.quantifier(parent)
+                continue
+            if ch == "(":
+                stack.append(self.open_group())
+                self.max_depth = max(self.max_depth, len(stack))
+                continue
+            node, quantifiable = self.atom()
+            frame.terms.append(node)
+            frame.term_first_capture = self.capture_count + 1
+            frame.quantifiable = quantifiable
+            if quantifiable:
+                self.quantifier(frame)
+        for name in self.named_refs:
+            if name not in self.names:
+                self.error("Invalid named capture referenced")
+        tree = self.close_frame(root)
+        return self.resolve_names(tree)
+
+    def close_frame(self, frame: _GlobRxFrame):
+        alternatives = frame.alternatives + [frame.terms]
+        branches = [t[0] if len(t) == 1 else (_GLOB_RX_SEQ, tuple(t)) for t in alternatives]
+        body = branches[0] if len(branches) == 1 else (_GLOB_RX_ALT, tuple(branches))
+        if frame.kind == "look":
+            return (_GLOB_RX_LOOK, body, frame.behind, frame.negated)
+        if frame.kind == "group":
+            return (_GLOB_RX_GROUP, body, frame.capture)
+        return body
+
+    def open_group(self) -> _GlobRxFrame:
+        src = self.src
+        first = self.capture_count + 1
+        if src.startswith("(?", self.pos):
+            kind = src[self.pos + 2:self.pos + 3]
+            if kind == ":":
+                self.pos += 3
+                return _GlobRxFrame("group", first_capture=first)
+            if kind in ("=", "!"):
+                self.pos += 3
+                return _GlobRxFrame("look", negated=kind == "!", first_capture=first)
+            if kind == "<":
+                after = src[self.pos + 3:self.pos + 4]
+                if after in ("=", "!"):
+                    self.pos += 4
+                    return _GlobRxFrame("look", behind=True, negated=after == "!",
+                                        first_capture=first)
+                self.pos += 3
+                name = self.group_name()
+                if name in self.names:
+                    self.error("Duplicate capture group name")
+                self.capture_count += 1
+                self.names[name] = self.capture_count
+                return _GlobRxFrame("group", capture=self.capture_count, first_capture=first)
+            self.error("Invalid group")
+        self.pos += 1
+        self.capture_count += 1
+        return _GlobRxFrame("group", capture=self.capture_count, first_capture=first)
+
+    def group_name(self) -> str:
+        """Read ``name>`` (V8 reads group names as full code points)."""
+        name = []
+        src = self.src
+        while True:
+            if self.pos >= len(src):
+                self.error("Invalid capture group name")
+            ch = src[self.pos]
+            self.pos += 1
+            if "\ud800" <= ch <= "\udbff" and "\udc00" <= self.peek() <= "\udfff":
+                ch = (ch + self.peek()).encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+                self.pos += 1
+            elif ch == "\\" and self.peek() == "u":
+                digits = src[self.pos + 1:self.pos + 5]
+                if len(digits) != 4 or not set(digits) <= _GLOB_HEX_DIGITS:
+                    self.error("Invalid Unicode escape")
+                ch = chr(int(digits, 16))
+                self.pos += 5
+            if not name:
+                if not _glob_is_id_start(ch):
+                    self.error("Invalid capture group name")
+            elif ch == ">":
+                return "".join(name)
+            elif not _glob_is_id_part(ch):
+                self.error("Invalid capture group name")
+            name.append(ch)
+
+    def braced_quantifier(self):
+        """Parse ``{n}``, ``{n,}`` or ``{n,m}`` at pos; None if not one."""
+        m = _GLOB_BRACED_QUANTIFIER_RE.match(self.src, self.pos)
+        if not m:
+            return None
+        low = min(int(m.group(1)), _GLOB_RX_INFINITY)
+        if m.group(2) is None:
+            high = low
+        elif m.group(3) == "":
+            high = None
+        else:
+            high = min(int(m.group(3)), _GLOB_RX_INFINITY)
+        return low, high, m.end()
+
+    def quantifier(self, frame: _GlobRxFrame) -> None:
+        ch = self.peek()
+        if ch == "*":
+            low, high, end = 0, None, self.pos + 1
+        elif ch == "+":
+            low, high, end = 1, None, self.pos + 1
+        elif ch == "?":
+            low, high, end = 0, 1, self.pos + 1
+        elif ch == "{":
+            braced = self.braced_quantifier()
+            if braced is None:
+                return  # Annex B: a `{` that is no quantifier is a literal.
+            low, high, end = braced
+            if high is not None and high < low:
+                self.error("numbers out of order in {} quantifier")
+        else:
+            return
+        self.pos = end
+        greedy = True
+        if self.peek() == "?":
+            greedy = False
+            self.pos += 1
+        if high == _GLOB_RX_INFINITY:
+            high = None
+        self.max_count = max(self.max_count, low, high or 0)
+        child = frame.terms.pop()
+        # JS clears the captures inside a quantified atom on every iteration,
+        # so the node remembers which capture indices it encloses.
+        frame.terms.append((_GLOB_RX_REPEAT, child, low, high, greedy,
+                            frame.term_first_capture, self.capture_count))
+        frame.quantifiable = False
+
+    def atom(self):
+        """Parse one term at pos: (node, quantifiable), or None if no node."""
+        src = self.src
+        ch = src[self.pos]
+        if ch == "^":
+            self.pos += 1
+            return (_GLOB_RX_BOL,), False
+        if ch == "$":
+            self.pos += 1
+            return (_GLOB_RX_EOL,), False
+        if ch in "*+?":
+            self.error("Nothing to repeat")
+        if ch == "{" and self.braced_quantifier() is not None:
+            self.error("Nothing to repeat")
+        if ch == ".":
+            self.pos += 1
+            return (_GLOB_RX_SET, _GLOB_DOT_RANGES), True
+        if ch == "[":
+            return (_GLOB_RX_SET, self.char_class()), True
+        if ch == "\\":
+            return self.atom_escape()
+        self.pos += 1
+        return (_GLOB_RX_SET, ((ord(ch), ord(ch)),)), True
+
+    def atom_escape(self):
+        src = self.src
+        nxt = self.peek(1)
+        if nxt == "":
+            self.error("\\ at end of pattern")
+        if nxt == "b" or nxt == "B":
+            self.pos += 2
+            return (_GLOB_RX_WORDB, nxt == "B"), False
+        if nxt in _GLOB_CLASS_ESCAPES:
+            self.pos += 2
+            return (_GLOB_RX_SET, _GLOB_CLASS_ESCAPES[nxt]), True
+        if "1" <= nxt <= "9":
+            m = _GLOB_DIGITS_RE.match(src, self.pos + 1)
+            if int(m.group()) <= self.capture_total:
+                self.pos = m.end()
+                self.has_backrefs = True
+                return (_GLOB_RX_BACKREF, int(m.group())), True
+            if nxt in "89":
+                self.pos += 2
+                return (_GLOB_RX_SET, ((ord(nxt), ord(nxt)),)), True
+        if nxt == "k" and self.has_named:
+            self.pos += 2
+            if self.peek() != "<":
+                self.error("Invalid named reference")
+            self.pos += 1
+            name = self.group_name()
+            self.named_refs.append(name)
+            self.has_backrefs = True
+            return (_GLOB_RX_BACKREF, name), True
+        if nxt == "c":
+            letter = self.peek(2)
+            if letter and ("a" <= letter <= "z" or "A" <= letter <= "Z"):
+                self.pos += 3
+                return (_GLOB_RX_SET, ((ord(letter) & 0x1F, ord(letter) & 0x1F),)), True
+            # Annex B: a backslash before a non-letter `c` is literal.
+            self.pos += 1
+            return (_GLOB_RX_SET, ((0x5C, 0x5C),)), True
+        code = self.character_escape(in_class=False)
+        return (_GLOB_RX_SET, ((code, code),)), True
+
+    def character_escape(self, in_class: bool) -> int:
+        """Decode ``\\x`` at pos (after class escapes were ruled out)."""
+        src = self.src
+        nxt = src[self.pos + 1]
+        self.pos += 2
+        if nxt in _GLOB_CONTROL_ESCAPES:
+            return _GLOB_CONTROL_ESCAPES[nxt]
+        if "0" <= nxt <= "7":
+            # Annex B legacy octal: up to three digits, value below 256.
+            value = ord(nxt) - 0x30
+            if "0" <= self.peek() <= "7":
+                value = value * 8 + ord(self.peek()) - 0x30
+                self.pos += 1
+                if value < 32 and "0" <= self.peek() <= "7":
+                    value = value * 8 + ord(self.peek()) - 0x30
+                    self.pos += 1
+            return value
+        if nxt == "x":
+            digits = src[self.pos:self.pos + 2]
+            if len(digits) == 2 and set(digits) <= _GLOB_HEX_DIGITS:
+                self.pos += 2
+                return int(digits, 16)
+            return ord("x")
+        if nxt == "u":
+            digits = src[self.pos:self.pos + 4]
+            if len(digits) == 4 and set(digits) <= _GLOB_HEX_DIGITS:
+                self.pos += 4
+                return int(digits, 16)
+            return ord("u")
+        if nxt == "k" and in_class and self.has_named:
+            self.error("Invalid escape")
+        return ord(nxt)
+
+    def class_atom(self):
+        """One class atom at pos: (code, None) or (None, ranges of an escape)."""
+        src = self.src
+        ch = src[self.pos]
+        if ch != "\\":
+            self.pos += 1
+            return ord(ch), None
+        nxt = self.peek(1)
+        if nxt == "":
+            self.error("\\ at end of pattern")
+        if nxt == "b":
+            self.pos += 2
+            return 0x08, None
+        if nxt in _GLOB_CLASS_ESCAPES:
+            self.pos += 2
+            return None, _GLOB_CLASS_ESCAPES[nxt]
+        if nxt == "c":
+            letter = self.peek(2)
+            if letter and ("a" <= letter <= "z" or "A" <= letter <= "Z"
+                           or "0" <= letter <= "9" or letter == "_"):
+                self.pos += 3
+                return ord(letter) & 0x1F, None
+            self.pos += 1
+            return 0x5C, None
+        if nxt in "89":
+            self.pos += 2
+            return ord(nxt), None
+        return self.character_escape(in_class=True), None
+
+    def char_class(self) -> tuple:
+        src = self.src
+        self.pos += 1
+        negated = self.peek() == "^"
+        if negated:
+            self.pos += 1
+        ranges = []
+        while True:
+            if self.pos >= len(src):
+                self.error("Unterminated character class")
+            if src[self.pos] == "]":
+                self.pos += 1
+                break
+            first, first_set = self.class_atom()
+            if self.peek() == "-":
+                self.pos += 1
+                if self.pos >= len(src):
+                    self.error("Unterminated character class")
+                if src[self.pos] == "]":
+                    ranges.extend(first_set or ((first, first),))
+                    ranges.append((0x2D, 0x2D))
+                    continue
+                second, second_set = self.class_atom()
+                if first_set is not None or second_set is not None:
+                    # Annex B: a dash next to \d and friends is literal.
+                    ranges.extend(first_set or ((first, first),))
+                    ranges.append((0x2D, 0x2D))
+                    ranges.extend(second_set or ((second, second),))
+                    continue
+                if first > second:
+                    self.error("Range out of order in character class")
+                ranges.append((first, second))
+            else:
+                ranges.extend(first_set or ((first, first),))
+        normalised = _glob_ranges_normalise(ranges)
+        return _glob_ranges_invert(normalised) if negated else normalised
+
+    def resolve_names(self, tree):
+        """Replace named back-references by their capture indices."""
+        if not self.named_refs:
+            return tree
+        names = self.names
+
+        def rebuild(node, kids):
+            kind = node[0]
+            if kind == _GLOB_RX_BACKREF and isinstance(node[1], str):
+                return (_GLOB_RX_BACKREF, names[node[1]])
+            return _glob_rx_with_children(node, kids)
+
+        return _glob_rx_fold(tree, rebuild)
+
+
+def _glob_rx_children(node) -> tuple:
+    kind = node[0]
+    if kind in (_GLOB_RX_SEQ, _GLOB_RX_ALT):
+        return node[1]
+    if kind in (_GLOB_RX_GROUP, _GLOB_RX_REPEAT, _GLOB_RX_LOOK):
+        return (node[1],)
+    return ()
+
+
+def _glob_rx_with_children(node, kids):
+    kind = node[0]
+    if kind in (_GLOB_RX_SEQ, _GLOB_RX_ALT):
+        return (kind, tuple(kids))
+    if kind in (_GLOB_RX_GROUP, _GLOB_RX_REPEAT, _GLOB_RX_LOOK):
+        return (kind, kids[0]) + node[2:]
+    return node
+
+
+def _glob_rx_fold(root, combine, into_lookarounds: bool = True):
+    """Post-order fold ``combine(node, child_results)`` without recursion.
+
+    With *into_lookarounds* False, lookaround nodes are folded as leaves.
+    """
+    results = []
+    stack = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node[0] == _GLOB_RX_LOOK and not into_lookarounds:
+            kids = ()
+        else:
+            kids = _glob_rx_children(node)
+        if expanded:
+            count = len(kids)
+            if count:
+                child_results = results[-count:]
+                del results[-count:]
+            else:
+                child_results = []
+            results.append(combine(node, child_results))
+            continue
+        stack.append((node, True))
+        for kid in reversed(kids):
+            stack.append((kid, False))
+    return results[0]
+
+
+class _GlobRegex:
+    """A parsed regex: its tree plus facts the engines need."""
+
+    __slots__ = ("tree", "max_depth", "has_backrefs", "max_count", "anchored")
+
+    def __init__(self, source: str):
+        parser = _GlobRxParser(source)
+        self.tree = parser.parse()
+        # Groups nest at most max_depth deep; each may add a quantifier level.
+        self.max_depth = 2 * parser.max_depth + 1
+        self.has_backrefs = parser.has_backrefs
+        self.max_count = parser.max_count
+        self.anchored = _glob_rx_anchored(self.tree)
+
+
+def _glob_rx_is_valid(source: str) -> bool:
+    try:
+        _GlobRxParser(source).parse()
+    except _GlobRegexSyntaxError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Engine 1: Python's re, when its backtracking is provably cheap
+# ---------------------------------------------------------------------------
+#
+# A backtracking matcher explores at most one path per combination of choices
+# (alternatives taken, iteration counts), so bounding those combinations
+# bounds its work.  For every node we compute two polynomials in N (the
+# candidate's length plus one): P, the number of distinct ways the node can
+# be matched from one start position, and T, the steps needed to enumerate
+# them all.  A quantifier over a body with a single way (a character class,
+# `(?:(?!x).)`) adds one factor of N; a quantifier over a body with several
+# ways makes the count exponential, and such regexes never use `re`.  At
+# compile time we solve T(N) <= budget for the longest candidate `re` may
+# take; longer candidates go to the NFA engine below.
+
+_GLOB_RE_STEP_BUDGET = 2_000_000
+_GLOB_POLY_MAX_DEGREE = 8
+_GLOB_RE_MAX_DEPTH = 150
+_GLOB_RE_MAX_LENGTH = 1 << 20
+
+
+def _glob_poly_clip(poly):
+    """Drop polynomials that exceed the budget for every N >= 1 (-> None)."""
+    if poly is None or len(poly) - 1 > _GLOB_POLY_MAX_DEGREE:
+        return None
+    if sum(poly) > _GLOB_RE_STEP_BUDGET:
+        return None
+    return poly
+
+
+def _glob_poly_add(p, q):
+    if p is None or q is None:
+        return None
+    if len(p) < len(q):
+        p, q = q, p
+    return _glob_poly_clip(tuple(a + (q[i] if i < len(q) else 0) for i, a in enumerate(p)))
+
+
+def _glob_poly_mul(p, q):
+    if p is None or q is None:
+        return None
+    out = [0] * (len(p) + len(q) - 1)
+    for i, a in enumerate(p):
+        if a:
+            for j, b in enumerate(q):
+                out[i + j] += a * b
+    return _glob_poly_clip(tuple(out))
+
+
+def _glob_poly_eval(poly, x: int) -> int:
+    total = 0
+    for coefficient in reversed(poly):
+        total = total * x + coefficient
+    return total
+
+
+_GLOB_POLY_ONE = (1,)
+_GLOB_POLY_N_PLUS_ONE = (1, 1)
+
+
+def _glob_rx_cost(node, kids):
+    """(P, T) for *node* given its children's; None entries mean unbounded."""
+    kind = node[0]
+    if kind in (_GLOB_RX_SET, _GLOB_RX_BOL, _GLOB_RX_EOL):
+        return _GLOB_POLY_ONE, _GLOB_POLY_ONE
+    if kind == _GLOB_RX_WORDB:
+        return _GLOB_POLY_ONE, (4,)
+    if kind == _GLOB_RX_GROUP:
+        return kids[0]
+    if kind == _GLOB_RX_LOOK:
+        # Lookarounds are atomic: one way out, all their inner ways tried.
+        paths, steps = kids[0]
+        return _GLOB_POLY_ONE, _glob_poly_add(steps, paths)
+    if kind == _GLOB_RX_SEQ:
+        paths, steps = _GLOB_POLY_ONE, (0,)
+        for kid_paths, kid_steps in kids:
+            steps = _glob_poly_add(steps, _glob_poly_mul(paths, kid_steps))
+            paths = _glob_poly_mul(paths, kid_paths)
+        return paths, steps
+    if kind == _GLOB_RX_ALT:
+        paths, steps = (0,), (len(kids),)
+        for kid_paths, kid_steps in kids:
+            paths = _glob_poly_add(paths, kid_paths)
+            steps = _glob_poly_add(steps, kid_steps)
+        return paths, steps
+    if kind == _GLOB_RX_REPEAT:
+        low, high = node[2], node[3]
+        kid_paths, kid_steps = kids[0]
+        if kid_paths is None or kid_steps is None:
+            return None, None
+        if kid_paths == _GLOB_POLY_ONE:
+            # One way per iteration: the only choice is when to stop, and past
+            # the minimum every useful iteration consumes a character.
+            if high is not None and high - low < 64:
+                choices = (high - low + 1,)
+            else:
+                choices = _GLOB_POLY_N_PLUS_ONE
+            # Every iteration costs a step, even one over an empty body.
+            per_iteration = _glob_poly_add(kid_steps, _GLOB_POLY_ONE)
+            mandatory = _glob_poly_mul((low,), per_iteration)
+            optional = _glob_poly_mul(choices, per_iteration)
+            return choices, _glob_poly_add(mandatory, optional)
+        if high is None or high > 6:
+            return None, None
+        # A small bounded repeat of a branching body: expand it.
+        paths, steps = (0,), (0,)
+        iteration_paths, iteration_steps = _GLOB_POLY_ONE, (0,)
+        for count in range(high + 1):
+            if count >= low:
+                paths = _glob_poly_add(paths, iteration_paths)
+                steps = _glob_poly_add(steps, iteration_steps)
+            iteration_steps = _glob_poly_add(iteration_steps, _glob_poly_mul(
+                iteration_paths, _glob_poly_add(kid_steps, _GLOB_POLY_ONE)))
+            iteration_paths = _glob_poly_mul(iteration_paths, kid_paths)
+        return paths, steps
+    raise _GlobTooComplexError("no cost model for this node")
+
+
+def _glob_rx_fixed_width(node, kids):
+    """Width in code units if every match of *node* has the same width."""
+    kind = node[0]
+    if kind == _GLOB_RX_SET:
+        return 1
+    if kind in (_GLOB_RX_BOL, _GLOB_RX_EOL, _GLOB_RX_WORDB, _GLOB_RX_LOOK):
+        return 0
+    if None in kids:
+        return None
+    if kind == _GLOB_RX_GROUP:
+        return kids[0]
+    if kind == _GLOB_RX_SEQ:
+        return sum(kids)
+    if kind == _GLOB_RX_ALT:
+        return kids[0] if len(set(kids)) == 1 else None
+    if kind == _GLOB_RX_REPEAT and node[2] == node[3]:
+        return node[2] * kids[0]
+    return None
+
+
+def _glob_py_char(code: int) -> str:
+    ch = chr(code)
+    if ch.isascii() and ch.isalnum():
+        return ch
+    return "\\x%02x" % code if code < 0x100 else "\\u%04x" % code
+
+
+def _glob_py_set(ranges) -> str:
+    if not ranges:
+        # Candidates hold no astral characters (see _glob_utf16), so this
+        # class matches nothing, yet can take a quantifier like any class.
+        return "[^\\x00-\\uffff]"
+    if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
+        return _glob_py_char(ranges[0][0])
+    # Write whichever of the set and its complement is shorter: `[^/]` is
+    # far cheaper for re to compile than the ranges around "/".
+    complement = _glob_ranges_invert(ranges)
+    negate = complement and len(complement) < len(ranges)
+    parts = []
+    for lo, hi in complement if negate else ranges:
+        parts.append(_glob_py_char(lo) if lo == hi else _glob_py_char(lo) + "-" + _glob_py_char(hi))
+    return ("[^" if negate else "[") + "".join(parts) + "]"
+
+
+_GLOB_PY_WORD = "[0-9A-Z_a-z]"
+_GLOB_PY_WORDB = "(?:(?<=%s)(?!%s)|(?<!%s)(?=%s))" % ((_GLOB_PY_WORD,) * 4)
+_GLOB_PY_NOT_WORDB = "(?:(?<=%s)(?=%s)|(?<!%s)(?!%s))" % ((_GLOB_PY_WORD,) * 4)
+
+# Fragment shapes: an atom may take a quantifier as is; a sequence must be
+# grouped before a quantifier; an alternation also before concatenation.
+_GLOB_PY_ATOM, _GLOB_PY_SEQ, _GLOB_PY_ALT = 0, 1, 2
+
+
+def _glob_rx_to_python(node, kids):
+    """(text, shape) of the Python regex for *node*; text None if impossible."""
+    kind = node[0]
+    if kind == _GLOB_RX_SET:
+        return _glob_py_set(node[1]), _GLOB_PY_ATOM
+    if kind == _GLOB_RX_BOL:
+        return "\\A", _GLOB_PY_SEQ
+    if kind == _GLOB_RX_EOL:
+        return "\\Z", _GLOB_PY_SEQ
+    if kind == _GLOB_RX_WORDB:
+        return (_GLOB_PY_NOT_WORDB if node[1] else _GLOB_PY_WORDB), _GLOB_PY_SEQ
+    if kind == _GLOB_RX_BACKREF or any(text is None for text, _ in kids):
+        # JS back-references (empty when unset, reset per iteration) have
+        # no Python equivalent; the NFA engine handles them.
+        return None, _GLOB_PY_ATOM
+    if kind == _GLOB_RX_GROUP:
+        return kids[0]
+    if kind == _GLOB_RX_LOOK:
+        body = kids[0][0]
+        if node[2]:
+            if _glob_rx_fold(node[1], _glob_rx_fixed_width) is None:
+                # Python lookbehinds need a fixed width; JS ones do not.
+                return None, _GLOB_PY_ATOM
+            opener = "(?<!" if node[3] else "(?<="
+        else:
+            opener = "(?!" if node[3] else "(?="
+        return opener + body + ")", _GLOB_PY_SEQ
+    if kind == _GLOB_RX_SEQ:
+        text = "".join("(?:" + t + ")" if shape == _GLOB_PY_ALT else t for t, shape in kids)
+        return text, _GLOB_PY_SEQ
+    if kind == _GLOB_RX_ALT:
+        return "|".join(t for t, _ in kids), _GLOB_PY_ALT
+    low, high, greedy = node[2], node[3], node[4]
+    text, shape = kids[0]
+    if shape != _GLOB_PY_ATOM:
+        text = "(?:" + text + ")"
+    if high is None:
+        quantifier = "*" if low == 0 else "+" if low == 1 else "{%d,}" % low
+    elif low == high:
+        quantifier = "{%d}" % low
+    else:
+        quantifier = "?" if (low, high) == (0, 1) else "{%d,%d}" % (low, high)
+    # A quantified atom needs a group before it takes another quantifier.
+    return text + quantifier + ("" if greedy else "?"), _GLOB_PY_SEQ
+
+
+def _glob_rx_anchored(tree) -> bool:
+    """True if every match must start at position 0 (each branch opens with ^)."""
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        while node[0] != _GLOB_RX_BOL:
+            kind = node[0]
+            if kind == _GLOB_RX_GROUP:
+                node = node[1]
+            elif kind == _GLOB_RX_SEQ and node[1]:
+                node = node[1][0]
+            elif kind == _GLOB_RX_ALT:
+                pending.extend(node[1][1:])
+                node = node[1][0]
+            else:
+                return False
+    return True
+
+
+def _glob_python_engine(regex: _GlobRegex):
+    """(match function, longest candidate it may take) or (None, -1)."""
+    if regex.has_backrefs or regex.max_depth > _GLOB_RE_MAX_DEPTH:
+        return None, -1
+    tree, anchored = regex.tree, regex.anchored
+    text, _ = _glob_rx_fold(tree, _glob_rx_to_python)
+    if text is None:
+        return None, -1
+    paths, steps = _glob_rx_fold(tree, _glob_rx_cost)
+    total = _glob_poly_add(steps, paths)
+    if total is None:
+        return None, -1
+    if not anchored:
+        total = _glob_poly_mul(total, (0, 1))  # `search` tries every start
+        if total is None:
+            return None, -1
+    # Longest n with total(n + 1) <= budget (total grows with n).
+    low, high = -1, _GLOB_RE_MAX_LENGTH
+    while low < high:
+        mid = (low + high + 1) // 2
+        if _glob_poly_eval(total, mid + 1) <= _GLOB_RE_STEP_BUDGET:
+            low = mid
+        else:
+            high = mid - 1
+    if low < 0:
+        return None, -1
+    try:
+        compiled = re.compile(text)
+    except (re.error, RecursionError, OverflowError):
+        return None, -1
+    return (compiled.match if anchored else compiled.search), low
+
+
+# ---------------------------------------------------------------------------
+# Engine 2: a memoised NFA, polynomial on every input
+# ---------------------------------------------------------------------------
+#
+# The tree compiles to a small instruction program (Thompson construction).
+# Matching explores (instruction, position) states depth first and never
+# visits a state twice, so one run costs O(instructions x length) whatever
+# the pattern.  A lookaround is a sub-program run from the current position
+# (backwards for lookbehinds, as in JS); its answer is memoised per position.
+# Back-references make a state depend on the captured text, so regexes with
+# them keep the captures in the state and run under a step budget instead.
+
+_GLOB_OP_IN = 0          # consume a unit in the frozenset a
+_GLOB_OP_NOT_IN = 1      # consume a unit not in the frozenset a
+_GLOB_OP_RANGES = 2      # consume a unit in the ranges (starts a, ends b)
+_GLOB_OP_JMP = 3         # go to a
+_GLOB_OP_SPLIT = 4       # try a, then b
+_GLOB_OP_BOL = 5
+_GLOB_OP_EOL = 6
+_GLOB_OP_WORDB = 7       # word boundary; b is True for \B
+_GLOB_OP_LOOK = 8        # run program a here; b is True for a negative lookaround
+_GLOB_OP_MATCH = 9
+_GLOB_OP_OPEN = 10       # captures only: remember where group a starts
+_GLOB_OP_CLOSE = 11      # captures only: group a ends here
+_GLOB_OP_RESET = 12      # captures only: forget groups a..b (new loop iteration)
+_GLOB_OP_BACKREF = 13    # captures only: match the text of group a again
+
+_GLOB_VM_MAX_PROGRAM = 100_000
+# Counted repeats up to this count compile once, larger ones per length.
+_GLOB_VM_EXPAND_COUNTS = 256
+_GLOB_VM_MAX_LOOK_NESTING = 100
+_GLOB_BACKREF_STEP_BUDGET = 1_000_000
+_GLOB_SMALL_SET = 256
+
+
+class _GlobMatchBudgetError(ValueError):
+    """A back-reference regex needed more steps than the budget allows.
+
+    Back-references make regex matching NP-hard, so these (exotic) patterns
+    run under a budget; the caller reports the pattern as an invalid glob.
+    """
+
+
+class _GlobFragment:
+    """A piece of program: instructions (op, a, b) with relative jumps."""
+
+    __slots__ = ("size", "parts")
+
+    def __init__(self, parts):
+        size = 0
+        for part in parts:
+            size += part.size if isinstance(part, _GlobFragment) else 1
+        if size > _GLOB_VM_MAX_PROGRAM:
+            raise _GlobTooComplexError("regex program too large")
+        self.size = size
+        # Fragments nest instead of being copied, so building stays linear
+        # however deep the regex nests.
+        self.parts = parts
+
+
+class _GlobProgram:
+    # `linear` lists the instructions of a program that only consumes a fixed
+    # run of units (`(?!\.)`, `(?=.)`: most lookarounds picomatch emits); such
+    # a lookaround is checked in place instead of by a nested run.
+    __slots__ = ("ops", "arg_a", "arg_b", "joins", "backward", "linear")
+
+
+class _GlobMachine:
+    """The compiled NFA: program 0 is the regex, the others its lookarounds.
+
+    A counted repeat X{m,M} compiles to copies of X.  When the counts are
+    large, the program is specialised to the candidate's length L, which is
+    exact: at most L iterations can consume text, the mandatory ones beyond
+    L + 1 can only repeat an empty iteration, and optional empty iterations
+    never succeed in JS.  Lengths are rounded up to powers of two so a few
+    programs serve all candidates.
+    """
+
+    def __init__(self, regex: _GlobRegex):
+        self.captures = regex.has_backrefs
+        self.anchored = regex.anchored
+        self._tree = regex.tree
+        self._by_length = {}
+        self._length_dependent = regex.max_count > _GLOB_VM_EXPAND_COUNTS
+        if not self._length_dependent:
+            self._programs = self._build(None)
+
+    def _build(self, length_cap: Optional[int]) -> Tuple[List[_GlobProgram], int]:
+        """(programs, index of the main one); identical lookarounds shared."""
+        programs = []
+        main = self._compile(programs, {}, self._tree, False, 0, length_cap)
+        return programs, main
+
+    def _compile(self, programs, known, tree, backward: bool, depth: int, length_cap) -> int:
+        if depth > _GLOB_VM_MAX_LOOK_NESTING:
+            raise _GlobTooComplexError("lookarounds nested too deeply")
+        captures = self.captures
+
+        def combine(node, kids):
+            kind = node[0]
+            if kind == _GLOB_RX_SET:
+                return _GlobFragment([_glob_vm_set_instruction(node[1])])
+            if kind == _GLOB_RX_BOL:
+                return _GlobFragment([(_GLOB_OP_BOL, 0, 0)])
+            if kind == _GLOB_RX_EOL:
+                return _GlobFragment([(_GLOB_OP_EOL, 0, 0)])
+            if kind == _GLOB_RX_WORDB:
+                return _GlobFragment([(_GLOB_OP_WORDB, 0, node[1])])
+            if kind == _GLOB_RX_BACKREF:
+                return _GlobFragment([(_GLOB_OP_BACKREF, node[1], 0)])
+            if kind == _GLOB_RX_LOOK:
+                sub = self._compile(programs, known, node[1], node[2], depth + 1, length_cap)
+                return _GlobFragment([(_GLOB_OP_LOOK, sub, node[3])])
+            if kind == _GLOB_RX_GROUP:
+                if captures and node[2]:
+                    # OPEN/CLOSE store the boundary in either order, so the
+                    # same code serves backward (lookbehind) matching.
+                    return _GlobFragment([(_GLOB_OP_OPEN, node[2], 0), kids[0], (_GLOB_OP_CLOSE, node[2], 0)])
+                return kids[0]
+            if kind == _GLOB_RX_SEQ:
+                return _GlobFragment(list(reversed(kids)) if backward else list(kids))
+            if kind == _GLOB_RX_ALT:
+                tail = kids[-1]
+                for kid in reversed(kids[:-1]):
+                    tail = _GlobFragment([(_GLOB_OP_SPLIT, 1, kid.size + 2), kid,
+                                          (_GLOB_OP_JMP, tail.size + 1, 0), tail])
+                return tail
+            return _glob_vm_repeat(node, kids[0], captures, length_cap)
+
+        fragment = _glob_rx_fold(tree, combine, into_lookarounds=False)
+        program = _glob_vm_link(fragment, backward)
+        # picomatch repeats the same few lookarounds; one program (and one
+        # memo entry per position) serves all copies.
+        key = (tuple(program.ops), tuple(program.arg_a), tuple(program.arg_b), backward)
+        if key not in known:
+            known[key] = len(programs)
+            programs.append(program)
+        return known[key]
+
+    def programs_for(self, length: int) -> Tuple[List[_GlobProgram], int]:
+        if not self._length_dependent:
+            return self._programs
+        cap = 64
+        while cap < length:
+            cap *= 2
+        programs = self._by_length.get(cap)
+        if programs is None:
+            try:
+                programs = self._build(cap)
+            except _GlobTooComplexError as exc:
+                raise _GlobMatchBudgetError(str(exc)) from exc
+            self._by_length[cap] = programs
+        return programs
+
+    def accepts(self, text: str) -> bool:
+        """Does the regex match somewhere in *text* (JS ``RegExp.test``)?"""
+        programs, main = self.programs_for(len(text))
+        starts = [0] if self.anchored else range(len(text), -1, -1)
+        if self.captures:
+            runner = _GlobCaptureRun(programs, text)
+            return runner.run(main, starts, runner.empty_captures) is not None
+        return _glob_vm_run(programs, main, text, starts, {})
+
+
+def _glob_vm_set_instruction(ranges) -> tuple:
+    size = sum(hi - lo + 1 for lo, hi in ranges)
+    if size <= _GLOB_SMALL_SET:
+        return (_GLOB_OP_IN, frozenset(chr(c) for lo, hi in ranges for c in range(lo, hi + 1)), 0)
+    if _GLOB_MAX_UNIT + 1 - size <= _GLOB_SMALL_SET:
+        excluded = _glob_ranges_invert(ranges)
+        return (_GLOB_OP_NOT_IN, frozenset(chr(c) for lo, hi in excluded for c in range(lo, hi + 1)), 0)
+    return (_GLOB_OP_RANGES, tuple(lo for lo, _ in ranges), tuple(hi for _, hi in ranges))
+
+
+def _glob_vm_repeat(node, body: _GlobFragment, captures: bool,
+                    length_cap: Optional[int]) -> _GlobFragment:
+    low, high, greedy, first_capture, last_capture = node[2:7]
+    if captures and first_capture <= last_capture:
+        body = _GlobFragment([(_GLOB_OP_RESET, first_capture, last_capture), body])
+    optional = None if high is None else high - low
+    if length_cap is not None:
+        # See _GlobMachine: exact for candidates up to length_cap units.
+        low = min(low, length_cap + 1)
+        if optional is not None:
+            optional = min(optional, length_cap)
+    # Size check before building: counts may be as large as 2**31 - 1.
+    needed = body.size * low + (body.size + 2 if optional is None else (body.size + 1) * optional)
+    if needed > _GLOB_VM_MAX_PROGRAM:
+        raise _GlobTooComplexError("regex program too large")
+    parts = [body] * low
+    if optional is None:
+        enter, leave = 1, body.size + 2
+        parts.append((_GLOB_OP_SPLIT, enter, leave) if greedy else (_GLOB_OP_SPLIT, leave, enter))
+        parts.append(body)
+        parts.append((_GLOB_OP_JMP, -(body.size + 1), 0))
+    elif optional:
+        tail = _GlobFragment([])
+        for _ in range(optional):
+            enter, leave = 1, body.size + tail.size + 1
+            tail = _GlobFragment([(_GLOB_OP_SPLIT, enter, leave) if greedy else (_GLOB_OP_SPLIT, leave, enter),
+                                  body, tail])
+        parts.append(tail)
+    return _GlobFragment(parts)
+
+
+def _glob_vm_link(fragment: _GlobFragment, backward: bool) -> _GlobProgram:
+    """Flatten a fragment into absolute-addressed instruction lists."""
+    ops, arg_a, arg_b = [], [], []
+    stack = [iter(fragment.parts)]
+    while stack:
+        for part in stack[-1]:
+            if isinstance(part, _GlobFragment):
+                stack.append(iter(part.parts))
+                break
+            op, a, b = part
+            if op == _GLOB_OP_JMP:
+                a += len(ops)
+            elif op == _GLOB_OP_SPLIT:
+                a += len(ops)
+                b += len(ops)
+            ops.append(op)
+            arg_a.append(a)
+            arg_b.append(b)
+        else:
+            stack.pop()
+    ops.append(_GLOB_OP_MATCH)
+    arg_a.append(0)
+    arg_b.append(0)
+    joins = bytearray(len(ops))
+    joins[0] = 1
+    for pc, op in enumerate(ops):
+        if op == _GLOB_OP_JMP:
+            joins[arg_a[pc]] = 1
+        elif op == _GLOB_OP_SPLIT:
+            joins[arg_a[pc]] = 1
+            joins[arg_b[pc]] = 1
+    program = _GlobProgram()
+    program.ops, program.arg_a, program.arg_b = ops, arg_a, arg_b
+    program.joins = joins
+    program.backward = backward
+    consuming = ops[:-1]
+    program.linear = None
+    if all(op <= _GLOB_OP_RANGES for op in consuming):
+        program.linear = tuple(zip(consuming, arg_a, arg_b))
+    return program
+
+
+def _glob_vm_linear_accepts(program: _GlobProgram, text: str, pos: int) -> bool:
+    """Run a program of consuming instructions only, from *pos*."""
+    linear = program.linear
+    if program.backward:
+        if pos < len(linear):
+            return False
+        units = text[pos - len(linear):pos][::-1]
+    else:
+        units = text[pos:pos + len(linear)]
+        if len(units) < len(linear):
+            return False
+    for (op, a, b), ch in zip(linear, units):
+        if op == _GLOB_OP_IN:
+            if ch not in a:
+                return False
+        elif op == _GLOB_OP_NOT_IN:
+            if ch in a:
+                return False
+        else:
+            i = bisect.bisect_right(a, ord(ch)) - 1
+            if i < 0 or ord(ch) > b[i]:
+                return False
+    return True
+
+
+def _glob_vm_run(programs, index: int, text: str, starts, memo) -> bool:
+    """Does program *index* reach MATCH from any start? (no captures)"""
+    program = programs[index]
+    ops, arg_a, arg_b, joins = program.ops, program.arg_a, program.arg_b, program.joins
+    backward = program.backward
+    step = -1 if backward else 1
+    n = len(text)
+    width = n + 1
+    seen = set()
+    stack = [(0, pos) for pos in starts]
+    while stack:
+        pc, pos = stack.pop()
+        while True:
+            # Only join points can be reached twice; checking just those keeps
+            # the total work at O(instructions x positions).
+            if joins[pc]:
+                key = pc * width + pos
+                if key in seen:
+                    break
+                seen.add(key)
+            op = ops[pc]
+            if op <= _GLOB_OP_RANGES:
+                if backward:
+                    if pos == 0:
+                        break
+                    ch = text[pos - 1]
+                elif pos == n:
+                    break
+                else:
+                    ch = text[pos]
+                if op == _GLOB_OP_IN:
+                    if ch not in arg_a[pc]:
+                        break
+                elif op == _GLOB_OP_NOT_IN:
+                    if ch in arg_a[pc]:
+                        break
+                else:
+                    code = ord(ch)
+                    i = bisect.bisect_right(arg_a[pc], code) - 1
+                    if i < 0 or code > arg_b[pc][i]:
+                        break
+                pos += step
+                pc += 1
+            elif op == _GLOB_OP_SPLIT:
+                stack.append((arg_b[pc], pos))
+                pc = arg_a[pc]
+            elif op == _GLOB_OP_JMP:
+                pc = arg_a[pc]
+            elif op == _GLOB_OP_MATCH:
+                return True
+            elif op == _GLOB_OP_LOOK:
+                sub = programs[arg_a[pc]]
+                if sub.linear is not None:
+                    found = _glob_vm_linear_accepts(sub, text, pos)
+                else:
+                    key = (arg_a[pc], pos)
+                    found = memo.get(key)
+                    if found is None:
+                        found = _glob_vm_run(programs, arg_a[pc], text, (pos,), memo)
+                        memo[key] = found
+                if found == arg_b[pc]:
+                    break
+                pc += 1
+            elif op == _GLOB_OP_BOL:
+                if pos != 0:
+                    break
+                pc += 1
+            elif op == _GLOB_OP_EOL:
+                if pos != n:
+                    break
+                pc += 1
+            else:  # _GLOB_OP_WORDB
+                boundary = ((pos > 0 and text[pos - 1] in _GLOB_WORD_CHARS)
+                            != (pos < n and text[pos] in _GLOB_WORD_CHARS))
+                if boundary == arg_b[pc]:
+                    break
+                pc += 1
+    return False
+
+
+class _GlobCaptureRun:
+    """Backtracking search with JS capture semantics, for back-references.
+
+    States are (instruction, position, captures).  Captures are a tuple of
+    (start, end, pending start) per group, -1 when unset.  The search follows
+    JS's priority order so a positive lookaround keeps the captures of its
+    first match, as in JS.
+    """
+
+    def __init__(self, programs, text: str):
+        self.programs = programs
+        self.text = text
+        self.steps = 0
+        self.memo = {}
+        group_count = max((a for prog in programs
+                           for op, a in zip(prog.ops, prog.arg_a)
+                           if op in (_GLOB_OP_OPEN, _GLOB_OP_BACKREF)), default=0)
+        self.empty_captures = (-1,) * (3 * (group_count + 1))
+
+    def run(self, index: int, starts, captures):
+        """Captures after the first match from *starts*, or None."""
+        program = self.programs[index]
+        ops, arg_a, arg_b = program.ops, program.arg_a, program.arg_b
+        backward = program.backward
+        text = self.text
+        n = len(text)
+        seen = set()
+        stack = [(0, pos, captures) for pos in reversed(list(starts))]
+        while stack:
+            pc, pos, caps = stack.pop()
+            while True:
+                state = (pc, pos, caps)
+                if state in seen:
+                    break
+                seen.add(state)
+                self.steps += 1
+                if self.steps > _GLOB_BACKREF_STEP_BUDGET:
+                    raise _GlobMatchBudgetError("back-reference search budget exhausted")
+                op = ops[pc]
+                if op <= _GLOB_OP_RANGES:
+                    index_ = pos - 1 if backward else pos
+                    if not 0 <= index_ < n:
+                        break
+                    ch = text[index_]
+                    if op == _GLOB_OP_IN:
+                        ok = ch in arg_a[pc]
+                    elif op == _GLOB_OP_NOT_IN:
+                        ok = ch not in arg_a[pc]
+                    else:
+                        i = bisect.bisect_right(arg_a[pc], ord(ch)) - 1
+                        ok = i >= 0 and ord(ch) <= arg_b[pc][i]
+                    if not ok:
+                        break
+                    pos += -1 if backward else 1
+                    pc += 1
+                elif op == _GLOB_OP_SPLIT:
+                    stack.append((arg_b[pc], pos, caps))
+                    pc = arg_a[pc]
+                elif op == _GLOB_OP_JMP:
+                    pc = arg_a[pc]
+                elif op == _GLOB_OP_MATCH:
+                    return caps
+                elif op == _GLOB_OP_OPEN:
+                    slot = 3 * arg_a[pc]
+                    caps = caps[:slot + 2] + (pos,) + caps[slot + 3:]
+                    pc += 1
+                elif op == _GLOB_OP_CLOSE:
+                    slot = 3 * arg_a[pc]
+                    begin = caps[slot + 2]
+                    caps = caps[:slot] + (min(begin, pos), max(begin, pos)) + caps[slot + 2:]
+                    pc += 1
+                elif op == _GLOB_OP_RESET:
+                    first, last = 3 * arg_a[pc], 3 * arg_b[pc] + 3
+                    caps = caps[:first] + (-1,) * (last - first) + caps[last:]
+                    pc += 1
+                elif op == _GLOB_OP_BACKREF:
+                    slot = 3 * arg_a[pc]
+                    begin, end = caps[slot], caps[slot + 1]
+                    if begin >= 0:
+                        # An unset group matches the empty string, as in JS.
+                        piece = text[begin:end]
+                        if backward:
+                            if not text.endswith(piece, 0, pos):
+                                break
+                            pos -= len(piece)
+                        else:
+                            if not text.startswith(piece, pos):
+                                break
+                            pos += len(piece)
+                    pc += 1
+                elif op == _GLOB_OP_LOOK:
+                    key = (arg_a[pc], pos, caps)
+                    if key not in self.memo:
+                        self.memo[key] = self.run(arg_a[pc], (pos,), caps)
+                    inner = self.memo[key]
+                    if arg_b[pc]:
+                        if inner is not None:
+                            break
+                    else:
+                        if inner is None:
+                            break
+                        caps = inner
+                    pc += 1
+                elif op == _GLOB_OP_BOL:
+                    if pos != 0:
+                        break
+                    pc += 1
+                elif op == _GLOB_OP_EOL:
+                    if pos != n:
+                        break
+                    pc += 1
+                else:  # _GLOB_OP_WORDB
+                    boundary = ((pos > 0 and text[pos - 1] in _GLOB_WORD_CHARS)
+                                != (pos < n and text[pos] in _GLOB_WORD_CHARS))
+                    if boundary == arg_b[pc]:
+                        break
+                    pc += 1
+        return None
+
+
+# ---------------------------------------------------------------------------
+# The product's path matcher
+# ---------------------------------------------------------------------------
+
+
+def _glob_has_dot_segment(path: str) -> bool:
+    """A "/" segment that starts with "." and is neither "." nor ".."."""
+    if not path.startswith(".") and "/." not in path:
+        return False
+    return any(seg[:1] == "." and seg not in (".", "..") for seg in path.split("/"))
+
+
+def _glob_normalise_candidate(path: str) -> str:
+    """The reference's candidate: backslashes to "/", then one "./" dropped."""
+    path = path.replace("\\", "/")
+    return path[2:] if path.startswith("./") else path
+
+
+class _GlobPathMatcher:
+    """One compiled path pattern (see compile_path_pattern)."""
+
+    __slots__ = ("pattern", "bad_pattern", "_allows_dot", "_re_match",
+                 "_re_max_length", "_machine")
+
+    def __init__(self, pattern: str):
+        self.pattern = pattern
+        self.bad_pattern = None
+        self._allows_dot = _glob_has_dot_segment(pattern)
+        self._re_match = None
+        self._re_max_length = -1
+        self._machine = None
+        if pattern.startswith("/"):
+            self.bad_pattern = "leading-slash"
+            return
+        try:
+            source = _glob_make_source(_glob_utf16(pattern))
+        except ValueError:
+            self.bad_pattern = "invalid-glob"
+            return
+        try:
+            regex = _GlobRegex(source)
+            self._machine = _GlobMachine(regex)
+        except _GlobRegexSyntaxError:
+            # picomatch swallows V8's SyntaxError and uses a regex that never
+            # matches; only its literal-equality shortcut can still succeed.
+            return
+        except (_GlobTooComplexError, RecursionError):
+            # Beyond what this port evaluates (a regex program over the size
+            # cap or lookarounds nested absurdly deep): treat as unusable.
+            self.bad_pattern = "invalid-glob"
+            return
+        self._re_match, self._re_max_length = _glob_python_engine(regex)
+
+    def picomatch_is_match(self, candidate: str) -> bool:
+        """picomatch's own isMatch for an already normalised candidate.
+
+        Raises _GlobMatchBudgetError for a back-reference regex that exceeds
+        its step budget.
+        """
+        if self.bad_pattern is not None or not candidate:
+            return False
+        if candidate == self.pattern:
+            return True
+        if self._machine is None:
+            return False
+        units = _glob_utf16(candidate)
+        if len(units) <= self._re_max_length:
+            return self._re_match(units) is not None
+        return self._machine.accepts(units)
+
+    def matches(self, candidate: str) -> bool:
+        """The product's rule for one already normalised candidate.
+
+        A candidate with a dot segment only matches a pattern that has one.
+        """
+        if not self._allows_dot and _glob_has_dot_segment(candidate):
+            return False
+        return self.picomatch_is_match(candidate)
+
+
+@functools.lru_cache(maxsize=4096)
+def compile_path_pattern(pattern: str) -> _GlobPathMatcher:
+    """Compile *pattern* once; the server re-matches the same corpus patterns
+    on every call, so compilation is cached per distinct pattern."""
+    return _GlobPathMatcher(pattern)
+
+
+class PicomatchPattern(pathspec.RegexPattern):
+    """pathspec pattern type for picomatch globs ("picomatch").
+
+    It subclasses RegexPattern because RegexPattern accepts any precompiled
+    object with a ``match`` method as its regex and calls ``regex.search``
+    from ``match_file``.  The picomatch grammar cannot always be expressed as
+    a Python regex (JS lookbehinds, back-references, and Python's backtracking
+    on hostile globs), so the "regex" handed over is this module's matcher,
+    whose ``search`` applies the product's rule to a normalised candidate.
+
+    A pattern the product rejects (``bad_pattern`` set) becomes a pathspec
+    null-operation (``include`` None).  Use pathspec's "simple" backend: the
+    re2/hyperscan backends would recompile the regex text themselves.
+    """
+
+    __slots__ = ("bad_pattern",)
+
+    def __init__(self, pattern, include: Optional[bool] = None) -> None:
+        if isinstance(pattern, str):
+            matcher = compile_path_pattern(pattern)
+            self.bad_pattern = matcher.bad_pattern
+            super().__init__(_GlobSearch(matcher), None if matcher.bad_pattern else True)
+            self.pattern = pattern
+        else:
+            self.bad_pattern = None
+            super().__init__(pattern, include)
+
+
+class _GlobSearch:
+    """Duck-typed stand-in for re.Pattern, as RegexPattern expects."""
+
+    __slots__ = ("matcher",)
+
+    def __init__(self, matcher: _GlobPathMatcher):
+        self.matcher = matcher
+
+    def search(self, candidate: str):
+        return candidate if self.matcher.matches(candidate) else None
+
+    match = search
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _GlobSearch) and other.matcher.pattern == self.matcher.pattern
+
+    def __hash__(self) -> int:
+        return hash(self.matcher.pattern)
+
+
+try:
+    pathspec.util.register_pattern("picomatch", PicomatchPattern)
+except pathspec.util.AlreadyRegisteredError:
+    # The module can be imported twice under different names (tests); the
+    # first registration stays, and both classes behave identically.
+    pass
+
+
+def match_path_pattern(pattern: str, paths: Iterable[str]) -> Tuple[bool, Optional[str]]:
+    """(matched, bad_pattern) exactly like the reference ``matchPathPattern``.
+
+    bad_pattern is None, "leading-slash" or "invalid-glob".  *matched* is
+    True when any path, normalised like the reference does, matches.
+    """
+    spec_pattern = PicomatchPattern(pattern)
+    if spec_pattern.bad_pattern is not None:
+        return False, spec_pattern.bad_pattern
+    try:
+        for path in paths:
+            # pathspec's own normalize_file would also strip a leading "/",
+            # which the reference does not, so candidates are normalised here
+            # and fed to the pattern's match_file directly.
+            if spec_pattern.match_file(_glob_normalise_candidate(path)) is not None:
+                return True, None
+    except _GlobMatchBudgetError:
+        # The reference reports a matcher that throws as an invalid glob.
+        return False, "invalid-glob"
+    return False, None
+
+
+# ---------------------------------------------------------------------------
+# Frontmatter YAML loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
+# ---------------------------------------------------------------------------
+#
+# The reference product parses ADR frontmatter with the JavaScript library
+# `yaml` 2.9.0:
+#
+#     doc = parseDocument(source, {strict: true, prettyErrors: false})
+#     if doc.errors: fail (stage "parse", code of the first error)
+#     value = doc.toJS()          # may throw (stage "toJS")
+#
+# PyYAML implements YAML 1.1, which differs in scalar resolution (yes/no,
+# sexagesimal numbers, timestamps, octal `0123`, merge keys) and in a number
+# of lexical rules (tabs, line breaks, comments, flow-context plain scalars).
+# This section rebuilds the front half of PyYAML's pipeline so that its
+# output matches the JS library:
+#
+#   _YamlScanner   a PyYAML-compatible token producer written against the
+#                  YAML 1.2 lexical rules as the JS lexer applies them, which
+#                  raises JS error codes where the JS library reports errors;
+#   _YamlParser    a subclass of PyYAML's event Parser with JS-style directive,
+#                  document and property handling and JS error codes;
+#   _YamlComposer  builds a small node graph from PyYAML events (from the
+#                  pure-Python parser or, when allowed, libyaml), resolving
+#                  scalars with the core (or, under %YAML 1.1, the 1.1) schema
+#                  and enforcing unique keys;
+#   _YamlToJS      converts the node graph the way `Document.toJS()` does,
+#                  including JS key stringification, JS own-key order and the
+#                  alias-expansion cap that refuses "billion laughs" input.
+#
+# Where the JS library reports several errors, the first one is what counts.
+# Problems that do not stop the JS parser are therefore recorded (with the
+# position at which the JS composer would meet them) and reported when the
+# document is complete, unless a fatal error comes first.
+#
+# When PyYAML's C extension (libyaml) is importable, plain documents take a
+# faster route: libyaml produces the events and the same composer and
+# converter run on them (see "libyaml fast path" below).
+#
+# Errors surface as FrontmatterYamlError with `.stage`, `.code`, `.message`.
+
+
+try:
+    from yaml._yaml import CParser as _YamlCEventParser
+except ImportError:  # pragma: no cover - depends on the PyYAML build
+    _YamlCEventParser = None
+
+
+# ---------------------------------------------------------------------------
+# Public types
+# ---------------------------------------------------------------------------
+
+
+class FrontmatterYamlError(Exception):
+    """The YAML step failed the way the JS library fails.
+
+    stage   "parse" (the document had errors) or "toJS" (conversion threw).
+    code    parse stage: the JS error code of the first error, e.g.
+            DUPLICATE_KEY, TAB_AS_INDENT, BAD_INDENT, MULTIPLE_DOCS;
+            toJS stage: the JS error name, e.g. ReferenceError.
+    message human-readable text (close to, but not guaranteed to equal,
+            the JS library's wording).
+    """
+
+    def __init__(self, stage, code, message):
+        Exception.__init__(self, message)
+        self.stage = stage
+        self.code = code
+        self.message = message
+
+
+class YamlDate(object):
+    """A JS Date produced by `!!timestamp` (or a %YAML 1.1 plain timestamp).
+
+    `iso` is the JS `toISOString()` text (UTC, millisecond precision), or None
+    for an invalid date.
+    """
+
+    __slots__ = ("iso",)
+
+    def __init__(self, iso):
+        self.iso = iso
+
+    def __eq__(self, other):
+        return isinstance(other, YamlDate) and other.iso == self.iso
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(("YamlDate", self.iso))
+
+    def __repr__(self):
+        return "YamlDate(%r)" % (self.iso,)
+
+
+class YamlOrderedMap(object):
+    """A JS Map (from `!!omap`): `entries` is a list of (key, value) pairs."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self, entries=None):
+        self.entries = [] if entries is None else entries
+
+    def __eq__(self, other):
+        return isinstance(other, YamlOrderedMap) and other.entries == self.entries
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "YamlOrderedMap(%r)" % (self.entries,)
+
+
+class YamlSet(object):
+    """A JS Set (from `!!set`): `items` is the list of members in order."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items=None):
+        self.items = [] if items is None else items
+
+    def __eq__(self, other):
+        return isinstance(other, YamlSet) and other.items == self.items
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "YamlSet(%r)" % (self.items,)
+
+
+# ---------------------------------------------------------------------------
+# Internal error plumbing
+# ---------------------------------------------------------------------------
+
+
+class _YamlSyntaxError(Exception):
+    """A parse-stage error carrying the JS error code.
+
+    `at`: when set, the JS library reports this error before any problem
+    found inside the source after that offset (it checks the structure
+    first), so such earlier-recorded problems must not take precedence.
+    """
+
+    def __init__(self, code, message, at=None, pos=None):
+        Exception.__init__(self, message)
+        self.code = code
+        self.message = message
+        self.at = at
+        # Where the error is: problems in tokens scanned before this point
+        # (but not yet consumed) still count as reported before it.
+        self.pos = pos
+
+
+class _YamlToJSError(Exception):
+    """An error thrown while converting to plain data (JS toJS stage)."""
+
+    def __init__(self, name, message):
+        Exception.__init__(self, message)
+        self.name = name
+        self.message = message
+
+
+# Deeper nesting than this is refused the way the JS library refuses it: its
+# recursive composer overflows the call stack (around 800-950 levels in
+# Node 20) and reports RESOURCE_EXHAUSTION at the parse stage.  Our composer
+# and converter are iterative, so this cap is a policy, not a crash guard.
+_YAML_MAX_DEPTH = 800
+
+# `Document.toJS()` default: an alias whose expansion would exceed this many
+# node visits throws "Excessive alias count ...".
+_YAML_MAX_ALIAS_COUNT = 100
+
+_YAML_MSG_COMMENT_SPACE = (
+    "Comments must be separated from other tokens by white space characters"
+)
+_YAML_MSG_PROPS_SPACE = (
+    "Tags and anchors must be separated from the next token by white space"
+)
+_YAML_MSG_TAB_INDENT = "Tabs are not allowed as indentation"
+_YAML_MSG_MAP_COLUMN = "All mapping items must start at the same column"
+_YAML_MSG_NEEDS_VALUE = "Implicit map keys need to be followed by map values"
+_YAML_MSG_MULTILINE_KEY = "Implicit keys need to be on a single line"
+_YAML_MSG_COMPACT_MAP = "Nested mappings are not allowed in compact mappings"
+
+
+# ---------------------------------------------------------------------------
+# Scanner
+# ---------------------------------------------------------------------------
+
+# Characters after which `-`, `?` and `:` act as indicators (besides the end
+# of input).  YAML 1.2 has only LF and CRLF as line breaks; NEL, LS and PS are
+# ordinary characters, unlike in PyYAML's YAML 1.1 scanner.
+_YAML_BLANK = " \t\n\r"
+_YAML_FLOW_CHARS = ",[]{}"
+# An anchor or alias name runs until white space or a flow indicator.
+_YAML_ANCHOR_RE = re.compile(r"[^ \t\n\r,\[\]{}]*")
+# Tag characters as the JS lexer accepts them (URI characters and %XX).
+_YAML_TAG_RE = re.compile(r"(?:[0-9A-Za-z\-#;/?:@&=+$_.!~*'()]|%[0-9A-Fa-f]{2})*")
+# Where a plain scalar might stop: blanks and ':' (plus flow indicators in
+# flow context); everything else is plain content.
+_YAML_PLAIN_STOP_BLOCK = re.compile(r"[ \t\n\r:]")
+_YAML_PLAIN_STOP_FLOW = re.compile(r"[ \t\n\r:,\[\]{}]")
+# Tokens that complete a node (and could be a key or junk after a node).
+_YAML_NODE_END_TOKENS = (ScalarToken, AliasToken, FlowSequenceEndToken, FlowMappingEndToken)
+# Tokens that open a collection item before its content.
+_YAML_ITEM_START_TOKENS = (
+    BlockMappingStartToken,
+    BlockSequenceStartToken,
+    KeyToken,
+    AnchorToken,
+    TagToken,
+    BlockEntryToken,
+)
+
+
+class _YamlSimpleKey(object):
+    """A token that may turn out to be an implicit key (PyYAML's idea)."""
+
+    __slots__ = ("token_number", "required", "index", "line", "start_line", "column", "tab", "inline")
+
+    def __init__(self, token_number, required, index, line, column, tab, inline):
+        self.token_number = token_number
+        self.required = required
+        self.index = index
+        # `line` follows the end of the key's tokens; `start_line` stays.
+        self.line = line
+        self.start_line = line
+        self.column = column
+        # A tab was used as indentation right before this token.
+        self.tab = tab
+        # The token is the value of an implicit key on the same line.
+        self.inline = inline
+
+
+class _YamlScanner(object):
+    """Turns YAML 1.2 text into PyYAML tokens.
+
+    The token stream has PyYAML's shape (BLOCK-MAPPING-START, KEY, VALUE,
+    BLOCK-END, ...), so PyYAML's Parser can consume it.  Token marks are plain
+    character offsets: nothing downstream needs line/column objects, and
+    creating them is a measurable share of the cost.
+
+    The lexical decisions follow the JS lexer: where a plain or quoted scalar
+    ends is decided by the "indentNext" rule, comments need preceding white
+    space, tabs are separators but never indentation, only LF/CRLF break
+    lines, anchors may contain any non-blank non-flow character, and `:`
+    inside flow collections follows the JSON-compatible adjacency rule.
+    """
+
+    def __init__(self, text):
+        # CRLF is a single line break in YAML 1.2; folding it to LF up front
+        # keeps every later rule simple.  A lone CR stays an ordinary
+        # character, as it is for the JS lexer.
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+        self._n = len(text)
+        # NUL padding lets the scanner peek a few characters past the end
+        # without bounds checks; real NULs are content, so end-of-input tests
+        # compare positions with self._n instead.
+        self._s = text + "\0\0\0\0"
+        self._pos = 0
+        self._line = 0
+        self._line_start = 0
+        # PyYAML scanner state (same meaning as in yaml.scanner.Scanner).
+        self.done = False
+        self.flow_level = 0
+        # A deque: long flow collections used as keys keep many tokens
+        # queued, and popping from the front of a list would be quadratic.
+        self.tokens = collections.deque([StreamStartToken(0, 0, encoding=None)])
+        self.tokens_taken = 0
+        self.indent = -1
+        self.indents = []
+        # Kind ("map"/"seq") of each open block collection, parallel to the
+        # indentation stack; error codes depend on it.
+        self._kinds = []
+        self._kind = None
+        # Indentation depths of mappings hit by the JS "empty item" quirk.
+        self._impossible = set()
+        self.allow_simple_key = True
+        self.possible_simple_keys = {}
+        self._key_min_level = None
+        # JS lexer state.
+        self._in_document = False
+        self._indent_next = 0
+        self._indent_value = 0
+        self._flow_key = False
+        # Per open flow collection: (bracket, is_document_root).
+        self._flow_stack = []
+        self._collections_seen = False
+        # Line bookkeeping for tab and compact-mapping rules.
+        # True until the first non-indicator token of the line; `-`, `?`
+        # and `:` at the start of a line keep it (JS "block-start").
+        self._at_block_start = True
+        # A tab was part of the white space right before the current token,
+        # and whether that white space began the line.
+        self._tab_pending = False
+        self._tab_at_line_start = False
+        # The previous token on this line is a block `-` or `?`.
+        self._after_block_indicator = False
+        self._line_indent = 0
+        # Column of the last block `?`, so that its `:` is known explicit.
+        self._explicit_key_column = -1
+        self._inline_value_pos = -1
+        self._inline_value_eol = -1
+        self._last_token = None
+        self._last_start = 0
+        self._last_end = 0
+        self._prev_token = None
+        self._last_content = None
+        self._content_before = None
+        self._line_quirk = False
+        self._line_quirk_pos = -1
+        self._stale_key = None
+        # A continuable error waiting for the next token (see _soft).
+        self._soft_next = None
+        self._begin_line(0)
+
+    # -- PyYAML scanner interface -------------------------------------------
+
+    def check_token(self, *choices):
+        while self._need_more_tokens():
+            self._fetch_more_tokens()
+        if self.tokens:
+            if not choices:
+                return True
+            return isinstance(self.tokens[0], choices)
+        return False
+
+    def peek_token(self):
+        while self._need_more_tokens():
+            self._fetch_more_tokens()
+        if self.tokens:
+            return self.tokens[0]
+        return None
+
+    def get_token(self):
+        while self._need_more_tokens():
+            self._fetch_more_tokens()
+        if self.tokens:
+            self.tokens_taken += 1
+            return self.tokens.popleft()
+        return None
+
+    # -- helpers -------------------------------------------------------------
+
+    def _error(self, code, message):
+        """A fatal error: scanning cannot sensibly go on."""
+        raise _YamlSyntaxError(code, message, None, self._pos)
+
+    def _soft(self, code, message):
+        """A continuable error belonging to the next token.
+
+        The JS library reports such problems while composing the node the
+        token belongs to; a token that ends up as stray junk is reported as
+        "unexpected" instead.  So the error rides on the token and counts
+        only once the parser consumes the token into a node.
+        """
+        if self._soft_next is None:
+            self._soft_next = (code, message)
+
+    def _soft_after(self, code, message):
+        """A continuable error belonging to the token just scanned."""
+        last = self._last_token
+        if last is not None and any(t is last for t in self.tokens):
+            if getattr(last, "_yaml_soft", None) is None:
+                last._yaml_soft = (code, message)
+        else:
+            self._yaml_record(code, message, self._pos)
+
+    def _empty_at(self, pos):
+        """True when `pos` is past the end or holds a blank (JS isEmpty)."""
+        return pos >= self._n or self._s[pos] in _YAML_BLANK
+
+    def _add(self, token, start, end):
+        if self._soft_next is not None:
+            token._yaml_soft = self._soft_next
+            self._soft_next = None
+        self._prev_token = self._last_token
+        if token.__class__ is not BlockEndToken:
+            self._content_before = self._last_content
+            self._last_content = token
+        if self.possible_simple_keys:
+            # A pending key candidate extends over the tokens that follow it
+            # (properties, then the node itself).
+            key = self.possible_simple_keys.get(self.flow_level)
+            if key is not None:
+                key.line = self._line
+        self.tokens.append(token)
+        self._last_token = token
+        self._last_start = start
+        self._last_end = end
+
+    def _set_inline(self, pos):
+        """Remember an implicit key's `:`: the rest of its line is the
+        key's compact value (where the JS library forbids a mapping)."""
+        self._inline_value_pos = pos
+        eol = self._s.find("\n", pos, self._n)
+        self._inline_value_eol = self._n if eol < 0 else eol
+
+    def _inline_at(self, pos):
+        """Is `pos` on the line of the last implicit key's `:`, after it?"""
+        return self._inline_value_pos < pos <= self._inline_value_eol
+
+    def _advance_lines(self, start, end):
+        """Account for line breaks inside a multi-line token."""
+        count = self._s.count("\n", start, end)
+        if count:
+            self._line += count
+            self._line_start = self._s.rfind("\n", start, end) + 1
+
+    def _need_more_tokens(self):
+        if self.done:
+            return False
+        if not self.tokens:
+            return True
+        self._stale_possible_simple_keys()
+        if self._next_possible_simple_key() == self.tokens_taken:
+            return True
+        return False
+
+    def _next_possible_simple_key(self):
+        # Keys at lower flow levels were saved earlier, so the lowest level
+        # holds the smallest token number; tracking that level keeps this
+        # O(1) even inside deeply nested flow collections.
+        level = self._key_min_level
+        if level is None:
+            return None
+        return self.possible_simple_keys[level].token_number
+
+    def _drop_key(self, level):
+        key = self.possible_simple_keys.pop(level, None)
+        if key is not None and level == self._key_min_level:
+            keys = self.possible_simple_keys
+            self._key_min_level = min(keys) if keys else None
+        return key
+
+    # -- simple keys ---------------------------------------------------------
+
+    def _stale_possible_simple_keys(self):
+        # Only block-context keys go stale, and only when a line break
+        # follows them: the JS library reports over-long keys
+        # (KEY_OVER_1024_CHARS) and keys spanning lines
+        # (MULTILINE_IMPLICIT_KEY) once the `:` is found, and flow-mapping
+        # keys may span lines.
+        keys = self.possible_simple_keys
+        if not keys:
+            return
+        key = keys.get(0)
+        if key is None or key.line == self._line:
+            return
+        self._drop_key(0)
+        self._stale_key = key
+        if key.required:
+            self._key_without_value(key)
+
+    def _key_without_value(self, key):
+        """A token sits where a mapping key must be, but no `:` follows.
+
+        The JS library still reads it as a key (and its value as empty) and
+        reports "Implicit map keys need to be followed by map values" after
+        the key itself.  A KEY token marked for that is inserted; the parser
+        records the error when it moves on to the value.
+        """
+        if self._kind == "seq":
+            # A non-entry at a sequence's column: the JS library hands it to
+            # the parent mapping as a mis-indented key, or calls it junk
+            # after the document's root sequence.
+            if self._kinds and self._kinds[-1] == "map":
+                self._error("BAD_INDENT", _YAML_MSG_MAP_COLUMN)
+            self._error("UNEXPECTED_TOKEN", "Unexpected scalar at node end")
+        token = KeyToken(key.index, key.index)
+        token._yaml_missing_value = True
+        if key.tab:
+            token._yaml_soft = ("TAB_AS_INDENT", _YAML_MSG_TAB_INDENT)
+        elif key.line != key.start_line:
+            token._yaml_soft = ("MULTILINE_IMPLICIT_KEY", _YAML_MSG_MULTILINE_KEY)
+            token._yaml_soft_pos = self._content_start(key.token_number - self.tokens_taken)
+        self.tokens.insert(key.token_number - self.tokens_taken, token)
+
+    def _save_possible_simple_key(self):
+        if not self.allow_simple_key:
+            return
+        required = not self.flow_level and self.indent == self._pos - self._line_start
+        self._remove_possible_simple_key()
+        level = self.flow_level
+        if self._key_min_level is None or level < self._key_min_level:
+            self._key_min_level = level
+        self.possible_simple_keys[level] = _YamlSimpleKey(
+            self.tokens_taken + len(self.tokens),
+            required,
+            self._pos,
+            self._line,
+            self._pos - self._line_start,
+            self._tab_pending,
+            self._inline_at(self._pos),
+        )
+
+    def _remove_possible_simple_key(self):
+        key = self._drop_key(self.flow_level)
+        if key is not None and key.required:
+            # Another token follows the would-be key on its line.
+            self._key_without_value(key)
+
+    # -- indentation ---------------------------------------------------------
+
+    def _content_start(self, index):
+        """Start of the first non-property token queued from `index`."""
+        for token in list(self.tokens)[index:]:
+            if not isinstance(token, (AnchorToken, TagToken)):
+                return token.start_mark
+        return self._pos
+
+    def _flow_key_token(self, index):
+        for token in list(self.tokens)[index:]:
+            if not isinstance(token, (AnchorToken, TagToken)):
+                return isinstance(token, (FlowSequenceStartToken, FlowMappingStartToken))
+        return False
+
+    def _unwind_indent(self, column):
+        while self.indent > column:
+            depth = len(self.indents)
+            self.indent = self.indents.pop()
+            self._kind = self._kinds.pop()
+            token = BlockEndToken(self._pos, self._pos)
+            if depth in self._impossible:
+                self._impossible.discard(depth)
+                token._yaml_soft = ("IMPOSSIBLE", "Map comment with trailing content")
+            self._add(token, self._pos, self._pos)
+
+    def _add_indent(self, column, kind):
+        if self.indent < column:
+            self.indents.append(self.indent)
+            self._kinds.append(self._kind)
+            self.indent = column
+            self._kind = kind
+            return True
+        return False
+
+    def _check_depth(self):
+        if self.flow_level + len(self.indents) > _YAML_MAX_DEPTH:
+            self._error("RESOURCE_EXHAUSTION", "Maximum call stack size exceeded")
+
+    # -- whitespace, comments, line starts ------------------------------------
+
+    def _scan_to_next_token(self):
+        s = self._s
+        n = self._n
+        pos = self._pos
+        self._tab_pending = False
+        self._tab_at_line_start = False
+        crossed = False
+        while True:
+            if pos == self._line_start and s[pos] == "\ufeff" and not self._in_document and pos < n:
+                # A byte-order mark opening a line outside a document is not
+                # content (the JS lexer drops it there).
+                pos += 1
+                self._line_start = pos
+                self._begin_line(pos)
+            start = pos
+            while s[pos] == " " or s[pos] == "\t":
+                pos += 1
+            if pos > start and "\t" in s[start:pos]:
+                self._tab_pending = True
+                self._tab_at_line_start = start == self._line_start
+            ch = s[pos]
+            if ch == "#" and pos < n:
+                if pos > self._line_start and s[pos - 1] not in " \t":
+                    self._soft_after("MISSING_CHAR", _YAML_MSG_COMMENT_SPACE)
+                end = s.find("\n", pos, n)
+                pos = n if end < 0 else end
+                ch = s[pos]
+            if ch == "\n" and pos < n:
+                pos += 1
+                self._line += 1
+                self._line_start = pos
+                self._begin_line(pos)
+                crossed = True
+                continue
+            break
+        self._pos = pos
+        if crossed and self.flow_level:
+            self._check_flow_line()
+
+    def _begin_line(self, pos):
+        """JS parseLineStart bookkeeping for a fresh line."""
+        s = self._s
+        self._tab_pending = False
+        self._tab_at_line_start = False
+        self._after_block_indicator = False
+        self._at_block_start = True
+        if self.flow_level:
+            return
+        self.allow_simple_key = True
+        indent = 0
+        while s[pos + indent] == " ":
+            indent += 1
+        self._line_indent = indent
+        self._indent_value = indent
+        first = pos + indent
+        # The JS lexer lowers the continuation indent on a less indented
+        # line unless its first character is followed by a blank (which also
+        # means single-character lines keep the old value; mirrored as is).
+        if self._indent_next > indent and not self._empty_at(first + 1):
+            self._indent_next = indent
+
+    def _check_flow_line(self):
+        """A new line inside a flow collection must stay indented."""
+        s = self._s
+        pos = self._pos
+        start = self._line_start
+        indent = 0
+        while s[start + indent] == " ":
+            indent += 1
+        ch = s[pos] if pos < self._n else ""
+        bad = indent < self._indent_next and ch != "#"
+        if (
+            not bad
+            and indent == 0
+            and pos == start
+            and s[pos:pos + 3] in ("---", "...")
+            and self._empty_at(pos + 3)
+        ):
+            bad = True
+        if bad:
+            at_end_marker = (
+                indent == self._indent_next - 1
+                and self.flow_level == 1
+                and ch in ("]", "}")
+            )
+            if not at_end_marker:
+                self._unterminated_flow()
+
+    def _unterminated_flow(self):
+        bracket, root = self._flow_stack[-1]
+        name = "Flow sequence" if bracket == "[" else "Flow map"
+        end = "]" if bracket == "[" else "}"
+        if len(self._flow_stack) == 1 and root:
+            self._error("MISSING_CHAR", "%s must end with a %s" % (name, end))
+        self._error(
+            "BAD_INDENT",
+            "%s in block collection must be sufficiently indented and end with a %s"
+            % (name, end),
+        )
+
+    def _check_tab_indent(self, block_collection):
+        """Tabs may separate tokens but never indent a block node.
+
+        JS rules (resolveProps): a tab right before a token that starts a
+        block collection is an error; so is a tab at the start of a line
+        that is not indented more than the parent collection.
+        """
+        if not self._tab_pending:
+            return
+        if block_collection:
+            self._soft("TAB_AS_INDENT", _YAML_MSG_TAB_INDENT)
+        elif self._tab_at_line_start:
+            parent = self.indent if self.indent > 0 else 0
+            if self._line_indent <= parent:
+                self._soft("TAB_AS_INDENT", _YAML_MSG_TAB_INDENT)
+
+    def _check_tab_before_props(self):
+        # Before an anchor or tag a tab counts as indentation at the start
+        # of a line or right after a block `-` / `?`.
+        if self._tab_pending and (self._tab_at_line_start or self._after_block_indicator):
+            self._soft("TAB_AS_INDENT", _YAML_MSG_TAB_INDENT)
+
+    # -- token dispatch --------------------------------------------------------
+
+    def _fetch_more_tokens(self):
+        self._scan_to_next_token()
+        self._stale_possible_simple_keys()
+        pos = self._pos
+        column = pos - self._line_start
+        if not self.flow_level:
+            self._unwind_indent(column)
+        s = self._s
+        n = self._n
+        if pos >= n:
+            return self._fetch_stream_end()
+        ch = s[pos]
+        if not self.flow_level and column == self._line_indent and pos != self._line_quirk_pos:
+            # First token of an indented line: did the previous line end
+            # with a complete value?  (See _fetch_value, JS "empty item".)
+            last = self._last_content
+            self._line_quirk_pos = pos
+            quirk = (
+                column > 0
+                and isinstance(last, _YAML_NODE_END_TOKENS)
+                and not isinstance(self._content_before, KeyToken)
+            )
+            if quirk and isinstance(last, ScalarToken) and last.style in ("|", ">"):
+                # A block scalar swallows its line break, so the JS parser
+                # still sees the key's line -- unless the scalar was no
+                # mapping value or blank/comment lines followed it.
+                quirk = not isinstance(self._content_before, ValueToken) or (
+                    "\n" in s[last.end_mark + 1:self._line_start]
+                )
+            self._line_quirk = quirk
+        if column == 0:
+            if ch == "%" and not self._in_document:
+                return self._fetch_directive()
+            if (ch == "-" or ch == ".") and s[pos:pos + 3] in ("---", "...") and self._empty_at(pos + 3):
+                if self.flow_level:
+                    self._unterminated_flow()
+                return self._fetch_document_indicator(ch == "-")
+        self._in_document = True
+        nxt_empty = self._empty_at(pos + 1)
+        if self.flow_level:
+            return self._fetch_flow_token(ch, nxt_empty)
+        if ch == "-" and nxt_empty:
+            return self._fetch_block_entry()
+        if ch == "?" and nxt_empty:
+            return self._fetch_key()
+        if ch == ":" and nxt_empty:
+            return self._fetch_value()
+        if ch == "[" or ch == "{":
+            return self._fetch_flow_collection_start(ch)
+        if ch == "]" or ch == "}":
+            self._error(
+                "UNEXPECTED_TOKEN",
+                'Unexpected %s token in YAML stream: "%s"'
+                % ("flow-seq-end" if ch == "]" else "flow-map-end", ch),
+            )
+        return self._fetch_common(ch)
+
+    def _fetch_flow_token(self, ch, nxt_empty):
+        s = self._s
+        pos = self._pos
+        if ch == "[" or ch == "{":
+            return self._fetch_flow_collection_start(ch)
+        if ch == "]" or ch == "}":
+            return self._fetch_flow_collection_end(ch)
+        if ch == ",":
+            return self._fetch_flow_entry()
+        nxt = s[pos + 1]
+        indicator_next = nxt_empty or nxt in _YAML_FLOW_CHARS
+        if ch == ":" and (indicator_next or self._flow_key):
+            if (
+                self.flow_level not in self.possible_simple_keys
+                and isinstance(self._last_token, _YAML_NODE_END_TOKENS)
+                and self._prev_token.__class__ is ValueToken
+            ):
+                # `{a: b: c}` -- the JS parser builds a block mapping there.
+                self._yaml_record(
+                    "BLOCK_IN_FLOW",
+                    "Block collections are not allowed within flow collections",
+                    self._last_start,
+                )
+                raise _YamlSyntaxError(
+                    "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections"
+                )
+            return self._fetch_value()
+        if ch == "?" and indicator_next:
+            return self._fetch_key()
+        if ch == "-" and indicator_next:
+            # The JS parser starts a block sequence here, which is an error
+            # inside a flow collection; the rest is read as flow content.
+            self._yaml_record(
+                "BLOCK_IN_FLOW", "Block collections are not allowed within flow collections", pos
+            )
+            self._pos = pos + 1
+            return
+        return self._fetch_common(ch)
+
+    def _fetch_common(self, ch):
+        """Tokens that look the same in block and flow context."""
+        if ch == "*":
+            return self._fetch_alias_or_anchor(AliasToken)
+        if ch == "&":
+            return self._fetch_alias_or_anchor(AnchorToken)
+        if ch == "!":
+            return self._fetch_tag()
+        if ch == "'" or ch == '"':
+            return self._fetch_quoted(ch == '"')
+        if (ch == "|" or ch == ">") and not self.flow_level:
+            return self._fetch_block_scalar(ch == ">")
+        bad = None
+        if ch == ",":
+            bad = "flow indicator character ,"
+        elif ch == "%":
+            bad = "directive indicator character %"
+        elif ch == "|" or ch == ">":
+            bad = "block scalar indicator " + ch
+        elif ch == "@" or ch == "`":
+            bad = "reserved character " + ch
+        if bad is not None:
+            self._soft("BAD_SCALAR_START", "Plain value cannot start with " + bad)
+        return self._fetch_plain()
+
+    # -- stream / document -----------------------------------------------------
+
+    def _fetch_stream_end(self):
+        if self.flow_level:
+            self._unterminated_flow()
+        if self._tab_at_line_start and isinstance(self._last_token, (ValueToken, BlockEntryToken)):
+            # A final tab-only line is taken as the indentation of the empty
+            # node before it.
+            self._yaml_record("TAB_AS_INDENT", _YAML_MSG_TAB_INDENT, self._pos)
+        self._unwind_indent(-1)
+        self._remove_possible_simple_key()
+        self.allow_simple_key = False
+        self.possible_simple_keys = {}
+        self._key_min_level = None
+        self._add(StreamEndToken(self._pos, self._pos), self._pos, self._pos)
+        self.done = True
+
+    def _fetch_directive(self):
+        s = self._s
+        n = self._n
+        start = self._pos
+        end = s.find("\n", start, n)
+        if end < 0:
+            end = n
+        line = s[start:end]
+        # The directive text stops before a comment that follows white space.
+        cut = len(line)
+        hash_at = line.find("#")
+        while hash_at != -1:
+            if hash_at > 0 and line[hash_at - 1] in " \t":
+                cut = hash_at - 1
+                break
+            hash_at = line.find("#", hash_at + 1)
+        # Split the way the JS Directives class does (trim, then tabs and
+        # spaces only).
+        parts = re.split(r"[ \t]+", line[:cut].strip(_YAML_JS_TRIM))
+        name = parts[0]
+        self._remove_possible_simple_key()
+        self.allow_simple_key = False
+        self._pos = end
+        self._add(DirectiveToken(name, parts[1:], start, end), start, end)
+
+    def _fetch_document_indicator(self, is_start):
+        self._unwind_indent(-1)
+        self._remove_possible_simple_key()
+        self.allow_simple_key = False
+        start = self._pos
+        self._pos = start + 3
+        self._indent_next = 0
+        self._indent_value = 0
+        self._at_block_start = False
+        self._tab_pending = False
+        if is_start:
+            self._in_document = True
+            token = DocumentStartToken(start, start + 3)
+        else:
+            self._in_document = False
+            token = DocumentEndToken(start, start + 3)
+        self._add(token, start, start + 3)
+
+    # -- block indicators ------------------------------------------------------
+
+    def _note_block_indicator(self):
+        """JS indentNext/indentValue updates for `-`, `?` and `:`."""
+        if self.flow_level:
+            return
+        if self._at_block_start:
+            self._indent_next = self._indent_value + 1
+            s = self._s
+            p = self._pos + 1
+            while s[p] == " " or s[p] == "\t":
+                p += 1
+            self._indent_value += p - self._pos
+        else:
+            self._indent_next = self._indent_value + 1
+
+    def _fetch_block_entry(self):
+        pos = self._pos
+        if not self.allow_simple_key or self._inline_at(pos):
+            self._misplaced_block_indicator("seq")
+        self._check_tab_indent(True)
+        self._note_block_indicator()
+        if self._add_indent(pos - self._line_start, "seq"):
+            self._check_depth()
+            self._collections_seen = True
+            self._add(BlockSequenceStartToken(pos, pos), pos, pos)
+        self.allow_simple_key = True
+        self._remove_possible_simple_key()
+        self._pos = pos + 1
+        self._add(BlockEntryToken(pos, pos + 1), pos, pos + 1)
+        self._after_block_indicator = True
+
+    def _misplaced_block_indicator(self, kind):
+        """`- x` or `? x` where no block collection may start."""
+        last = self._last_token
+        on_line = self._last_end >= self._line_start
+        if isinstance(last, DocumentStartToken) and on_line:
+            self._error(
+                "MISSING_CHAR",
+                "Block collection cannot start on same line with directives-end marker",
+            )
+        if kind == "seq" and (
+            (isinstance(last, ValueToken) and on_line) or self._inline_at(self._pos)
+        ):
+            self._error("UNEXPECTED_TOKEN", "Unexpected block-seq-ind on same line with key")
+        if isinstance(last, (AnchorToken, TagToken)) and on_line and kind == "seq":
+            self._error("MISSING_CHAR", "Missing newline after block sequence props")
+        if kind == "map" and self._inline_at(self._pos):
+            # `a: ? b` -- a compact mapping as a same-line value.
+            raise _YamlSyntaxError(
+                "BLOCK_AS_IMPLICIT_KEY", _YAML_MSG_COMPACT_MAP, self._inline_value_pos
+            )
+        name = "seq-item-ind" if kind == "seq" else "explicit-key-ind"
+        self._error("UNEXPECTED_TOKEN", "Unexpected %s at node end" % name)
+
+    def _fetch_key(self):
+        pos = self._pos
+        if not self.flow_level:
+            if not self.allow_simple_key or self._inline_at(pos):
+                self._misplaced_block_indicator("map")
+            self._check_tab_indent(True)
+            self._explicit_key_column = pos - self._line_start
+            self._note_block_indicator()
+            if self._add_indent(pos - self._line_start, "map"):
+                self._check_depth()
+                self._collections_seen = True
+                self._add(BlockMappingStartToken(pos, pos), pos, pos)
+        self.allow_simple_key = not self.flow_level
+        self._remove_possible_simple_key()
+        self._pos = pos + 1
+        self._add(KeyToken(pos, pos + 1), pos, pos + 1)
+        self._after_block_indicator = not self.flow_level
+
+    def _fetch_value(self):
+        pos = self._pos
+        level = self.flow_level
+        key = self._drop_key(level)
+        if key is not None:
+            key_token = KeyToken(key.index, key.index)
+            if not level:
+                # Reported before the key itself is composed (only the
+                # first of these matters).
+                if key.tab:
+                    key_token._yaml_soft = ("TAB_AS_INDENT", _YAML_MSG_TAB_INDENT)
+                elif key.inline:
+                    # `: a: b` -- a mapping as a compact value.
+                    key_token._yaml_soft = ("BLOCK_AS_IMPLICIT_KEY", _YAML_MSG_COMPACT_MAP)
+                    key_token._yaml_soft_pos = self._inline_value_pos
+                elif key.start_line != self._line:
+                    key_token._yaml_soft = ("MULTILINE_IMPLICIT_KEY", _YAML_MSG_MULTILINE_KEY)
+                    # (after any problem with the key's anchor or tag)
+                    key_token._yaml_soft_pos = self._content_start(key.token_number - self.tokens_taken)
+            self._check_simple_key(key)
+            index = key.token_number - self.tokens_taken
+            self.tokens.insert(index, key_token)
+            if not level:
+                if self._add_indent(key.column, "map"):
+                    self._check_depth()
+                    self._collections_seen = True
+                    self.tokens.insert(index, BlockMappingStartToken(key.index, key.index))
+                elif (
+                    self._line_quirk
+                    and key.index == self._line_quirk_pos
+                    and self._flow_key_token(index + 1)
+                ):
+                    # JS parser quirk: a flow collection opening a later,
+                    # indented line of a block mapping leaves an empty item
+                    # behind, reported when the mapping is complete.
+                    self._impossible.add(len(self.indents))
+                self._set_inline(pos)
+                self._indent_next = self._indent_value + 1
+            self.allow_simple_key = False
+        else:
+            if not level:
+                if not self.allow_simple_key:
+                    if self._flow_value_as_key():
+                        return
+                    self._misplaced_value()
+                if self._inline_at(pos):
+                    # `: : x` -- a compact mapping as the value of `:`.
+                    raise _YamlSyntaxError(
+                        "BLOCK_AS_IMPLICIT_KEY", _YAML_MSG_COMPACT_MAP, self._inline_value_pos
+                    )
+                self._check_tab_indent(True)
+                if self._deeper_value_indicator(pos):
+                    return
+                column = pos - self._line_start
+                self._note_block_indicator()
+                if self._add_indent(column, "map"):
+                    self._check_depth()
+                    self._collections_seen = True
+                    self._add(BlockMappingStartToken(pos, pos), pos, pos)
+                if self._explicit_key_column == column:
+                    self._explicit_key_column = -1
+                else:
+                    # `: value` with an implicit (empty) key: what follows on
+                    # this line is a compact value, as after `key:`.
+                    self._set_inline(pos)
+            self.allow_simple_key = not level
+            self._remove_possible_simple_key()
+        if level:
+            self._flow_key = False
+        self._at_block_start = False
+        self._pos = pos + 1
+        self._add(ValueToken(pos, pos + 1), pos, pos + 1)
+
+    def _deeper_value_indicator(self, pos):
+        """A `:` line indented deeper than the mapping it belongs to.
+
+        PyYAML would open a nested mapping; the JS parser instead gives the
+        `:` to the current mapping: as the value of a pending explicit key,
+        or (after a complete pair) as a new pair with an empty key.
+        """
+        column = pos - self._line_start
+        if (
+            column <= self.indent
+            or self._kind != "map"
+            or pos != self._line_start + self._line_indent
+            or isinstance(self._last_token, (ValueToken, BlockMappingStartToken))
+            or (
+                isinstance(self._last_token, KeyToken)
+                and self._explicit_key_column != self.indent
+            )
+        ):
+            return False
+        self._note_block_indicator()
+        if self._explicit_key_column == self.indent:
+            self._explicit_key_column = -1
+        else:
+            self._add(KeyToken(pos, pos), pos, pos)
+            self._set_inline(pos)
+        self.allow_simple_key = True
+        self._at_block_start = False
+        self._pos = pos + 1
+        self._add(ValueToken(pos, pos + 1), pos, pos + 1)
+        return True
+
+    def _check_simple_key(self, key):
+        """JS checks on an implicit key once its `:` is found."""
+        pos = self._pos
+        if self.flow_level:
+            if self._flow_stack[-1][0] == "[":
+                # Single-pair mappings inside flow sequences.
+                if key.start_line != self._line:
+                    self._soft(
+                        "MULTILINE_IMPLICIT_KEY",
+                        "Implicit keys of flow sequence pairs need to be on a single line",
+                    )
+                if self._utf16_length(key.index, pos) > 1024:
+                    self._soft(
+                        "KEY_OVER_1024_CHARS",
+                        "The : indicator must be at most 1024 chars after the start of "
+                        "an implicit flow sequence key",
+                    )
+            return
+        if self._utf16_length(key.index, pos) > 1024:
+            self._soft(
+                "KEY_OVER_1024_CHARS",
+                "The : indicator must be at most 1024 chars after the start of an "
+                "implicit block mapping key",
+            )
+
+    def _utf16_length(self, start, end):
+        # JS measures the 1024-character limit in UTF-16 code units.
+        length = end - start
+        if length > 512:
+            length += sum(1 for c in self._s[start:end] if ord(c) > 0xFFFF)
+        return length
+
+    def _flow_value_as_key(self):
+        """`a: [b]: c` -- the JS parser gives the `:` an empty key.
+
+        After a flow collection that is itself a value on its key's line, the
+        JS parser attaches a following `:` to the enclosing block mapping as a
+        new pair with an empty (null) key.  Mirrored as is.
+        """
+        last = self._last_token
+        if not isinstance(last, (FlowSequenceEndToken, FlowMappingEndToken)):
+            return False
+        if self._kind != "map" or self._last_end < self._line_start:
+            return False
+        if self._indent_value != self.indent:
+            # Only when the collection sits at the mapping's own indent.
+            return False
+        pos = self._pos
+        self._add(KeyToken(pos, pos), pos, pos)
+        self.allow_simple_key = False
+        self._at_block_start = False
+        self._set_inline(pos)
+        self._pos = pos + 1
+        self._add(ValueToken(pos, pos + 1), pos, pos + 1)
+        return True
+
+    def _misplaced_value(self):
+        """A block `:` where PyYAML's grammar allows no value indicator."""
+        last = self._last_token
+        on_line = self._last_end >= self._line_start
+        if self._inline_at(self._pos):
+            # `key: value: ...` -- a mapping as a compact (same-line) value.
+            # The JS library reports it before looking into that value.
+            if self._tab_pending:
+                self._yaml_record("TAB_AS_INDENT", _YAML_MSG_TAB_INDENT, self._inline_value_pos)
+            raise _YamlSyntaxError(
+                "BLOCK_AS_IMPLICIT_KEY", _YAML_MSG_COMPACT_MAP, self._inline_value_pos
+            )
+        stale = self._stale_key
+        last_number = self.tokens_taken + len(self.tokens) - 1
+        if isinstance(last, _YAML_NODE_END_TOKENS):
+            if stale is not None and stale.token_number == last_number and stale.inline:
+                self._error("BLOCK_AS_IMPLICIT_KEY", _YAML_MSG_COMPACT_MAP)
+            if self._inline_at(self._last_start):
+                self._error("BLOCK_AS_IMPLICIT_KEY", _YAML_MSG_COMPACT_MAP)
+            if on_line and self._doc_start_on_line():
+                self._error(
+                    "MISSING_CHAR",
+                    "Block collection cannot start on same line with directives-end marker",
+                )
+            if "\n" in self._s[self._last_start:self._last_end]:
+                self._error("MULTILINE_IMPLICIT_KEY", _YAML_MSG_MULTILINE_KEY)
+        if isinstance(last, DocumentStartToken) and on_line:
+            self._error(
+                "MISSING_CHAR",
+                "Block collection cannot start on same line with directives-end marker",
+            )
+        self._error("UNEXPECTED_TOKEN", "Unexpected map-value-ind at node end")
+
+    def _doc_start_on_line(self):
+        s = self._s
+        ls = self._line_start
+        return ls + 3 <= self._n and s[ls:ls + 3] == "---" and self._empty_at(ls + 3)
+
+    # -- flow collections -------------------------------------------------------
+
+    def _fetch_flow_collection_start(self, ch):
+        pos = self._pos
+        if not self.flow_level and self.indent >= 0:
+            # (At document level a tab before `[`/`{` is mere white space.)
+            self._check_tab_indent(False)
+        if self.flow_level and not self.allow_simple_key:
+            # `[a {b}]`: the token before cannot be a key any more (a `:`
+            # would have to come first); let the parser report the gap.
+            self._drop_key(self.flow_level)
+        self._save_possible_simple_key()
+        root = not self.flow_level and self.indent == -1 and not self._collections_seen
+        self._collections_seen = True
+        self.flow_level += 1
+        self._flow_stack.append((ch, root))
+        self._check_depth()
+        self.allow_simple_key = True
+        self._flow_key = False
+        self._at_block_start = False
+        self._pos = pos + 1
+        if ch == "[":
+            token = FlowSequenceStartToken(pos, pos + 1)
+        else:
+            token = FlowMappingStartToken(pos, pos + 1)
+        self._add(token, pos, pos + 1)
+
+    def _fetch_flow_collection_end(self, ch):
+        pos = self._pos
+        self._remove_possible_simple_key()
+        bracket = self._flow_stack[-1][0]
+        if (bracket == "[") != (ch == "]"):
+            # `[a}`: the JS library reports the collection as unterminated.
+            self._unterminated_flow()
+        self._flow_stack.pop()
+        self.flow_level -= 1
+        self.allow_simple_key = False
+        self._flow_key = True
+        self._pos = pos + 1
+        if ch == "]":
+            token = FlowSequenceEndToken(pos, pos + 1)
+        else:
+            token = FlowMappingEndToken(pos, pos + 1)
+        self._add(token, pos, pos + 1)
+
+    def _fetch_flow_entry(self):
+        pos = self._pos
+        self.allow_simple_key = True
+        self._remove_possible_simple_key()
+        self._flow_key = False
+        self._pos = pos + 1
+        self._add(FlowEntryToken(pos, pos + 1), pos, pos + 1)
+
+    # -- anchors, aliases, tags ---------------------------------------------------
+
+    def _after_props(self, pos):
+        """An anchor or tag must be followed by white space (or , ] })."""
+        s = self._s
+        if pos < self._n and s[pos] not in _YAML_BLANK and (
+            not self.flow_level or s[pos] not in ",]}"
+        ):
+            self._soft("MISSING_CHAR", _YAML_MSG_PROPS_SPACE)
+
+    def _fetch_alias_or_anchor(self, token_class):
+        if not self.flow_level:
+            if token_class is AnchorToken:
+                self._check_tab_before_props()
+            else:
+                self._check_tab_indent(False)
+        self._save_possible_simple_key()
+        self.allow_simple_key = False
+        self._at_block_start = False
+        start = self._pos
+        end = _YAML_ANCHOR_RE.match(self._s, start + 1, self._n).end()
+        name = self._s[start + 1:end]
+        if token_class is AnchorToken:
+            self._after_props(end)
+        # (The JS lexer leaves its flow-key flag alone for these.)
+        self._pos = end
+        self._add(token_class(name, start, end), start, end)
+
+    def _fetch_tag(self):
+        if not self.flow_level:
+            self._check_tab_before_props()
+        self._save_possible_simple_key()
+        self.allow_simple_key = False
+        self._at_block_start = False
+        s = self._s
+        n = self._n
+        start = self._pos
+        if s[start + 1] == "<" and start + 1 < n:
+            end = start + 2
+            while end < n and s[end] not in _YAML_BLANK and s[end] != ">":
+                end += 1
+            if end < n and s[end] == ">":
+                end += 1
+        else:
+            end = _YAML_TAG_RE.match(s, start + 1, n).end()
+        self._after_props(end)
+        self._pos = end
+        # The parser resolves the raw tag text against the %TAG handles.
+        self._add(TagToken((None, s[start:end]), start, end), start, end)
+
+    # -- scalars --------------------------------------------------------------
+
+    def _continue_scalar(self, offset):
+        """JS continueScalar: may a scalar go on at the line at `offset`?"""
+        s = self._s
+        if self._indent_next > 0:
+            indent = 0
+            while s[offset + indent] == " ":
+                indent += 1
+            p = offset + indent
+            if (p < self._n and s[p] == "\n") or indent >= self._indent_next:
+                return p
+            return -1
+        if s[offset:offset + 3] in ("---", "...") and self._empty_at(offset + 3):
+            return -1
+        return offset
+
+    def _fetch_plain(self):
+        if not self.flow_level:
+            self._check_tab_indent(False)
+        self._save_possible_simple_key()
+        self.allow_simple_key = False
+        self._at_block_start = False
+        s = self._s
+        n = self._n
+        start = self._pos
+        in_flow = self.flow_level > 0
+        stop_re = _YAML_PLAIN_STOP_FLOW if in_flow else _YAML_PLAIN_STOP_BLOCK
+        i = start
+        end = start
+        while True:
+            m = stop_re.search(s, i, n)
+            if m is None:
+                if n > i:
+                    end = n
+                break
+            j = m.start()
+            if j > i:
+                end = j
+            ch = s[j]
+            if ch == ":":
+                nxt = j + 1
+                if nxt >= n or s[nxt] in _YAML_BLANK or (in_flow and s[nxt] in _YAML_FLOW_CHARS):
+                    break
+                i = j + 1
+                end = i
+                continue
+            if ch in _YAML_FLOW_CHARS:
+                break
+            # A blank: it ends the scalar before a comment or a flow
+            # indicator; a line break may continue it.
+            if ch == "\r":
+                # A lone CR is content for the JS lexer.
+                end = j + 1
+            nxt = s[j + 1]
+            if j + 1 < n and (nxt == "#" or (in_flow and nxt in _YAML_FLOW_CHARS)):
+                break
+            if ch == "\n":
+                cont = self._continue_scalar(j + 1)
+                if cont < 0:
+                    break
+                i = max(j + 1, cont - 1)
+                continue
+            i = j + 1
+        raw = s[start:end]
+        value = _yaml_fold_lines(raw) if "\n" in raw else raw
+        self._pos = end
+        self._advance_lines(start, end)
+        if in_flow:
+            self._flow_key = False
+        self._add(ScalarToken(value, True, start, end), start, end)
+
+    def _fetch_quoted(self, double):
+        if not self.flow_level:
+            self._check_tab_indent(False)
+        self._save_possible_simple_key()
+        self.allow_simple_key = False
+        self._at_block_start = False
+        s = self._s
+        n = self._n
+        start = self._pos
+        quote = s[start]
+        end = s.find(quote, start + 1, n)
+        if double:
+            while end != -1:
+                k = 0
+                while s[end - 1 - k] == "\\":
+                    k += 1
+                if k % 2 == 0:
+                    break
+                end = s.find(quote, end + 1, n)
+        else:
+            while end != -1 and end + 1 < n and s[end + 1] == "'":
+                end = s.find(quote, end + 2, n)
+        if end != -1:
+            # Every line the quotes span must be indented enough.
+            nl = s.find("\n", start, end)
+            while nl != -1:
+                cont = self._continue_scalar(nl + 1)
+                if cont < 0:
+                    break
+                nl = s.find("\n", cont, end)
+            closed = nl == -1
+            if not closed:
+                end = nl - 1
+        else:
+            closed = False
+            end = n - 1
+        raw = s[start:end + 1]
+        inner = raw[1:-1] if len(raw) > 1 else ""
+        if double:
+            value = _yaml_double_quoted(inner, self._soft)
+        else:
+            value = _yaml_fold_lines(inner) if "\n" in inner else inner
+            if "''" in value:
+                value = value.replace("''", "'")
+        if not closed:
+            self._soft("MISSING_CHAR", "Missing closing %squote" % quote)
+        self._pos = end + 1
+        self._advance_lines(start, end + 1)
+        if self.flow_level:
+            self._flow_key = True
+        style = '"' if double else "'"
+        self._add(ScalarToken(value, False, start, end + 1, style), start, end + 1)
+
+    def _fetch_block_scalar(self, folded):
+        self._check_tab_indent(False)
+        self.allow_simple_key = True
+        self._remove_possible_simple_key()
+        self._at_block_start = False
+        s = self._s
+        n = self._n
+        start = self._pos
+        # Header: the indicator characters up to a blank or `#`.
+        j = start + 1
+        while j < n and s[j] not in " \t\n\r#":
+            j += 1
+        header = s[start:j]
+        chomp = ""
+        explicit = 0
+        bad = False
+        for ch in header[1:]:
+            if not chomp and (ch == "-" or ch == "+"):
+                chomp = ch
+            elif not explicit and ch in "123456789":
+                explicit = int(ch)
+            else:
+                bad = True
+        if bad:
+            self._soft(
+                "UNEXPECTED_TOKEN", "Block scalar header includes extra characters: " + header
+            )
+        p = j
+        while s[p] == " " or s[p] == "\t":
+            p += 1
+        if p < n and s[p] == "#":
+            if p == j:
+                self._soft("MISSING_CHAR", _YAML_MSG_COMMENT_SPACE)
+            eol = s.find("\n", p, n)
+            p = n if eol < 0 else eol
+        if p < n and s[p] != "\n":
+            # Text after the header is a stray token inside the scalar.
+            eol = s.find("\n", p, n)
+            eol = n if eol < 0 else eol
+            self._soft("UNEXPECTED_TOKEN", "Not a YAML token: " + s[p:eol])
+            p = eol
+        body = p + 1 if p < n else n
+        root = self.indent == -1
+        parent_indent = self._indent_next - 1 if self._indent_next > 0 else 0
+        # Body extent (JS parseBlockScalar).
+        nl = body - 1
+        indent = 0
+        i = body
+        while i < n:
+            ch = s[i]
+            if ch == " ":
+                indent += 1
+            elif ch == "\n":
+                nl = i
+                indent = 0
+            else:
+                break
+            i += 1
+        if indent >= self._indent_next:
+            if explicit:
+                self._indent_next = explicit - 1 + (self._indent_next or 1)
+            else:
+                self._indent_next = indent
+            while True:
+                cont = self._continue_scalar(nl + 1)
+                if cont < 0:
+                    break
+                nl = s.find("\n", cont, n)
+                if nl < 0:
+                    break
+            if nl < 0:
+                nl = n
+        k = nl + 1
+        while k < n and s[k] == " ":
+            k += 1
+        if k < n and s[k] == "\t":
+            # Insufficiently indented lines starting with tabs are taken
+            # into the scalar so that the indentation error is reported.
+            while k < n and s[k] in " \t\n\r":
+                k += 1
+            nl = k - 1
+        elif chomp != "+":
+            # Trailing blank lines that are not more indented are left out.
+            while True:
+                k = nl - 1
+                last = k
+                while k >= 0 and s[k] == " ":
+                    k -= 1
+                if k >= body and s[k] == "\n" and k + 1 + indent > last:
+                    nl = k
+                else:
+                    break
+        source = s[body:min(nl + 1, n)] if nl >= body else ""
+        trim_base = parent_indent + explicit if explicit else parent_indent
+        value = _yaml_block_value(source, folded, chomp, explicit, trim_base, root, self._soft)
+        after = min(nl + 1, n) if nl >= body else body
+        self._pos = after
+        self._advance_lines(start, after)
+        if after > start and s[after - 1] == "\n":
+            self._begin_line(after)
+        # The token ends before its last line break, so that "same line"
+        # tests against the following token see the break.
+        token_end = after - 1 if after > start and s[after - 1] == "\n" else after
+        self._add(ScalarToken(value, False, start, token_end, ">" if folded else "|"), start, token_end)
+
+
+# ---------------------------------------------------------------------------
+# Scalar text helpers (JS folding and escape rules)
+# ---------------------------------------------------------------------------
+
+
+def _yaml_fold_lines(source):
+    """Fold a multi-line plain or single-quoted scalar (JS foldLines)."""
+    lines = source.split("\n")
+    res = lines[0].rstrip(" \t")
+    sep = " "
+    for mid in lines[1:-1]:
+        text = mid.strip(" \t")
+        if text:
+            res += sep + text
+            sep = " "
+        elif sep == "\n":
+            res += "\n"
+        else:
+            sep = "\n"
+    return res + sep + lines[-1].lstrip(" \t")
+
+
+_YAML_ESCAPES = {
+    "0": "\0",
+    "a": "\x07",
+    "b": "\b",
+    "e": "\x1b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+    "N": "\x85",
+    "_": "\xa0",
+    "L": "\u2028",
+    "P": "\u2029",
+    " ": " ",
+    '"': '"',
+    "/": "/",
+    "\\": "\\",
+    "\t": "\t",
+}
+_YAML_HEX_ESCAPE_LENGTH = {"x": 2, "u": 4, "U": 8}
+_YAML_HEX_RE = re.compile(r"[0-9a-fA-F]+\Z")
+_YAML_SURROGATE_PAIR_RE = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+
+
+def _yaml_join_surrogates(text):
+    # `\uD83D\uDE00` forms one character in a JS (UTF-16) string; Python
+    # strings hold code points, so a pair built from escapes is combined.
+    # Lone surrogates stay as they are, as in JS.
+    return _YAML_SURROGATE_PAIR_RE.sub(
+        lambda m: chr(0x10000 + ((ord(m.group()[0]) - 0xD800) << 10) + (ord(m.group()[1]) - 0xDC00)),
+        text,
+    )
+
+
+def _yaml_double_quoted(inner, on_error):
+    """Decode the text between double quotes (JS doubleQuotedValue)."""
+    if "\\" not in inner and "\n" not in inner:
+        return inner
+    out = []
+    i = 0
+    n = len(inner)
+    surrogate = False
+    while i < n:
+        ch = inner[i]
+        if ch == "\n":
+            # Fold: one break becomes a space, N breaks become N-1 newlines;
+            # leading white space of the following lines is dropped.
+            breaks = ""
+            while i + 1 < n and inner[i + 1] in " \t\n":
+                if inner[i + 1] == "\n":
+                    breaks += "\n"
+                i += 1
+            out.append(breaks or " ")
+        elif ch == "\\":
+            i += 1
+            nxt = inner[i] if i < n else ""
+            if nxt in _YAML_ESCAPES and nxt:
+                out.append(_YAML_ESCAPES[nxt])
+            elif nxt == "\n":
+                # An escaped line break joins the lines without a space.
+                while i + 1 < n and inner[i + 1] in " \t":
+                    i += 1
+            elif nxt in _YAML_HEX_ESCAPE_LENGTH and nxt:
+                length = _YAML_HEX_ESCAPE_LENGTH[nxt]
+                digits = inner[i + 1:i + 1 + length]
+                code = int(digits, 16) if len(digits) == length and _YAML_HEX_RE.match(digits) else -1
+                if code < 0 or code > 0x10FFFF:
+                    on_error("BAD_DQ_ESCAPE", "Invalid escape sequence \\" + nxt + digits)
+                    out.append("\\" + nxt + digits)
+                    i += length
+                    i += 1
+                    continue
+                if 0xD800 <= code <= 0xDFFF:
+                    surrogate = True
+                out.append(chr(code))
+                i += length
+            else:
+                on_error("BAD_DQ_ESCAPE", "Invalid escape sequence \\" + nxt)
+                out.append("\\" + nxt)
+        elif ch == " " or ch == "\t":
+            # Trailing white space before a line break is not content.
+            j = i
+            while j + 1 < n and inner[j + 1] in " \t":
+                j += 1
+            if j + 1 >= n or inner[j + 1] != "\n":
+                out.append(inner[i:j + 1])
+            i = j
+        else:
+            out.append(ch)
+        i += 1
+    text = "".join(out)
+    return _yaml_join_surrogates(text) if surrogate else text
+
+
+def _yaml_block_value(source, folded, chomp, explicit, trim_base, at_root, on_error):
+    """Value of a literal/folded block scalar (JS resolveBlockScalar)."""
+    if not source:
+        return ""
+    # Lines as (indent, content); the indent counts spaces only.
+    lines = []
+    for raw in source.split("\n"):
+        stripped = raw.lstrip(" ")
+        indent = len(raw) - len(stripped)
+        if stripped.endswith("\r"):
+            # JS drops the CR of a CRLF-style line end (even a lone one).
+            stripped = stripped[:-1]
+        lines.append((indent, stripped))
+    # JS splits "a\n" into ["a", ""]: the final piece after the last break
+    # is an (empty) line of its own.
+    chomp_start = len(lines)
+    for i in range(len(lines) - 1, -1, -1):
+        if lines[i][1] == "":
+            chomp_start = i
+        else:
+            break
+    if chomp_start == 0:
+        if chomp == "+" and lines:
+            return "\n" * max(1, len(lines) - 1)
+        return ""
+    trim = trim_base
+    content_start = 0
+    for i in range(chomp_start):
+        indent, content = lines[i]
+        if content == "":
+            if not explicit and indent > trim:
+                trim = indent
+        else:
+            if indent < trim:
+                on_error(
+                    "MISSING_CHAR",
+                    "Block scalars with more-indented leading empty lines must use "
+                    "an explicit indentation indicator",
+                )
+            if not explicit:
+                trim = indent
+            content_start = i
+            if trim == 0 and not at_root:
+                on_error("BAD_INDENT", "Block scalar values in collections must be indented")
+            break
+    for i in range(len(lines) - 1, chomp_start - 1, -1):
+        if lines[i][0] > trim:
+            chomp_start = i + 1
+    parts = []
+    for i in range(content_start):
+        parts.append(" " * max(lines[i][0] - trim, 0) + "\n")
+    sep = ""
+    more_indented = False
+    for i in range(content_start, chomp_start):
+        indent, content = lines[i]
+        if content and indent < trim:
+            on_error(
+                "BAD_INDENT",
+                "Block scalar lines must not be less indented than their "
+                + ("explicit indentation indicator" if explicit else "first line"),
+            )
+            indent = trim
+        extra = " " * (indent - trim) if indent > trim else ""
+        if not folded:
+            parts.append(sep + extra + content)
+            sep = "\n"
+        elif indent > trim or content[:1] == "\t":
+            if sep == " ":
+                sep = "\n"
+            elif not more_indented and sep == "\n":
+                sep = "\n\n"
+            parts.append(sep + extra + content)
+            sep = "\n"
+            more_indented = True
+        elif content == "":
+            if sep == "\n":
+                parts.append("\n")
+            else:
+                sep = "\n"
+        else:
+            parts.append(sep + content)
+            sep = " "
+            more_indented = False
+    value = "".join(parts)
+    if chomp == "+":
+        tail = [("\n" + " " * max(lines[i][0] - trim, 0)) for i in range(chomp_start, len(lines))]
+        value += "".join(tail)
+        if not value.endswith("\n"):
+            value += "\n"
+    elif chomp != "-":
+        value += "\n"
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Parser (PyYAML's event parser with JS document/property/error rules)
+# ---------------------------------------------------------------------------
+
+# JS String.prototype.trim white space (used for directive lines).
+_YAML_JS_TRIM = (
+    " \t\n\v\f\r\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_YAML_VERSION_RE = re.compile(r"[0-9]+\.[0-9]+\Z")
+_YAML_PERCENT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+
+
+def _yaml_decode_uri_component(text):
+    """JS decodeURIComponent for tag suffixes (strict UTF-8)."""
+    if "%" not in text:
+        return text
+
+    def decode(match):
+        raw = bytes(int(h, 16) for h in match.group()[1:].split("%"))
+        return raw.decode("utf-8")
+
+    return _YAML_PERCENT_RUN_RE.sub(decode, text)
+
+
+class _YamlParser(_YamlPyParser):
+    """PyYAML's Parser, adjusted where the JS library decides differently.
+
+    Mixed into the pure-Python pipeline together with _YamlScanner (the same
+    mixin arrangement PyYAML's own Loader classes use).
+    """
+
+    def __init__(self):
+        _YamlPyParser.__init__(self)
+        self.yaml_doc_version = None
+        self._yaml_tags = {"!!": "tag:yaml.org,2002:"}
+        self._yaml_docs = 0
+        self._yaml_explicit_end = False
+        self._yaml_last_taken = None
+        self._yaml_missing_doc_start = False
+        self._yaml_value_missing = False
+        # Per open block mapping: did the latest value start on its key's
+        # line?  (Decides between two JS error codes.)
+        self._yaml_map_inline = []
+        # Columns of the open indentless sequences (`key:\n- item`).
+        self._yaml_indentless = []
+        # Continuable errors as (position, sequence, code, message).  The JS
+        # library reports problems in the order it composes the document,
+        # which is nearly source order; the position given with each error
+        # is where the JS composer gets to it.
+        self._yaml_errors = []
+
+    def _yaml_record(self, code, message, pos=None):
+        if pos is None:
+            last = self._yaml_last_taken
+            pos = last.start_mark if last is not None else self._pos
+        self._yaml_errors.append((pos, len(self._yaml_errors), code, message))
+
+    @property
+    def _yaml_pending(self):
+        """The continuable error the JS library would report first."""
+        if not self._yaml_errors:
+            return None
+        pos, _seq, code, message = min(self._yaml_errors)
+        return (code, message, pos)
+
+    # Remember the previous token: several error codes depend on whether the
+    # offending token shares a line with it.
+    def get_token(self):
+        token = _YamlScanner.get_token(self)
+        if token.__class__ is not BlockEndToken:
+            # (BLOCK-END tokens carry the position of the next token.)
+            self._yaml_last_taken = token
+        soft = getattr(token, "_yaml_soft", None)
+        if soft is not None:
+            self._yaml_record(soft[0], soft[1], getattr(token, "_yaml_soft_pos", token.start_mark))
+        if token.__class__ is KeyToken and getattr(token, "_yaml_missing_value", False):
+            self._yaml_value_missing = True
+        return token
+
+    def _yaml_same_line(self, token):
+        last = self._yaml_last_taken
+        if last is None:
+            return False
+        return "\n" not in self._s[last.end_mark:token.start_mark]
+
+    # -- documents -------------------------------------------------------------
+
+    def parse_implicit_document_start(self):
+        if self.check_token(DirectiveToken, DocumentStartToken, StreamEndToken):
+            return self.parse_document_start()
+        self._yaml_docs = 1
+        token = self.peek_token()
+        self.states.append(self.parse_document_end)
+        # `...` alone: an empty document (the JS lexer opens one there).
+        if self.check_token(DocumentEndToken):
+            self.state = self.parse_document_content
+        else:
+            self.state = self.parse_block_node
+        return DocumentStartEvent(token.start_mark, token.start_mark, explicit=False)
+
+    def parse_document_start(self):
+        if self._yaml_docs:
+            return self._yaml_after_document()
+        while self.check_token(DocumentEndToken):
+            self.get_token()
+        if self.check_token(StreamEndToken):
+            token = self.get_token()
+            self.state = None
+            return StreamEndEvent(token.start_mark, token.end_mark)
+        token = self.peek_token()
+        self._yaml_process_directives()
+        if not self.check_token(DocumentStartToken):
+            if self.check_token(StreamEndToken):
+                self._yaml_fail("MISSING_CHAR", "Missing directives-end indicator line")
+            # Directives, then content without `---`: the document is read
+            # anyway and the missing marker is reported after its errors.
+            self._yaml_missing_doc_start = True
+            self._yaml_docs = 1
+            self.states.append(self.parse_document_end)
+            self.state = self.parse_block_node
+            return DocumentStartEvent(token.start_mark, token.start_mark, explicit=False)
+        self._yaml_docs = 1
+        end = self.get_token().end_mark
+        self.states.append(self.parse_document_end)
+        self.state = self.parse_document_content
+        return DocumentStartEvent(token.start_mark, end, explicit=True)
+
+    def _yaml_after_document(self):
+        """Anything but the end of input after the first document."""
+        try:
+            if self.check_token(StreamEndToken):
+                token = self.get_token()
+                self.state = None
+                return StreamEndEvent(token.start_mark, token.end_mark)
+            token = self.peek_token()
+            if isinstance(token, DirectiveToken):
+                # Directives with no document after them are harmless.
+                self._yaml_process_directives()
+                if self.check_token(StreamEndToken):
+                    token = self.get_token()
+                    self.state = None
+                    return StreamEndEvent(token.start_mark, token.end_mark)
+            elif not isinstance(token, (DocumentStartToken, DocumentEndToken)):
+                if not self._yaml_explicit_end or self._yaml_same_line(token):
+                    # More content after the root node of the document.
+                    self._yaml_fail(
+                        "UNEXPECTED_TOKEN", "Unexpected %s at node end" % _yaml_token_name(token)
+                    )
+        except _YamlSyntaxError as error:
+            # The JS library reports lexical trouble inside the second
+            # document on that document, which is never looked at; what
+            # the first document gets is MULTIPLE_DOCS.  Stray-token errors
+            # are the exception: they land on the first document.
+            if error.code == "UNEXPECTED_TOKEN" or error.code == "RESOURCE_EXHAUSTION":
+                raise
+        self._yaml_fail(
+            "MULTIPLE_DOCS",
+            "Source contains multiple documents; please use YAML.parseAllDocuments()",
+        )
+
+    def parse_document_end(self):
+        token = self.peek_token()
+        if self._yaml_missing_doc_start:
+            self._yaml_fail("MISSING_CHAR", "Missing directives-end/doc-start indicator line")
+        explicit = False
+        if self.check_token(DocumentEndToken):
+            token = self.get_token()
+            explicit = True
+        self._yaml_explicit_end = explicit
+        self.state = self.parse_document_start
+        return DocumentEndEvent(token.start_mark, token.end_mark, explicit=explicit)
+
+    def _yaml_process_directives(self):
+        """Apply %YAML/%TAG the way the JS Directives class does."""
+        found = False
+        while self.check_token(DirectiveToken):
+            token = self.get_token()
+            found = True
+            name = token.name
+            parts = token.value
+            if name == "%YAML":
+                if len(parts) != 1:
+                    self._yaml_record(
+                        "BAD_DIRECTIVE", "%YAML directive should contain exactly one part"
+                    )
+                    continue
+                version = parts[0]
+                if version in ("1.1", "1.2"):
+                    self.yaml_doc_version = version
+                else:
+                    # Other well-formed versions only warn (and change
+                    # nothing); malformed ones are errors.
+                    if not _YAML_VERSION_RE.match(version):
+                        self._yaml_record("BAD_DIRECTIVE", "Unsupported YAML version " + version)
+            elif name == "%TAG":
+                if len(parts) != 2:
+                    self._yaml_record(
+                        "BAD_DIRECTIVE", "%TAG directive should contain exactly two parts"
+                    )
+                    if len(parts) < 2:
+                        continue
+                self._yaml_tags[parts[0]] = parts[1]
+            # Unknown directives only warn.
+        return found
+
+    def _yaml_fail(self, code, message):
+        pos = self.tokens[0].start_mark if self.tokens else self._pos
+        raise _YamlSyntaxError(code, message, None, pos)
+
+    def _yaml_fail_at_item(self, code, message):
+        """A structural error at the start of a collection item.
+
+        The JS library checks the item's properties (tabs, anchors, tags)
+        before it reports where the item starts, so problems recorded on
+        those leading tokens are reported first.
+        """
+        for token in self.tokens:
+            soft = getattr(token, "_yaml_soft", None)
+            if not isinstance(token, _YAML_ITEM_START_TOKENS):
+                if soft is not None and soft[0] == "TAB_AS_INDENT":
+                    self._yaml_record(soft[0], soft[1], token.start_mark)
+                break
+            if soft is not None:
+                self._yaml_record(soft[0], soft[1], token.start_mark)
+        self._yaml_fail(code, message)
+
+    # -- nodes -------------------------------------------------------------------
+
+    def _yaml_resolve_tag(self, source):
+        """JS Directives.tagName: tag text -> tag name (None if unusable)."""
+        if source == "!":
+            return "!"
+        if source[1:2] == "<":
+            verbatim = source[2:-1]
+            if verbatim in ("!", "!!"):
+                self._yaml_record(
+                    "TAG_RESOLVE_FAILED",
+                    "Verbatim tags aren't resolved, so %s is invalid." % source,
+                )
+                return None
+            if not source.endswith(">"):
+                self._yaml_record("TAG_RESOLVE_FAILED", "Verbatim tags must end with a >")
+            return verbatim
+        cut = source.rfind("!") + 1
+        handle = source[:cut]
+        suffix = source[cut:]
+        if not suffix:
+            self._yaml_record("TAG_RESOLVE_FAILED", "The %s tag has no suffix" % source)
+        prefix = self._yaml_tags.get(handle)
+        if prefix:
+            try:
+                return prefix + _yaml_decode_uri_component(suffix)
+            except UnicodeDecodeError:
+                self._yaml_record("TAG_RESOLVE_FAILED", "URIError: URI malformed")
+                return None
+        if handle == "!":
+            return source
+        self._yaml_record("TAG_RESOLVE_FAILED", "Could not resolve tag: " + source)
+        return None
+
+    def parse_node(self, block=False, indentless_sequence=False):
+        token = self.peek_token()
+        if isinstance(token, AliasToken):
+            self.get_token()
+            if not token.value:
+                self._yaml_record("BAD_ALIAS", "Alias cannot be an empty string")
+            self.state = self.states.pop()
+            return AliasEvent(token.value, token.start_mark, token.end_mark)
+        anchor = None
+        tag_source = None
+        start_mark = end_mark = token.start_mark
+        # Properties, checked as they are read (as JS resolveProps does).
+        while isinstance(token, (AnchorToken, TagToken)):
+            self.get_token()
+            end_mark = token.end_mark
+            if isinstance(token, AnchorToken):
+                if anchor is not None:
+                    self._yaml_record("MULTIPLE_ANCHORS", "A node can have at most one anchor")
+                anchor = token.value
+            else:
+                if tag_source is not None:
+                    self._yaml_record("MULTIPLE_TAGS", "A node can have at most one tag")
+                tag_source = token.value[1]
+            token = self.peek_token()
+        if isinstance(token, AliasToken):
+            if not token.value:
+                self._yaml_record("BAD_ALIAS", "Alias cannot be an empty string")
+            self._yaml_record("ALIAS_PROPS", "An alias node must not specify any properties")
+            self.get_token()
+            self.state = self.states.pop()
+            return AliasEvent(token.value, start_mark, token.end_mark)
+        if isinstance(token, ScalarToken):
+            self.get_token()
+            # A scalar's own text is checked before its tag is resolved.
+            tag = self._yaml_resolve_tag(tag_source) if tag_source is not None else None
+            if (token.plain and tag is None) or tag == "!":
+                flags = (True, False)
+            elif tag is None:
+                flags = (False, True)
+            else:
+                flags = (False, False)
+            self.state = self.states.pop()
+            return ScalarEvent(
+                anchor, tag, flags, token.value, start_mark, token.end_mark, style=token.style
+            )
+        tag = self._yaml_resolve_tag(tag_source) if tag_source is not None else None
+        implicit = tag is None or tag == "!"
+        if indentless_sequence and isinstance(token, BlockEntryToken):
+            self.state = self.parse_indentless_sequence_entry
+            self._yaml_indentless.append(self._yaml_column(token.start_mark))
+            return SequenceStartEvent(anchor, tag, implicit, start_mark, token.end_mark)
+        if isinstance(token, FlowSequenceStartToken):
+            self.state = self.parse_flow_sequence_first_entry
+            return SequenceStartEvent(anchor, tag, implicit, start_mark, token.end_mark, flow_style=True)
+        if isinstance(token, FlowMappingStartToken):
+            self.state = self.parse_flow_mapping_first_key
+            return MappingStartEvent(anchor, tag, implicit, start_mark, token.end_mark, flow_style=True)
+        if block and isinstance(token, BlockSequenceStartToken):
+            self.state = self.parse_block_sequence_first_entry
+            return SequenceStartEvent(anchor, tag, implicit, start_mark, token.start_mark, flow_style=False)
+        if block and isinstance(token, BlockMappingStartToken):
+            self.state = self.parse_block_mapping_first_key
+            return MappingStartEvent(anchor, tag, implicit, start_mark, token.start_mark, flow_style=False)
+        if anchor is not None or tag_source is not None:
+            # Properties on an empty node.
+            self.state = self.states.pop()
+            return ScalarEvent(anchor, tag, (implicit, False), "", start_mark, end_mark)
+        if isinstance(token, FlowEntryToken):
+            self._yaml_fail("UNEXPECTED_TOKEN", "Unexpected , in flow collection")
+        self._yaml_fail("UNEXPECTED_TOKEN", "Unexpected %s token" % _yaml_token_name(token))
+
+    def _yaml_column(self, offset):
+        return offset - (self._s.rfind("\n", 0, offset) + 1)
+
+    def _yaml_junk_after_node(self, token):
+        """Stray content after a node on its line.
+
+        If a `:` follows later on the same line, the JS library reads the
+        node and the junk as the key of a compact mapping instead; let the
+        scanner run over the rest of the line to find out.
+        """
+        s = self._s
+        eol = s.find("\n", token.start_mark, self._n)
+        eol = self._n if eol < 0 else eol
+        last = self._yaml_last_taken
+        if isinstance(last, (FlowSequenceEndToken, FlowMappingEndToken)) and (
+            self._indent_value == self.indent
+        ):
+            # The JS parser ends such a flow collection here and reports
+            # the junk on it, whatever follows.
+            self._yaml_fail(
+                "UNEXPECTED_TOKEN", "Unexpected %s at node end" % _yaml_token_name(token)
+            )
+        try:
+            while not self.done and self._pos <= eol and self._last_start <= eol:
+                self._fetch_more_tokens()
+        except _YamlSyntaxError as error:
+            if error.code == "BLOCK_AS_IMPLICIT_KEY":
+                raise
+        self._yaml_fail("UNEXPECTED_TOKEN", "Unexpected %s at node end" % _yaml_token_name(token))
+
+    # -- block collections --------------------------------------------------------
+
+    def parse_block_sequence_entry(self):
+        if self.check_token(BlockEntryToken):
+            token = self.get_token()
+            if not self.check_token(BlockEntryToken, BlockEndToken):
+                self.states.append(self.parse_block_sequence_entry)
+                return self.parse_block_node()
+            self.state = self.parse_block_sequence_entry
+            return self.process_empty_scalar(token.end_mark)
+        if not self.check_token(BlockEndToken):
+            token = self.peek_token()
+            if self._yaml_same_line(token):
+                self._yaml_junk_after_node(token)
+            if self._yaml_column(token.start_mark) > self._yaml_column(self.marks[-1]):
+                if isinstance(token, BlockSequenceStartToken):
+                    self._yaml_fail_at_item(
+                        "BAD_INDENT", "All sequence items must start at the same column"
+                    )
+                self._yaml_fail_at_item("MISSING_CHAR", "Sequence item without - indicator")
+            if self.states and self.states[-1] in (
+                self.parse_block_mapping_key,
+                self.parse_block_mapping_value,
+            ):
+                # The JS parser hands the line to the parent mapping, where
+                # it is a key at the wrong column.
+                self._yaml_fail_at_item("BAD_INDENT", _YAML_MSG_MAP_COLUMN)
+            self._yaml_fail(
+                "UNEXPECTED_TOKEN", "Unexpected %s at node end" % _yaml_token_name(token)
+            )
+        token = self.get_token()
+        self.state = self.states.pop()
+        self.marks.pop()
+        return SequenceEndEvent(token.start_mark, token.end_mark)
+
+    def parse_indentless_sequence_entry(self):
+        if not self.check_token(BlockEntryToken):
+            token = self.peek_token()
+            column = self._yaml_indentless.pop() if self._yaml_indentless else 0
+            if (
+                not isinstance(token, (KeyToken, ValueToken, BlockEndToken, StreamEndToken))
+                and not self._yaml_same_line(token)
+                and self._yaml_column(token.start_mark) > column
+            ):
+                # More indented than the `-` entries, yet no entry: the JS
+                # parser takes it as an item missing its indicator.
+                self._yaml_fail_at_item("MISSING_CHAR", "Sequence item without - indicator")
+            self._yaml_indentless.append(column)
+            event = _YamlPyParser.parse_indentless_sequence_entry(self)
+            self._yaml_indentless.pop()
+            return event
+        return _YamlPyParser.parse_indentless_sequence_entry(self)
+
+    def parse_block_mapping_first_key(self):
+        self._yaml_map_inline.append(False)
+        return _YamlPyParser.parse_block_mapping_first_key(self)
+
+    def parse_block_mapping_value(self):
+        if self._yaml_value_missing:
+            self._yaml_value_missing = False
+            last = self._yaml_last_taken
+            pos = last.end_mark if last is not None else None
+            self._yaml_record("MISSING_CHAR", _YAML_MSG_NEEDS_VALUE, pos)
+        if self.check_token(ValueToken):
+            token = self.get_token()
+            following = self.peek_token()
+            has_value = not isinstance(following, (KeyToken, ValueToken, BlockEndToken))
+            if self._yaml_map_inline:
+                self._yaml_map_inline[-1] = has_value and self._yaml_same_line(following)
+            if has_value:
+                self.states.append(self.parse_block_mapping_key)
+                return self.parse_block_node_or_indentless_sequence()
+            self.state = self.parse_block_mapping_key
+            return self.process_empty_scalar(token.end_mark)
+        # An explicit key without `:`: the pair has no value node at all.
+        self.state = self.parse_block_mapping_key
+        token = self.peek_token()
+        return self._yaml_absent(token.start_mark)
+
+    def _yaml_absent(self, mark):
+        event = self.process_empty_scalar(mark)
+        event.yaml_absent = True
+        return event
+
+    def parse_flow_mapping_empty_value(self):
+        # `{a}`: no value node (JS Pair value null).
+        self.state = self.parse_flow_mapping_key
+        return self._yaml_absent(self.peek_token().start_mark)
+
+    def parse_flow_mapping_value(self):
+        if self.check_token(ValueToken):
+            return _YamlPyParser.parse_flow_mapping_value(self)
+        self.state = self.parse_flow_mapping_key
+        return self._yaml_absent(self.peek_token().start_mark)
+
+    def parse_flow_sequence_entry_mapping_value(self):
+        if self.check_token(ValueToken):
+            return _YamlPyParser.parse_flow_sequence_entry_mapping_value(self)
+        self.state = self.parse_flow_sequence_entry_mapping_end
+        return self._yaml_absent(self.peek_token().start_mark)
+
+    def parse_block_mapping_key(self):
+        if self.check_token(KeyToken):
+            token = self.get_token()
+            if not self.check_token(KeyToken, ValueToken, BlockEndToken):
+                self.states.append(self.parse_block_mapping_value)
+                return self.parse_block_node_or_indentless_sequence()
+            self.state = self.parse_block_mapping_value
+            return self.process_empty_scalar(token.end_mark)
+        if self.check_token(ValueToken):
+            # `: value` with no key: the JS library gives the pair a null key.
+            self.state = self.parse_block_mapping_value
+            return self.process_empty_scalar(self.peek_token().start_mark)
+        if not self.check_token(BlockEndToken):
+            token = self.peek_token()
+            if isinstance(token, BlockEntryToken):
+                # Mirrors how the JS parser attaches the stray `-`: right
+                # below a same-line value of a top-level mapping it becomes
+                # an error token used as a key, otherwise a sequence key.
+                last = self._yaml_last_taken
+                gap = self._s[last.end_mark:token.start_mark] if last is not None else ""
+                if (
+                    self._yaml_map_inline
+                    and self._yaml_map_inline[-1]
+                    and self._yaml_column(self.marks[-1]) == 0
+                    and gap.count("\n") == 1
+                ):
+                    self._yaml_fail_at_item("MULTILINE_IMPLICIT_KEY", _YAML_MSG_MULTILINE_KEY)
+                self._yaml_fail_at_item(
+                    "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key"
+                )
+            if isinstance(token, BlockSequenceStartToken):
+                self._yaml_fail_at_item(
+                    "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key"
+                )
+            if (
+                isinstance(token, ScalarToken)
+                and token.style in ("|", ">")
+                and not self._yaml_same_line(token)
+                and self._yaml_column(token.start_mark) == self._yaml_column(self.marks[-1])
+            ):
+                # A block scalar where a key belongs: the JS library makes
+                # it an (inevitably multi-line) implicit key.
+                self._yaml_fail_at_item("MULTILINE_IMPLICIT_KEY", _YAML_MSG_MULTILINE_KEY)
+            if isinstance(token, BlockMappingStartToken) or not self._yaml_same_line(token):
+                self._yaml_fail_at_item("BAD_INDENT", _YAML_MSG_MAP_COLUMN)
+            self._yaml_junk_after_node(token)
+        token = self.get_token()
+        self.state = self.states.pop()
+        self.marks.pop()
+        if self._yaml_map_inline:
+            self._yaml_map_inline.pop()
+        return MappingEndEvent(token.start_mark, token.end_mark)
+
+    # -- flow collections ---------------------------------------------------------
+
+    def parse_flow_sequence_entry(self, first=False):
+        if not self.check_token(FlowSequenceEndToken):
+            if not first:
+                if self.check_token(FlowEntryToken):
+                    self.get_token()
+                else:
+                    self._yaml_fail("MISSING_CHAR", "Missing , or : between flow sequence items")
+            if self.check_token(KeyToken):
+                token = self.peek_token()
+                self.state = self.parse_flow_sequence_entry_mapping_key
+                return MappingStartEvent(None, None, True, token.start_mark, token.end_mark, flow_style=True)
+            if self.check_token(ValueToken):
+                # `[: x]` -- a single-pair mapping with an empty key.
+                token = self.peek_token()
+                self.state = self._yaml_flow_pair_empty_key
+                return MappingStartEvent(None, None, True, token.start_mark, token.end_mark, flow_style=True)
+            if not self.check_token(FlowSequenceEndToken):
+                self.states.append(self.parse_flow_sequence_entry)
+                return self.parse_flow_node()
+        token = self.get_token()
+        self.state = self.states.pop()
+        self.marks.pop()
+        return SequenceEndEvent(token.start_mark, token.end_mark)
+
+    def _yaml_flow_pair_empty_key(self):
+        self.state = self.parse_flow_sequence_entry_mapping_value
+        return self.process_empty_scalar(self.peek_token().start_mark)
+
+    def parse_flow_mapping_key(self, first=False):
+        if not self.check_token(FlowMappingEndToken):
+            if not first:
+                if self.check_token(FlowEntryToken):
+                    self.get_token()
+                else:
+                    self._yaml_fail("MISSING_CHAR", "Missing , or : between flow map items")
+            if self.check_token(KeyToken):
+                token = self.get_token()
+                if not self.check_token(ValueToken, FlowEntryToken, FlowMappingEndToken):
+                    self.states.append(self.parse_flow_mapping_value)
+                    return self.parse_flow_node()
+                self.state = self.parse_flow_mapping_value
+                return self.process_empty_scalar(token.end_mark)
+            if self.check_token(ValueToken):
+                # `{: x}` -- an empty key.
+                self.state = self.parse_flow_mapping_value
+                return self.process_empty_scalar(self.peek_token().start_mark)
+            if not self.check_token(FlowMappingEndToken):
+                self.states.append(self.parse_flow_mapping_empty_value)
+                return self.parse_flow_node()
+        token = self.get_token()
+        self.state = self.states.pop()
+        self.marks.pop()
+        return MappingEndEvent(token.start_mark, token.end_mark)
+
+
+def _yaml_token_name(token):
+    """The JS library's name for a token type, for messages."""
+    if isinstance(token, ScalarToken):
+        if token.style == '"':
+            return "double-quoted-scalar"
+        if token.style == "'":
+            return "single-quoted-scalar"
+        if token.style in ("|", ">"):
+            return "block-scalar"
+        return "scalar"
+    names = {
+        AliasToken: "alias",
+        AnchorToken: "anchor",
+        TagToken: "tag",
+        BlockEntryToken: "seq-item-ind",
+        KeyToken: "explicit-key-ind",
+        ValueToken: "map-value-ind",
+        FlowEntryToken: "comma",
+        FlowSequenceStartToken: "flow-seq-start",
+        FlowSequenceEndToken: "flow-seq-end",
+        FlowMappingStartToken: "flow-map-start",
+        FlowMappingEndToken: "flow-map-end",
+        DocumentStartToken: "doc-start",
+        DocumentEndToken: "doc-end",
+        DirectiveToken: "directive",
+    }
+    return names.get(type(token), "token")
+
+
+class _YamlPurePipeline(_YamlScanner, _YamlParser):
+    """Scanner + parser, mixed like PyYAML's Loader classes."""
+
+    def __init__(self, text):
+        _YamlScanner.__init__(self, text)
+        _YamlParser.__init__(self)
+
+    def get_token(self):
+        return _YamlParser.get_token(self)
+
+
+# ---------------------------------------------------------------------------
+# Node graph
+# ---------------------------------------------------------------------------
+
+
+class _YamlScalar(object):
+    __slots__ = ("value", "style", "source", "tagged", "fmt", "fraction", "anchor")
+
+    def __init__(self, value, style, source, tagged, fmt=None, fraction=0):
+        self.value = value  # the JS value
+        self.style = style  # None (plain), '"', "'", '|', '>'
+        self.source = source  # scalar text, kept for key stringification
+        self.tagged = tagged  # the explicit tag name, or None
+        self.fmt = fmt  # number format: 'HEX', 'OCT', 'EXP' or None
+        self.fraction = fraction  # JS minFractionDigits (e.g. 2 for "1.50")
+        self.anchor = None
+
+
+class _YamlSeq(object):
+    __slots__ = ("items", "flow", "kind", "anchor", "tag")
+
+    def __init__(self, flow):
+        self.items = []
+        self.flow = flow
+        self.kind = "seq"  # 'seq', 'omap' or 'pairs'
+        self.anchor = None
+        self.tag = None
+
+
+class _YamlMap(object):
+    __slots__ = ("pairs", "flow", "kind", "anchor", "tag")
+
+    def __init__(self, flow):
+        self.pairs = []  # (key node, value node or None)
+        self.flow = flow
+        self.kind = "map"  # 'map' or 'set'
+        self.anchor = None
+        self.tag = None
+
+
+class _YamlAlias(object):
+    __slots__ = ("name", "target", "anchor")
+
+    def __init__(self, name, target):
+        self.name = name
+        self.target = target  # the latest node anchored `name` before it
+        self.anchor = None
+
+
+class _YamlMergeKey(object):
+    """The `<<` key of the YAML 1.1 schema (a JS Symbol: never equal)."""
+
+    __slots__ = ()
+
+
+_YAML_NO_KEY = object()
+
+
+# ---------------------------------------------------------------------------
+# Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
+# ---------------------------------------------------------------------------
+
+# JS RegExp `$` matches only at the very end, hence \Z throughout.
+_YAML_NULL_RE = re.compile(r"(?:~|[Nn]ull|NULL)?\Z")
+_YAML_BOOL_RE = re.compile(r"(?:[Tt]rue|TRUE|[Ff]alse|FALSE)\Z")
+_YAML_INT_OCT_RE = re.compile(r"0o[0-7]+\Z")
+_YAML_INT_RE = re.compile(r"[-+]?[0-9]+\Z")
+_YAML_INT_HEX_RE = re.compile(r"0x[0-9a-fA-F]+\Z")
+_YAML_FLOAT_NAN_RE = re.compile(r"(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)\Z")
+_YAML_FLOAT_EXP_RE = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+\Z")
+_YAML_FLOAT_RE = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)\Z")
+
+_YAML11_TRUE_RE = re.compile(r"(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)\Z")
+_YAML11_FALSE_RE = re.compile(r"(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)\Z")
+_YAML11_INT_BIN_RE = re.compile(r"[-+]?0b[0-1_]+\Z")
+_YAML11_INT_OCT_RE = re.compile(r"[-+]?0[0-7_]+\Z")
+_YAML11_INT_RE = re.compile(r"[-+]?[0-9][0-9_]*\Z")
+_YAML11_INT_HEX_RE = re.compile(r"[-+]?0x[0-9a-fA-F_]+\Z")
+_YAML11_FLOAT_EXP_RE = re.compile(r"[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+\Z")
+_YAML11_FLOAT_RE = re.compile(r"[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*\Z")
+_YAML11_INT_TIME_RE = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\Z")
+_YAML11_FLOAT_TIME_RE = re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*\Z")
+_YAML_TIMESTAMP_RE = re.compile(
+    r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})"
+    r"(?:(?:t|T|[ \t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\.[0-9]+)?)"
+    r"(?:[ \t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?\Z"
+)
+# JS parseFloat: the longest decimal-literal prefix after leading white space.
+_YAML_PARSE_FLOAT_RE = re.compile(
+    r"[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+)
+
+_YAML_TAG_PREFIX = "tag:yaml.org,2002:"
+_YAML_TAG_STR = _YAML_TAG_PREFIX + "str"
+
+
+def _yaml_number(value):
+    """A JS number as Python data: integral finite doubles become int."""
+    if value != value or value in (math.inf, -math.inf):
+        return value
+    if value == 0:
+        # Keep JS negative zero distinguishable.
+        return value if math.copysign(1.0, value) < 0 else 0
+    if value.is_integer():
+        return int(value)
+    return value
+
+
+def _yaml_int_to_double(number):
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf if number > 0 else -math.inf
+
+
+def _yaml_parse_float(text):
+    """JS parseFloat (leading white space, longest valid prefix, else NaN)."""
+    match = _YAML_PARSE_FLOAT_RE.match(text.lstrip(_YAML_JS_TRIM))
+    if not match:
+        return math.nan
+    literal = match.group()
+    if literal.endswith("Infinity"):
+        return -math.inf if literal.startswith("-") else math.inf
+    return float(literal)
+
+
+def _yaml_parse_int(digits, radix):
+    """JS parseInt for a digit string already stripped of sign and prefix."""
+    if not digits:
+        return math.nan
+    if radix == 10:
+        return float(digits)
+    return _yaml_int_to_double(int(digits, radix))
+
+
+def _yaml_min_fraction(text):
+    # JS float.resolve keeps the written fraction width when it ends in 0.
+    dot = text.find(".")
+    if dot != -1 and text.endswith("0"):
+        return len(text) - dot - 1
+    return 0
+
+
+def _yaml_resolve_core(text, tag=None):
+    """Core-schema resolution of a plain scalar (or a tagged scalar's text).
+
+    With `tag` None: implicit resolution over all default tags.  With a tag
+    name: only that tag's variants are tried (findScalarTagByName).  Returns
+    a _YamlScalar-ready tuple (value, fmt, fraction) or None for "string".
+    """
+    if tag is None or tag == "null":
+        if _YAML_NULL_RE.match(text):
+            return (None, None, 0)
+        if tag:
+            return None
+    if tag is None or tag == "bool":
+        if _YAML_BOOL_RE.match(text):
+            return (text[0] in "tT", None, 0)
+        if tag:
+            return None
+    if tag is None or tag == "int":
+        if _YAML_INT_OCT_RE.match(text):
+            return (_yaml_number(_yaml_int_to_double(int(text[2:], 8))), "OCT", 0)
+        if _YAML_INT_RE.match(text):
+            return (_yaml_number(float(text)), None, 0)
+        if _YAML_INT_HEX_RE.match(text):
+            return (_yaml_number(_yaml_int_to_double(int(text[2:], 16))), "HEX", 0)
+        if tag:
+            return None
+    if _YAML_FLOAT_NAN_RE.match(text):
+        if text[-3:].lower() == "nan":
+            return (math.nan, None, 0)
+        return (-math.inf if text[0] == "-" else math.inf, None, 0)
+    if _YAML_FLOAT_EXP_RE.match(text):
+        return (_yaml_number(float(text)), "EXP", 0)
+    if _YAML_FLOAT_RE.match(text):
+        return (_yaml_number(float(text)), None, _yaml_min_fraction(text))
+    return None
+
+
+def _yaml11_int(text, offset, radix):
+    sign = text[0]
+    if sign in "+-":
+        offset += 1
+    value = _yaml_parse_int(text[offset:].replace("_", ""), radix)
+    return _yaml_number(-value if sign == "-" else value)
+
+
+def _yaml11_sexagesimal(text):
+    sign = text[0]
+    body = text[1:] if sign in "+-" else text
+    total = 0.0
+    for part in body.replace("_", "").split(":"):
+        total = total * 60 + (float(part) if part else 0.0)
+    return _yaml_number(-total if sign == "-" else total)
+
+
+def _yaml_resolve_11(text, tag=None, at_key=False):
+    """The library's YAML 1.1 schema (used under a `%YAML 1.1` directive)."""
+    if tag is None or tag == "null":
+        if _YAML_NULL_RE.match(text):
+            return (None, None, 0)
+        if tag:
+            return None
+    if tag is None or tag == "bool":
+        if _YAML11_TRUE_RE.match(text):
+            return (True, None, 0)
+        if _YAML11_FALSE_RE.match(text):
+            return (False, None, 0)
+        if tag:
+            return None
+    if tag is None or tag == "int":
+        if _YAML11_INT_BIN_RE.match(text):
+            return (_yaml11_int(text, 2, 2), "BIN", 0)
+        if _YAML11_INT_OCT_RE.match(text):
+            return (_yaml11_int(text, 1, 8), "OCT", 0)
+        if _YAML11_INT_RE.match(text):
+            return (_yaml11_int(text, 0, 10), None, 0)
+        if _YAML11_INT_HEX_RE.match(text):
+            return (_yaml11_int(text, 2, 16), "HEX", 0)
+        if tag:
+            if _YAML11_INT_TIME_RE.match(text):
+                return (_yaml11_sexagesimal(text), "TIME", 0)
+            return None
+    if tag is None or tag == "float":
+        if _YAML_FLOAT_NAN_RE.match(text):
+            if text[-3:].lower() == "nan":
+                return (math.nan, None, 0)
+            return (-math.inf if text[0] == "-" else math.inf, None, 0)
+        if _YAML11_FLOAT_EXP_RE.match(text):
+            return (_yaml_number(_yaml_parse_float(text.replace("_", ""))), "EXP", 0)
+        if _YAML11_FLOAT_RE.match(text):
+            return (_yaml_number(_yaml_parse_float(text.replace("_", ""))), None, 0)
+        if tag:
+            if _YAML11_FLOAT_TIME_RE.match(text):
+                return (_yaml11_sexagesimal(text), "TIME", 0)
+            return None
+    if at_key and text == "<<":
+        return (_YamlMergeKey(), None, 0)
+    if _YAML11_INT_TIME_RE.match(text):
+        return (_yaml11_sexagesimal(text), "TIME", 0)
+    if _YAML11_FLOAT_TIME_RE.match(text):
+        return (_yaml11_sexagesimal(text), "TIME", 0)
+    if _YAML_TIMESTAMP_RE.match(text):
+        return (_yaml_timestamp(text), None, 0)
+    return None
+
+
+# Days from 1970-01-01 (proleptic Gregorian) for a zero-based month that may
+# overflow into following years, as JS MakeDay normalises it.
+def _yaml_days_from_civil(year, month0, day):
+    year += month0 // 12
+    month = month0 % 12 + 1
+    y = year - (1 if month <= 2 else 0)
+    era = y // 400
+    yoe = y - era * 400
+    mp = (month + 9) % 12
+    doy = (153 * mp + 2) // 5
+    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468 + day - 1
+
+
+def _yaml_civil_from_days(days):
+    days += 719468
+    era = days // 146097
+    doe = days - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + 3 if mp < 10 else mp - 9
+    year = yoe + era * 400 + (1 if month <= 2 else 0)
+    return year, month, day
+
+
+def _yaml_iso_from_ms(ms):
+    """JS Date.prototype.toISOString; None when the time value is invalid."""
+    if ms != ms or abs(ms) > 8.64e15:
+        return None
+    ms = int(ms)
+    days, rest = divmod(ms, 86400000)
+    year, month, day = _yaml_civil_from_days(days)
+    hour, rest = divmod(rest, 3600000)
+    minute, rest = divmod(rest, 60000)
+    second, milli = divmod(rest, 1000)
+    if 0 <= year <= 9999:
+        year_text = "%04d" % year
+    else:
+        year_text = ("+" if year > 0 else "-") + "%06d" % abs(year)
+    return "%s-%02d-%02dT%02d:%02d:%02d.%03dZ" % (
+        year_text, month, day, hour, minute, second, milli,
+    )
+
+
+def _yaml_timestamp(text):
+    """JS timestamp.resolve: a YamlDate, or None when the text does not match."""
+    match = _YAML_TIMESTAMP_RE.match(text)
+    if not match:
+        return None
+    year, month, day = int(match.group(1)), int(match.group(2)), int(match.group(3))
+    hour = int(match.group(4) or 0)
+    minute = int(match.group(5) or 0)
+    second = int(float(match.group(6))) if match.group(6) else 0
+    fraction = match.group(7)
+    milli = int((fraction + "00")[1:4]) if fraction else 0
+    # Date.UTC maps years 0-99 to 1900-1999.
+    if 0 <= year <= 99:
+        year += 1900
+    days = _yaml_days_from_civil(year, month - 1, day)
+    ms = days * 86400000 + hour * 3600000 + minute * 60000 + second * 1000 + milli
+    zone = match.group(8)
+    if zone and zone != "Z":
+        offset = _yaml11_sexagesimal(zone)
+        if abs(offset) < 30:
+            offset *= 60
+        ms -= 60000 * offset
+    return YamlDate(_yaml_iso_from_ms(ms))
+
+
+# Node's Buffer.from(text, 'base64'): white space and unknown characters are
+# skipped, URL-safe letters accepted, decoding stops at '='.
+_YAML_B64_ALPHABET = dict(
+    (ch, index)
+    for index, ch in enumerate("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+)
+_YAML_B64_ALPHABET["-"] = 62
+_YAML_B64_ALPHABET["_"] = 63
+
+
+def _yaml_base64(text):
+    out = bytearray()
+    acc = 0
+    bits = 0
+    for ch in text:
+        if ch == "=":
+            break
+        code = _YAML_B64_ALPHABET.get(ch)
+        if code is None:
+            continue
+        acc = (acc << 6) | code
+        bits += 6
+        if bits >= 8:
+            bits -= 8
+            out.append((acc >> bits) & 0xFF)
+    return bytes(out)
+
+
+def _yaml_resolve_tagged_scalar(text, tag, schema11):
+    """findScalarTagByName: (value, fmt, fraction), or None for a string."""
+    if tag.startswith(_YAML_TAG_PREFIX):
+        name = tag[len(_YAML_TAG_PREFIX):]
+        if name == "str":
+            return None
+        if name in ("null", "bool", "int", "float"):
+            if schema11:
+                return _yaml_resolve_11(text, name)
+            return _yaml_resolve_core(text, name)
+        if name == "binary":
+            return (_yaml_base64(text), None, 0)
+        if name == "timestamp":
+            date = _yaml_timestamp(text)
+            if date is None:
+                raise _YamlSyntaxError(
+                    "TAG_RESOLVE_FAILED", "!!timestamp expects a date, starting with yyyy-mm-dd"
+                )
+            return (date, None, 0)
+    # Unknown, local and collection tags leave the text as a string (the
+    # JS library only warns).
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Composer: events -> node graph
+# ---------------------------------------------------------------------------
+
+
+# First characters of plain scalars that may resolve to something other than
+# a string (null, bool, numbers; in YAML 1.1 also yes/on/off, exponent-only
+# floats like "e3" and the merge key "<<").
+_YAML_CORE_FIRST_CHARS = "~nNtTfF0123456789+-."
+_YAML11_FIRST_CHARS = _YAML_CORE_FIRST_CHARS + "yYoOeE<"
+
+
+def _yaml_scalar_identity(node):
+    """What JS `===` compares for duplicate-key detection, or None."""
+    if node.__class__ is not _YamlScalar:
+        return None
+    value = node.value
+    if value is None:
+        return ("null",)
+    if value is True or value is False:
+        return ("bool", value)
+    cls = value.__class__
+    if cls is str:
+        return ("str", value)
+    if cls is int or cls is float:
+        if value != value:
+            return None  # NaN !== NaN
+        return ("num", float(value))
+    return None  # Dates, buffers and merge keys are objects
+
+
+class _YamlComposer(object):
+    """Builds the node graph from PyYAML events, with JS checks."""
+
+    def __init__(self, events, schema11_getter, holder):
+        # `holder` collects continuable errors (_yaml_record/_yaml_pending).
+        self._events = events
+        self._schema11_getter = schema11_getter
+        self._holder = holder
+        self._record = holder._yaml_record
+        self.schema11 = False
+
+    def compose(self):
+        get_event = self._events.get_event
+        event = get_event()  # StreamStart
+        event = get_event()
+        if event.__class__ is StreamEndEvent:
+            return None
+        self.schema11 = self._schema11_getter()
+        root = self._compose_document(get_event)
+        self._raise_pending()
+        # Pull the next event so that a second document is reported.
+        get_event()
+        return root
+
+    def _raise_pending(self):
+        pending = self._holder._yaml_pending
+        if pending is not None:
+            raise _YamlSyntaxError(pending[0], pending[1])
+
+    def _compose_document(self, get_event):
+        anchors = {}
+        # Open collections, innermost last.  Frame: [node, its pending key
+        # (or _YAML_NO_KEY), identities of its scalar keys so far, its tag,
+        # a duplicate found in a flow map awaiting the pair's value].
+        stack = []
+        root = None
+        schema11 = self.schema11
+        while True:
+            event = get_event()
+            cls = event.__class__
+            if cls is ScalarEvent:
+                if getattr(event, "yaml_absent", False):
+                    node = None  # a pair without a value node
+                else:
+                    at_key = (
+                        bool(stack)
+                        and stack[-1][1] is _YAML_NO_KEY
+                        and stack[-1][0].__class__ is _YamlMap
+                    )
+                    node = self._scalar(event, schema11, at_key)
+                    if event.anchor is not None:
+                        node.anchor = event.anchor
+                        anchors[event.anchor] = node
+                        if not event.anchor:
+                            self._record("BAD_ALIAS", "Anchor cannot be an empty string", event.end_mark)
+            elif cls is AliasEvent:
+                node = _YamlAlias(event.anchor, anchors.get(event.anchor))
+            elif cls is SequenceStartEvent or cls is MappingStartEvent:
+                if len(stack) >= _YAML_MAX_DEPTH:
+                    raise _YamlSyntaxError("RESOURCE_EXHAUSTION", "Maximum call stack size exceeded")
+                flow = bool(event.flow_style)
+                node = _YamlSeq(flow) if cls is SequenceStartEvent else _YamlMap(flow)
+                if event.anchor is not None:
+                    # Registered before the children: an alias inside the
+                    # collection refers to it (a circular structure).
+                    node.anchor = event.anchor
+                    anchors[event.anchor] = node
+                stack.append([node, _YAML_NO_KEY, None, event.tag, None])
+                continue
+            elif cls is SequenceEndEvent or cls is MappingEndEvent:
+                frame = stack.pop()
+                node = frame[0]
+                if frame[3] is not None:
+                    node.tag = frame[3]
+                    self._apply_collection_tag(node, frame[3], event.end_mark)
+                if node.anchor == "":
+                    self._record("BAD_ALIAS", "Anchor cannot be an empty string", event.end_mark)
+            elif cls is DocumentEndEvent:
+                return root
+            else:
+                raise _YamlSyntaxError("UNEXPECTED_TOKEN", "Unexpected event")
+            # Attach the finished node to its parent.
+            if not stack:
+                root = node
+                continue
+            frame = stack[-1]
+            parent = frame[0]
+            if parent.__class__ is _YamlSeq:
+                parent.items.append(node)
+            elif frame[1] is _YAML_NO_KEY:
+                identity = _yaml_scalar_identity(node)
+                if identity is not None:
+                    seen = frame[2]
+                    if seen is None:
+                        seen = frame[2] = set()
+                    if identity in seen:
+                        if parent.flow:
+                            # Flow maps check keys once the pair is complete.
+                            frame[4] = True
+                        else:
+                            self._record("DUPLICATE_KEY", "Map keys must be unique", event.start_mark)
+                    seen.add(identity)
+                frame[1] = node
+            else:
+                parent.pairs.append((frame[1], node))
+                frame[1] = _YAML_NO_KEY
+                if frame[4] is not None:
+                    self._record("DUPLICATE_KEY", "Map keys must be unique", event.end_mark)
+                    frame[4] = None
+
+    def _scalar(self, event, schema11, at_key):
+        text = event.value
+        tag = event.tag
+        style = event.style or None
+        if tag is None:
+            if style is None:
+                # Fast path: most plain scalars cannot be anything but text.
+                first = text[:1]
+                if first and first not in (_YAML11_FIRST_CHARS if schema11 else _YAML_CORE_FIRST_CHARS):
+                    return _YamlScalar(text, None, text, None)
+                if schema11:
+                    resolved = _yaml_resolve_11(text, None, at_key)
+                else:
+                    resolved = _yaml_resolve_core(text)
+                if resolved is not None:
+                    return _YamlScalar(resolved[0], None, text, None, resolved[1], resolved[2])
+            return _YamlScalar(text, style, text, None)
+        if tag == "!":
+            return _YamlScalar(text, style, text, tag)
+        try:
+            resolved = _yaml_resolve_tagged_scalar(text, tag, schema11)
+        except _YamlSyntaxError as error:
+            self._record(error.code, error.message, event.end_mark)
+            resolved = None
+        if resolved is None:
+            return _YamlScalar(text, style, text, tag)
+        return _YamlScalar(resolved[0], style, text, tag, resolved[1], resolved[2])
+
+    def _apply_collection_tag(self, node, tag, pos):
+        """composeCollection: known collection tags on maps and sequences."""
+        if tag == "!":
+            return
+        if node.__class__ is _YamlMap:
+            if tag == _YAML_TAG_PREFIX + "set":
+                for _key, value in node.pairs:
+                    if value is not None and not (
+                        value.__class__ is _YamlScalar and value.value is None and not value.tagged
+                    ):
+                        self._record("TAG_RESOLVE_FAILED", "Set items must all have null values", pos)
+                        return
+                node.kind = "set"
+            return
+        if tag in (_YAML_TAG_PREFIX + "omap", _YAML_TAG_PREFIX + "pairs"):
+            pairs = []
+            for item in node.items:
+                if item.__class__ is _YamlMap:
+                    if len(item.pairs) > 1:
+                        self._record(
+                            "TAG_RESOLVE_FAILED", "Each pair must have its own sequence indicator", pos
+                        )
+                    if item.pairs:
+                        pairs.append(item.pairs[0])
+                    else:
+                        pairs.append((_YamlScalar(None, None, "", None), None))
+                else:
+                    pairs.append((item, None))
+            if tag.endswith("omap"):
+                seen = set()
+                for key, _value in pairs:
+                    if key.__class__ is _YamlScalar:
+                        marker = _yaml_map_key_marker(key.value)
+                        if marker in seen:
+                            self._record(
+                                "TAG_RESOLVE_FAILED",
+                                "Ordered maps must not include duplicate keys: %s"
+                                % _yaml_js_string(key.value),
+                                pos,
+                            )
+                        else:
+                            seen.add(marker)
+                node.kind = "omap"
+            else:
+                node.kind = "pairs"
+            node.items = pairs
+
+
+# ---------------------------------------------------------------------------
+# JS value conversion (Document.toJS)
+# ---------------------------------------------------------------------------
+
+
+def _yaml_js_number_string(value):
+    """JS Number.prototype.toString for a double."""
+    if value != value:
+        return "NaN"
+    if value == math.inf:
+        return "Infinity"
+    if value == -math.inf:
+        return "-Infinity"
+    if value == 0:
+        return "0"
+    value = float(value)
+    sign = "-" if value < 0 else ""
+    text = repr(abs(value))
+    # Decompose Python's shortest repr into digits and a decimal exponent.
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        exponent = int(exponent)
+    else:
+        mantissa, exponent = text, 0
+    if "." in mantissa:
+        whole, frac = mantissa.split(".")
+    else:
+        whole, frac = mantissa, ""
+    if frac == "0":
+        frac = ""
+    digits = (whole + frac).lstrip("0")
+    point = len(whole) + exponent  # position of the decimal point
+    if whole.strip("0") == "":
+        # 0.000123 -> digits "123", point moves left by the leading zeros
+        lead = len(frac) - len(frac.lstrip("0"))
+        point = exponent - lead
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    n = point
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    exp = n - 1
+    mant = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return sign + mant + "e" + ("+" if exp >= 0 else "-") + str(abs(exp))
+
+
+def _yaml_js_string(value):
+    """JS String(value) for the primitives a scalar can hold."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, (int, float)):
+        return _yaml_js_number_string(value)
+    if isinstance(value, str):
+        return value
+    return str(value)
+
+
+_YAML_INDEX_KEY_RE = re.compile(r"(?:0|[1-9][0-9]{0,9})\Z")
+
+
+def _yaml_is_index_key(key):
+    # Canonical array-index strings come first in JS own-key order.
+    return (
+        key[:1] in "0123456789"
+        and key != ""
+        and _YAML_INDEX_KEY_RE.match(key) is not None
+        and int(key) <= 4294967294
+    )
+
+
+def _yaml_js_order(obj):
+    """Reorder a dict in place into JS own-key order."""
+    keys = [k for k in obj if _yaml_is_index_key(k)]
+    if not keys:
+        return
+    items = list(obj.items())
+    obj.clear()
+    for key in sorted(keys, key=int):
+        obj[key] = None
+    for key, value in items:
+        obj[key] = value
+
+
+class _YamlAnchorData(object):
+    __slots__ = ("alias_count", "count", "res", "done")
+
+    def __init__(self):
+        self.alias_count = 0
+        self.count = 1
+        self.res = None
+        self.done = False
+
+
+class _YamlToJS(object):
+    """Document.toJS: node graph -> Python data with JS semantics.
+
+    Iterative (an explicit stack of frames, one per open collection), so
+    nesting as deep as the composer allows cannot exhaust Python's stack.
+    """
+
+    def __init__(self, schema11=False):
+        self._anchors = {}  # id(node) -> _YamlAnchorData
+        self._schema11 = schema11
+
+    # -- scalars and aliases (no children) ----------------------------------
+
+    def _leaf(self, node):
+        """The JS value of a scalar or alias node."""
+        if node.__class__ is _YamlScalar:
+            if node.anchor is not None:
+                data = _YamlAnchorData()
+                data.res = node.value
+                data.done = True
+                self._anchors[id(node)] = data
+            return node.value
+        return self._alias(node)
+
+    def _begin(self, node):
+        """Create the container for a collection node (before its children,
+        so that aliases inside it can refer to it) and return its frame."""
+        if node.__class__ is _YamlSeq:
+            kind = node.kind
+            if kind == "seq":
+                result = []
+            elif kind == "pairs":
+                result = []
+            else:
+                result = YamlOrderedMap()
+            items = node.items
+        else:
+            if node.kind == "set":
+                kind = "set"
+                result = YamlSet()
+            else:
+                kind = "map"
+                result = {}
+            items = node.pairs
+        if node.anchor is not None:
+            data = _YamlAnchorData()
+            data.res = result
+            data.done = True
+            self._anchors[id(node)] = data
+        # frame: [kind, result, items, index, phase, key node, JS key, seen]
+        return [kind, result, items, 0, 0, None, None, None]
+
+    def convert(self, node):
+        if node is None:
+            return None
+        cls = node.__class__
+        if cls is _YamlScalar or cls is _YamlAlias:
+            return self._leaf(node)
+        stack = [self._begin(node)]
+        # `incoming` carries a finished child's value to the frame on top.
+        incoming = _YAML_NO_KEY
+        while True:
+            frame = stack[-1]
+            child = self._step(frame, incoming)
+            incoming = _YAML_NO_KEY
+            if child is _YAML_NO_KEY:
+                # Frame complete.
+                stack.pop()
+                result = frame[1]
+                if frame[0] == "map":
+                    _yaml_js_order(result)
+                if not stack:
+                    return result
+                incoming = result
+                continue
+            if child is None:
+                incoming = None
+                continue
+            cls = child.__class__
+            if cls is _YamlScalar or cls is _YamlAlias:
+                incoming = self._leaf(child)
+            else:
+                stack.append(self._begin(child))
+
+    def _step(self, frame, incoming):
+        """Feed a finished child value to a frame; return the next child
+        node to convert, None for a missing value, or _YAML_NO_KEY when the
+        frame is complete."""
+        kind, result, items, index, phase = frame[0], frame[1], frame[2], frame[3], frame[4]
+        if kind == "seq":
+            if incoming is not _YAML_NO_KEY:
+                result.append(incoming)
+            if index < len(items):
+                frame[3] = index + 1
+                return items[index]
+            return _YAML_NO_KEY
+        if kind == "set":
+            if incoming is not _YAML_NO_KEY:
+                marker = _yaml_map_key_marker(incoming)
+                seen = frame[7]
+                if seen is None:
+                    seen = frame[7] = set()
+                if marker not in seen:
+                    seen.add(marker)
+                    result.items.append(incoming)
+            if index < len(items):
+                frame[3] = index + 1
+                return items[index][0]
+            return _YAML_NO_KEY
+        # Key/value collections (map, omap, pairs).  Phase 0: hand out the
+        # next key; phase 1: the key's value arrived, hand out the pair's
+        # value; phase 2: the value arrived, store the pair.
+        if phase == 1:
+            frame[6] = incoming
+            frame[4] = 2
+            return items[index][1]
+        if phase == 2:
+            self._store(kind, result, frame[5], frame[6], incoming, frame)
+            index += 1
+            frame[3] = index
+            frame[5] = frame[6] = None
+        while index < len(items):
+            key = items[index][0]
+            if kind == "map" and key.__class__ is _YamlScalar and key.value.__class__ is _YamlMergeKey:
+                # YAML 1.1 `<<` merges instead of adding a pair.
+                self._merge(result, items[index][1])
+                index += 1
+                frame[3] = index
+                continue
+            frame[4] = 1
+            frame[5] = key
+            return key
+        return _YAML_NO_KEY
+
+    def _store(self, kind, result, key_node, js_key, js_value, frame):
+        if kind == "map":
+            result[self._string_key(key_node, js_key)] = js_value
+        elif kind == "pairs":
+            single = {self._string_key(key_node, js_key): js_value}
+            _yaml_js_order(single)
+            result.append(single)
+        else:  # omap -> JS Map
+            marker = _yaml_map_key_marker(js_key)
+            seen = frame[7]
+            if seen is None:
+                seen = frame[7] = set()
+            if marker in seen:
+                raise _YamlToJSError("Error", "Ordered maps must not include duplicate keys")
+            seen.add(marker)
+            result.entries.append((js_key, js_value))
+
+    def _string_key(self, key_node, js_key):
+        """addPairToJSMap's stringifyKey: the property name for a key."""
+        cls = js_key.__class__
+        if js_key is None:
+            return ""
+        if cls is str:
+            return js_key
+        if js_key is True:
+            return "true"
+        if js_key is False:
+            return "false"
+        if cls is int or cls is float:
+            return _yaml_js_number_string(js_key)
+        return _yaml_stringify_key(key_node, self._schema11)
+
+    def _alias(self, node):
+        target = node.target
+        if target is None:
+            raise _YamlToJSError(
+                "ReferenceError",
+                "Unresolved alias (the anchor must be set before the alias): " + node.name,
+            )
+        data = self._anchors.get(id(target))
+        if data is None:
+            self.convert(target)
+            data = self._anchors.get(id(target))
+        if data is None or not data.done:
+            raise _YamlToJSError("ReferenceError", "This should not happen: Alias anchor was not resolved?")
+        data.count += 1
+        if data.alias_count == 0:
+            data.alias_count = self._alias_count(target)
+        if data.count * data.alias_count > _YAML_MAX_ALIAS_COUNT:
+            raise _YamlToJSError(
+                "ReferenceError", "Excessive alias count indicates a resource exhaustion attack"
+            )
+        return data.res
+
+    def _alias_count(self, node):
+        """getAliasCount: the largest expansion factor inside `node`."""
+        best = 0
+        stack = [node]
+        anchors = self._anchors
+        while stack:
+            item = stack.pop()
+            cls = item.__class__
+            if item is None or cls is _YamlScalar:
+                best = max(best, 1)  # (JS: a missing value counts as 1)
+            elif cls is _YamlAlias:
+                data = anchors.get(id(item.target)) if item.target is not None else None
+                if data is not None:
+                    best = max(best, data.count * data.alias_count)
+            elif cls is _YamlSeq:
+                if item.kind == "seq":
+                    stack.extend(item.items)
+                else:
+                    for key, value in item.items:
+                        stack.append(key)
+                        stack.append(value)
+            else:
+                for key, value in item.pairs:
+                    stack.append(key)
+                    stack.append(value)
+        return best
+
+    def _merge(self, result, value):
+        """YAML 1.1 `<<`: copy keys of the source map(s) that are missing."""
+        source = value.target if value.__class__ is _YamlAlias else value
+        if source is None:
+            raise _YamlToJSError("Error", "Merge sources must be maps or map aliases")
+        if source.__class__ is _YamlSeq and source.kind == "seq":
+            for item in source.items:
+                self._merge_one(result, item)
+        else:
+            self._merge_one(result, source)
+
+    def _merge_one(self, result, item):
+        source = item.target if item.__class__ is _YamlAlias else item
+        if source.__class__ is not _YamlMap:
+            raise _YamlToJSError("Error", "Merge sources must be maps or map aliases")
+        for key, value in self._map_entries(source):
+            prop = _yaml_js_property_key(key)
+            if prop not in result:
+                result[prop] = value
+
+    def _map_entries(self, node):
+        """YAMLMap.toJSON(_, ctx, Map): entries with unconverted JS keys."""
+        entries = []
+        index = {}
+        for key, value in node.pairs:
+            if key.__class__ is _YamlScalar and key.value.__class__ is _YamlMergeKey:
+                merged = {}
+                self._merge(merged, value)
+                for k, v in merged.items():
+                    if k not in index:
+                        index[k] = len(entries)
+                        entries.append((k, v))
+                continue
+            js_key = self.convert(key)
+            js_value = self.convert(value)
+            marker = _yaml_map_key_marker(js_key)
+            if marker in index:
+                entries[index[marker]] = (js_key, js_value)
+            else:
+                index[marker] = len(entries)
+                entries.append((js_key, js_value))
+        return entries
+
+
+def _yaml_js_property_key(value):
+    """JS ToPropertyKey for a merged key (merges copy JS Map keys)."""
+    if isinstance(value, list):
+        # Array.prototype.toString
+        return ",".join("" if item is None else _yaml_js_property_key(item) for item in value)
+    if isinstance(value, dict):
+        return "[object Object]"
+    if isinstance(value, YamlOrderedMap):
+        return "[object Map]"
+    if isinstance(value, YamlSet):
+        return "[object Set]"
+    if isinstance(value, YamlDate):
+        return value.iso or "Invalid Date"
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return _yaml_js_string(value)
+
+
+def _yaml_map_key_marker(value):
+    if value is None or isinstance(value, (str, bool)):
+        return (type(value).__name__, value)
+    if isinstance(value, (int, float)):
+        return ("nan",) if value != value else ("num", float(value))
+    return ("id", id(value))
+
+
+# -- key stringification --------------------------------------------------
+#
+# A JS object key must be a string, so the JS library stringifies collection
+# keys (and alias keys whose value is a collection) as flow-style YAML.  The
+# functions below follow its stringifier for the cases frontmatter can hold:
+# node properties, flow collections (broken over lines beyond 80 columns),
+# explicit `? ` keys, and the plain/quoted choice for strings.  Comments on
+# key nodes are not reproduced.
+
+_YAML_LINE_WIDTH = 80
+_YAML_PLAIN_FORBIDDEN_RE = re.compile(
+    r"^[\n\t ,\[\]{}#&*!|>'\"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$"
+)
+_YAML_FLOW_INDICATOR_RE = re.compile(r"[\[\]{},]")
+_YAML_FORCE_DOUBLE_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_YAML_DOC_MARKER_RE = re.compile(r"(?:^|\n)(?:---|\.\.\.)(?:[\n\t ]|$)")
+
+
+def _yaml_stringify_key(node, schema11=False):
+    return _yaml_stringify(node, "", False, schema11)
+
+
+def _yaml_tag_string(tag):
+    """Directives.tagString with the default handles."""
+    if tag.startswith(_YAML_TAG_PREFIX):
+        suffix = tag[len(_YAML_TAG_PREFIX):]
+        for ch, esc in (("!", "%21"), (",", "%2C"), ("[", "%5B"), ("]", "%5D"), ("{", "%7B"), ("}", "%7D")):
+            suffix = suffix.replace(ch, esc)
+        return "!!" + suffix
+    return tag if tag.startswith("!") else "!<%s>" % tag
+
+
+def _yaml_props(node):
+    props = []
+    if node.anchor:
+        props.append("&" + node.anchor)
+    tag = getattr(node, "tagged", None) if node.__class__ is _YamlScalar else node.tag
+    if tag:
+        props.append(_yaml_tag_string(tag))
+    return " ".join(props)
+
+
+def _yaml_stringify(node, indent, implicit_key, schema11):
+    """stringify(): properties plus content, in flow context."""
+    if node is None:
+        return ""
+    if node.__class__ is _YamlAlias:
+        return "*" + node.name
+    if node.__class__ is _YamlScalar:
+        text = _yaml_stringify_scalar(node, implicit_key, schema11)
+    else:
+        text = _yaml_stringify_flow(node, indent, schema11)
+    props = _yaml_props(node)
+    if not props:
+        return text
+    if node.__class__ is _YamlScalar or text[:1] in ("{", "["):
+        return props + " " + text
+    return props + "\n" + indent + text
+
+
+def _yaml_stringify_flow(node, indent, schema11):
+    step = "  "
+    item_indent = indent + step
+    lines = []
+    if node.__class__ is _YamlSeq and node.kind == "seq":
+        start, end = "[", "]"
+        for item in node.items:
+            lines.append(_yaml_stringify(item, item_indent, False, schema11))
+    else:
+        if node.__class__ is _YamlSeq:
+            start, end = "[", "]"
+            pairs = node.items
+            all_null = False
+        else:
+            start, end = "{", "}"
+            pairs = node.pairs
+            all_null = node.kind == "set" or all(v is None for _k, v in pairs)
+        for key, value in pairs:
+            lines.append(_yaml_stringify_pair(key, value, item_indent, all_null, schema11))
+    if not lines:
+        return start + end
+    req_newline = any("\n" in line for line in lines)
+    lines = [line + "," for line in lines[:-1]] + [lines[-1]]
+    if not req_newline:
+        width = sum(len(line) + 2 for line in lines) + 2
+        req_newline = width > _YAML_LINE_WIDTH
+    if req_newline:
+        out = start
+        for line in lines:
+            out += ("\n" + step + indent + line) if line else "\n"
+        return out + "\n" + indent + end
+    return start + " " + " ".join(lines) + " " + end
+
+
+def _yaml_stringify_pair(key, value, indent, all_null, schema11):
+    explicit = key is None or key.__class__ in (_YamlSeq, _YamlMap) or (
+        key.__class__ is _YamlScalar and key.style in ("|", ">")
+    )
+    text = _yaml_stringify(key, indent + "  ", not explicit and not all_null, schema11)
+    if all_null or value is None:
+        if text == "":
+            return "?"
+        return "? " + text if explicit else text
+    text = ("? %s\n%s:" % (text, indent)) if explicit else text + ":"
+    value_text = _yaml_stringify(value, indent + "  ", False, schema11)
+    sep = " "
+    if not explicit and value.__class__ in (_YamlSeq, _YamlMap):
+        if "\n" in value_text:
+            sep = "\n" + indent + "  "
+    elif value_text == "" or value_text[:1] == "\n":
+        sep = ""
+    return text + sep + value_text
+
+
+def _yaml_stringify_scalar(node, implicit_key, schema11):
+    value = node.value
+    if value is None:
+        return node.source if _YAML_NULL_RE.match(node.source) else "null"
+    if value is True or value is False:
+        if node.source and _YAML_BOOL_RE.match(node.source) and (node.source[0] in "tT") == value:
+            return node.source
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return _yaml_flow_number(node)
+    if not isinstance(value, str):
+        return node.source
+    style = node.style
+    if style != '"' and _YAML_FORCE_DOUBLE_RE.search(value):
+        style = '"'
+    if style == '"':
+        return _yaml_double_quoted_string(value)
+    if style == "'":
+        return _yaml_single_quoted_string(value, implicit_key)
+    if style in ("|", ">"):
+        return _yaml_quoted_string(value, implicit_key)
+    return _yaml_plain_string(value, implicit_key, schema11)
+
+
+def _yaml_plain_string(value, implicit_key, schema11):
+    if (implicit_key and "\n" in value) or _YAML_FLOW_INDICATOR_RE.search(value):
+        return _yaml_quoted_string(value, implicit_key)
+    if not value or _YAML_PLAIN_FORBIDDEN_RE.search(value):
+        return _yaml_quoted_string(value, implicit_key)
+    if implicit_key and _YAML_DOC_MARKER_RE.search(value):
+        return _yaml_quoted_string(value, implicit_key)
+    # A plain string that would read back as another type gets quotes.
+    resolve = _yaml_resolve_11 if schema11 else _yaml_resolve_core
+    if resolve(value) is not None:
+        return _yaml_quoted_string(value, implicit_key)
+    return value
+
+
+def _yaml_quoted_string(value, implicit_key):
+    if '"' in value and "'" not in value:
+        return _yaml_single_quoted_string(value, implicit_key)
+    return _yaml_double_quoted_string(value)
+
+
+def _yaml_single_quoted_string(value, implicit_key):
+    if (implicit_key and "\n" in value) or re.search(r"[ \t]\n|\n[ \t]", value):
+        return _yaml_double_quoted_string(value)
+    return "'" + value.replace("'", "''").replace("\n", "\n\n") + "'"
+
+
+# JSON.stringify's escapes, then the JS library's YAML spellings for some.
+_YAML_DQ_ESCAPES = {
+    '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+    "\t": "\\t", "\0": "\\0", "\x07": "\\a", "\x0b": "\\v", "\x1b": "\\e",
+}
+
+
+def _yaml_double_quoted_string(value):
+    out = ['"']
+    for index, ch in enumerate(value):
+        esc = _YAML_DQ_ESCAPES.get(ch)
+        if esc is not None:
+            out.append(esc)
+        elif ch == " " and value[index + 1:index + 2] == "\n":
+            # A space before a line break is escaped so it survives folding.
+            out.append("\\ ")
+        elif ord(ch) < 0x20:
+            out.append("\\x%02x" % ord(ch))
+        elif 0xD800 <= ord(ch) <= 0xDFFF:
+            out.append("\\u%04x" % ord(ch))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _yaml_flow_number(node):
+    value = node.value
+    if value != value:
+        return ".nan"
+    if value in (math.inf, -math.inf):
+        return ".inf" if value > 0 else "-.inf"
+    fmt = node.fmt
+    if fmt == "HEX" and isinstance(value, int) and value >= 0:
+        return "0x%x" % value
+    if fmt == "OCT" and isinstance(value, int) and value >= 0:
+        return "0o%o" % value
+    if fmt == "EXP":
+        return _yaml_js_exponential(float(value))
+    text = "-0" if (value == 0 and math.copysign(1.0, value) < 0) else _yaml_js_number_string(value)
+    if node.fraction and "e" not in text:
+        dot = text.find(".")
+        if dot < 0:
+            dot = len(text)
+            text += "."
+        text += "0" * (node.fraction - (len(text) - dot - 1))
+    return text
+
+
+def _yaml_js_exponential(value):
+    """JS Number.prototype.toExponential() with no argument."""
+    if value == 0:
+        return "0e+0"
+    sign = "-" if value < 0 else ""
+    text = repr(abs(value))
+    mantissa, _, exponent = text.partition("e")
+    whole, _, frac = mantissa.partition(".")
+    if frac == "0":
+        frac = ""
+    digits = whole + frac
+    exp = int(exponent or 0) + len(whole) - 1
+    stripped = digits.lstrip("0")
+    exp -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0") or "0"
+    mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return "%s%se%s%d" % (sign, mant, "+" if exp >= 0 else "-", abs(exp))
+
+
+# ---------------------------------------------------------------------------
+# Entry point
+# ---------------------------------------------------------------------------
+
+
+def _yaml_compose_pure(source):
+    """Pure-Python path: (root node or None, pending-error holder)."""
+    pipeline = _YamlPurePipeline(source)
+    composer = _YamlComposer(pipeline, lambda: pipeline.yaml_doc_version == "1.1", pipeline)
+    return composer, pipeline
+
+
+def _yaml_convert(root, schema11):
+    if root is None:
+        return None
+    try:
+        return _YamlToJS(schema11).convert(root)
+    except _YamlToJSError as error:
+        raise FrontmatterYamlError("toJS", error.name, error.message)
+    except RecursionError:
+        # Only merge keys that pull in their own mapping (YAML 1.1) or
+        # stringifying an extremely deep collection key recurse here; the
+        # JS library overflows its stack the same way.
+        raise FrontmatterYamlError("toJS", "RangeError", "Maximum call stack size exceeded")
+
+
+def _yaml_run(composer, holder):
+    try:
+        root = composer.compose()
+    except _YamlSyntaxError as error:
+        # Tokens scanned ahead of the parser, before the fatal error, would
+        # have been composed (and their problems reported) first.
+        if error.pos is not None:
+            for token in getattr(holder, "tokens", ()):
+                soft = getattr(token, "_yaml_soft", None)
+                if soft is not None and token.start_mark < error.pos:
+                    holder._yaml_record(soft[0], soft[1], token.start_mark)
+        # The first continuable error precedes the fatal one, unless the
+        # fatal one is reported ahead of everything after its position.
+        pending = holder._yaml_pending
+        if pending is not None and not (
+            error.at is not None and pending[2] is not None and pending[2] > error.at
+        ):
+            raise FrontmatterYamlError("parse", pending[0], pending[1])
+        raise FrontmatterYamlError("parse", error.code, error.message)
+    except RecursionError:
+        raise FrontmatterYamlError(
+            "parse", "RESOURCE_EXHAUSTION", "Maximum call stack size exceeded"
+        )
+    return _yaml_convert(root, composer.schema11)
+
+
+def _yaml_load_pure_python(source):
+    """The pure-Python loader (always available)."""
+    return _yaml_run(*_yaml_compose_pure(source))
+
+
+# ---------------------------------------------------------------------------
+# libyaml fast path
+# ---------------------------------------------------------------------------
+#
+# libyaml (PyYAML's C extension) implements YAML 1.1 lexing, so its events
+# agree with the JS library only on plain, well-formed documents.  The fast
+# path is therefore opportunistic: a pre-screen rejects text using any
+# construct where the two lexers differ, the event stream is checked for
+# the remaining ones, and any error, warning or doubt sends the source to
+# the pure-Python path, which alone decides what is wrong and how.  Results
+# are then identical by construction; tests/test_vectors_yaml.py checks it
+# on every vector case.
+
+# Measured on all 573 vector cases and on differential fuzzing against the
+# JS library: with the screening below, libyaml gives identical results.
+_YAML_USE_C_PARSER = True
+
+YAML_C_LOADER_AVAILABLE = _YamlCEventParser is not None and _YAML_USE_C_PARSER
+
+_YAML_C_UNSAFE_RE = re.compile(
+    # Tabs, CR, NEL/LS/PS, BOM, control characters, lone surrogates: the
+    # lexers disagree about white space, line breaks and printability.
+    "[\t\r\x85\u2028\u2029\ufeff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff]"
+    # Directives and document markers.
+    "|^%|^(?:---|\\.\\.\\.)(?:[ \\n]|$)"
+    # Comments glued to a quote, bracket or block scalar header.
+    "|[\"'\\]}|>]#"
+    # Explicit keys and bare `:` lines (JS indentation leniency).
+    "|^[ ]*(?:-[ ]+)*[?:](?:[ ]|$)"
+    # `?` or `:` opening a flow item: libyaml reads `[?x]` as a key.
+    "|[\\[{,][ ]*[?:]"
+    # Tags, and anchors/aliases whose JS name goes past libyaml's.
+    "|(?:^|[ \\[{,])!"
+    "|(?:^|[ \\[{,])[&*][A-Za-z0-9_-]*[^A-Za-z0-9_ \\n,\\[\\]{}-]",
+    re.M,
+)
+
+
+_YAML_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
+
+
+class _YamlFallback(Exception):
+    """libyaml's reading cannot be trusted for this source."""
+
+
+class _YamlFallbackSink(object):
+    """Error holder for the libyaml path: any problem means fall back."""
+
+    _yaml_pending = None
+
+    def _yaml_record(self, code, message, pos=None):
+        raise _YamlFallback()
+
+
+class _YamlCEvents(object):
+    """libyaml events, checked for constructs where the lexers differ."""
+
+    def __init__(self, parser, source):
+        self._parser = parser
+        self._source = source
+        self._documents = 0
+        # Per open collection: [is_mapping, next node is a key, flow line].
+        self._frames = []
+
+    def get_event(self):
+        event = self._parser.get_event()
+        cls = event.__class__
+        frames = self._frames
+        if cls is ScalarEvent:
+            if event.style in ("|", ">"):
+                if not _yaml_c_block_scalar_ok(self._source, event):
+                    raise _YamlFallback()
+            elif event.start_mark.line != event.end_mark.line:
+                # Multi-line plain/quoted scalars follow JS-specific
+                # indentation rules.
+                raise _YamlFallback()
+            self._node_done()
+        elif cls is AliasEvent:
+            self._node_done()
+        elif cls is SequenceStartEvent or cls is MappingStartEvent:
+            if frames and frames[-1][1]:
+                raise _YamlFallback()  # a collection as a mapping key
+            if len(frames) >= _YAML_MAX_DEPTH:
+                raise _YamlFallback()
+            mapping = cls is MappingStartEvent
+            frames.append([mapping, mapping, event.start_mark.line if event.flow_style else None])
+        elif cls is SequenceEndEvent or cls is MappingEndEvent:
+            frame = frames.pop()
+            if frame[2] is not None and frame[2] != event.end_mark.line:
+                raise _YamlFallback()  # flow collections spanning lines
+            self._node_done()
+        elif cls is DocumentStartEvent:
+            self._documents += 1
+            if self._documents > 1 or event.explicit or event.version or event.tags:
+                raise _YamlFallback()
+        return event
+
+    def _node_done(self):
+        frames = self._frames
+        if frames and frames[-1][0]:
+            # Keys and values alternate inside a mapping.
+            frames[-1][1] = not frames[-1][1]
+
+
+def _yaml_c_block_scalar_ok(source, event):
+    """Is this block scalar one where libyaml and the JS library agree?
+
+    The JS library rejects leading blank lines indented deeper than the
+    first content line (libyaml takes them as the indentation), and its
+    explicit indentation indicators count from a different base.
+    """
+    start = event.start_mark.index
+    if not source.endswith("\n") and event.end_mark.index >= len(source):
+        # At the very end without a line break the clip/keep rules differ.
+        return False
+    header = start
+    while header < len(source) and source[header] not in "|>":
+        header += 1
+    eol = source.find("\n", header)
+    if eol < 0:
+        return True
+    head = source[header:eol].split("#", 1)[0].strip()
+    if any(ch.isdigit() for ch in head):
+        return False
+    # Leading blank lines, up to the first non-blank line -- which libyaml
+    # may already consider outside the scalar, so look past its end.
+    longest_blank = 0
+    pos = eol + 1
+    while pos < len(source):
+        nl = source.find("\n", pos)
+        line = source[pos:] if nl < 0 else source[pos:nl]
+        if line.strip(" "):
+            return len(line) - len(line.lstrip(" ")) >= longest_blank
+        longest_blank = max(longest_blank, len(line))
+        if nl < 0:
+            break
+        pos = nl + 1
+    return True
+
+
+def _yaml_load_c(source):
+    """libyaml-based loader; raises _YamlFallback when it cannot decide."""
+    if (source and not source.endswith("\n")) or _YAML_C_UNSAFE_RE.search(source):
+        # (Frontmatter always ends with a line break; without one the two
+        # lexers disagree about block scalars at the very end.)
+        raise _YamlFallback()
+    if _YAML_ASTRAL_RE.search(source) and any(len(line) > 512 for line in source.split("\n")):
+        # The JS 1024-character key limit counts UTF-16 units, libyaml's
+        # counts characters.
+        raise _YamlFallback()
+    parser = _YamlCEventParser(source)
+    sink = _YamlFallbackSink()
+    try:
+        composer = _YamlComposer(_YamlCEvents(parser, source), lambda: False, sink)
+        root = composer.compose()
+    except (_YamlSyntaxError, yaml.YAMLError):
+        # Any problem at all: the pure-Python path reports it the JS way.
+        raise _YamlFallback()
+    finally:
+        parser.dispose()
+    return _yaml_convert(root, False)
+
+
+def load_frontmatter_yaml(source):
+    """Parse frontmatter YAML exactly as the reference JS library does.
+
+    Returns plain Python data (str, bool, None, int/float as JS numbers,
+    list, dict in JS own-key order, and YamlDate / bytes / YamlOrderedMap /
+    YamlSet for the rare tagged values).  Raises FrontmatterYamlError.
+    """
+    if YAML_C_LOADER_AVAILABLE:
+        try:
+            return _yaml_load_c(source)
+        except _YamlFallback:
+            pass
+    return _yaml_load_pure_python(source)
+
+
+# ---------------------------------------------------------------------------
+# Package patterns and semver ranges
+#
+# A port of what the reference server needs from node-semver 7.8.5: the
+# `validRange` normalisation (strict mode, no includePrerelease), `satisfies`
+# for the same options, plus the reference's `parsePackagePattern` wrapper.
+#
+# The port follows node-semver's own pipeline step by step (whitespace
+# collapse, "||" split, build strip, hyphen ranges, comparator/tilde/caret
+# trims, caret/tilde/x-range/star rewrites, ">=0.0.0" removal, comparator
+# parsing) because the normalised text and the accept/reject decision depend
+# on the exact order of those textual rewrites, not only on the grammar.
+#
+# node-semver runs its regexes with JavaScript semantics.  Three differences
+# from Python's `re` matter and are handled explicitly below:
+#   * JS `\s` is a fixed set (the one `String.prototype.trim` strips); Python's
+#     `\s` also matches U+001C-U+001F and U+0085 and misses U+FEFF.
+#   * JS `\d` is ASCII only; Python's `\d` matches any Unicode digit.
+#   * JS `$` (no multiline flag) matches only at the very end; Python's `$`
+#     also matches before a final "\n".  We use `\A` / `\Z` instead.
+# node-semver uses its "safe" regex variants (bounded `\s*`, `\d*` and
+# identifier repetitions) everywhere in range parsing; the bounds change which
+# inputs match, so they are reproduced exactly.
+# ---------------------------------------------------------------------------
+
+# ECMAScript WhiteSpace + LineTerminator: the set `String.prototype.trim`
+# removes and the set the regex class `\s` matches.
+_semver_JS_WHITESPACE = (
+    "\t\n\x0b\x0c\r \xa0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(text: str) -> str:
+    """Trim `text` exactly like ECMAScript `String.prototype.trim`."""
+    # str.strip with an explicit character set is a single C-level pass and,
+    # unlike the argument-less form, does not touch U+001C-U+001F or U+0085.
+    return text.strip(_semver_JS_WHITESPACE)
+
+
+# --- regex building blocks (JS semantics spelled out for Python's `re`) ----
+
+# Body of a character class equal to JS `\s`.
+_semver_WS_BODY = (
+    "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a"
+    "\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
+)
+_semver_WS = "[" + _semver_WS_BODY + "]"
+
+# node-semver's limits (internal/constants.js).
+_semver_MAX_LENGTH = 256
+_semver_MAX_SAFE_INTEGER = 9007199254740991
+# "safe" regexes cap identifier repetition at MAX_LENGTH - 6.
+_semver_MAX_SAFE_BUILD_LENGTH = _semver_MAX_LENGTH - 6
+
+# In the "safe" variants `\d*` becomes `\d{0,256}`, `\d+` becomes `\d{1,256}`,
+# `[a-zA-Z0-9-]*`/`+` get an upper bound of 250, and `\s*`/`\s+` are capped at
+# a single character (input whitespace is collapsed before they run).
+_semver_DIGITS_0 = "[0-9]{0,%d}" % _semver_MAX_LENGTH
+_semver_DIGITS_1 = "[0-9]{1,%d}" % _semver_MAX_LENGTH
+_semver_IDCHARS_0 = "[a-zA-Z0-9-]{0,%d}" % _semver_MAX_SAFE_BUILD_LENGTH
+_semver_IDCHARS_1 = "[a-zA-Z0-9-]{1,%d}" % _semver_MAX_SAFE_BUILD_LENGTH
+_semver_WS_OPT = _semver_WS + "?"  # safe form of `\s*`
+_semver_WS_ONE = _semver_WS  # safe form of `\s+`
+
+_semver_NUM_ID = "0|[1-9]" + _semver_DIGITS_0
+_semver_NUM_ID_LOOSE = _semver_DIGITS_1
+_semver_NONNUM_ID = _semver_DIGITS_0 + "[a-zA-Z-]" + _semver_IDCHARS_0
+
+_semver_MAIN = "({0})\\.({0})\\.({0})".format(_semver_NUM_ID)
+_semver_MAIN_LOOSE = "({0})\\.({0})\\.({0})".format(_semver_NUM_ID_LOOSE)
+
+# Non-numeric identifiers go first so that "0a" is not cut after the "0".
+_semver_PRE_ID = "(?:{0}|{1})".format(_semver_NONNUM_ID, _semver_NUM_ID)
+_semver_PRE_ID_LOOSE = "(?:{0}|{1})".format(_semver_NONNUM_ID, _semver_NUM_ID_LOOSE)
+_semver_PRERELEASE = "(?:-({0}(?:\\.{0})*))".format(_semver_PRE_ID)
+_semver_PRERELEASE_LOOSE = "(?:-?({0}(?:\\.{0})*))".format(_semver_PRE_ID_LOOSE)
+
+_semver_BUILD = "(?:\\+({0}(?:\\.{0})*))".format(_semver_IDCHARS_1)
+
+_semver_FULL_PLAIN = "v?" + _semver_MAIN + _semver_PRERELEASE + "?" + _semver_BUILD + "?"
+_semver_LOOSE_PLAIN = (
+    "[v=" + _semver_WS_BODY + "]*" + _semver_MAIN_LOOSE
+    + _semver_PRERELEASE_LOOSE + "?" + _semver_BUILD + "?"
+)
+
+_semver_GTLT = "((?:<|>)?=?)"
+_semver_XRANGE_ID = _semver_NUM_ID + "|x|X|\\*"
+_semver_XRANGE_PLAIN = (
+    "[v=" + _semver_WS_BODY + "]*({0})"
+    "(?:\\.({0})"
+    "(?:\\.({0})"
+    "(?:{1})?{2}?"
+    ")?)?"
+).format(_semver_XRANGE_ID, _semver_PRERELEASE, _semver_BUILD)
+
+# Groups: 1 major, 2 minor, 3 patch, 4 prerelease, 5 build.
+_semver_FULL_RE = re.compile("\\A" + _semver_FULL_PLAIN + "\\Z")
+# Groups: 1 operator, 2 major, 3 minor, 4 patch, 5 prerelease, 6 build.
+_semver_XRANGE_RE = re.compile(
+    "\\A" + _semver_GTLT + _semver_WS_OPT + _semver_XRANGE_PLAIN + "\\Z")
+# Groups: 1 major, 2 minor, 3 patch, 4 prerelease, 5 build.
+_semver_TILDE_RE = re.compile("\\A(?:~>?)" + _semver_XRANGE_PLAIN + "\\Z")
+_semver_CARET_RE = re.compile("\\A(?:\\^)" + _semver_XRANGE_PLAIN + "\\Z")
+# `~ 1` -> `~1`, `^ 1` -> `^1`; group 1 is the whitespace kept in front.
+_semver_TILDE_TRIM_RE = re.compile("(" + _semver_WS_OPT + ")(?:~>?)" + _semver_WS_ONE)
+_semver_CARET_TRIM_RE = re.compile("(" + _semver_WS_OPT + ")(?:\\^)" + _semver_WS_ONE)
+# Groups: 1 operator, 2 version (the whole FULL_PLAIN text); or the empty string.
+_semver_COMPARATOR_RE = re.compile(
+    "\\A" + _semver_GTLT + _semver_WS_OPT + "(" + _semver_FULL_PLAIN + ")\\Z|\\A\\Z")
+# `> 1.2.3` -> `>1.2.3`: the replacement keeps groups 1, 2 and 3, dropping the
+# whitespace between the operator and the version.
+_semver_COMPARATOR_TRIM_RE = re.compile(
+    "(" + _semver_WS_OPT + ")" + _semver_GTLT + _semver_WS_OPT
+    + "(" + _semver_LOOSE_PLAIN + "|" + _semver_XRANGE_PLAIN + ")")
+# Groups: 1 "from" (then 2-6 its parts), 7 "to" (then 8-12 its parts).
+_semver_HYPHEN_RE = re.compile(
+    "\\A" + _semver_WS_OPT + "(" + _semver_XRANGE_PLAIN + ")"
+    + _semver_WS_ONE + "-" + _semver_WS_ONE
+    + "(" + _semver_XRANGE_PLAIN + ")" + _semver_WS_OPT + "\\Z")
+_semver_STAR_RE = re.compile("(<|>)?=?" + _semver_WS_OPT + "\\*")
+_semver_GTE0_RE = re.compile(
+    "\\A" + _semver_WS_OPT + ">=" + _semver_WS_OPT + "0\\.0\\.0" + _semver_WS_OPT + "\\Z")
+# node-semver strips build metadata from each "||" alternative with the
+# *unbounded* BUILD pattern, so arbitrarily long build tags vanish.
+_semver_BUILD_STRIP_RE = re.compile("\\+([a-zA-Z0-9-]+(?:\\.[a-zA-Z0-9-]+)*)")
+_semver_BUILD_RE = re.compile(_semver_BUILD)
+# JS `/\s+/g`, used both for collapsing and for split(/\s+/).
+_semver_WS_RUN_RE = re.compile(_semver_WS + "+")
+_semver_DIGITS_ONLY_RE = re.compile("[0-9]+\\Z")
+
+# Helpers for scanning with COMPARATOR_TRIM_RE in linear time (see below).
+_semver_RUN_CHARS = frozenset("v=" + _semver_JS_WHITESPACE)
+_semver_RUN_RE = re.compile("[v=" + _semver_WS_BODY + "]*")
+_semver_ID_START_CHARS = frozenset("0123456789xX*")
+_semver_TRIM_CANDIDATE_RE = re.compile("[v=<>0-9xX*" + _semver_WS_BODY + "]")
+_semver_WS_CHARS = frozenset(_semver_JS_WHITESPACE)
+_semver_TRIM_EFFECT_RE = re.compile("[<>=" + _semver_WS_BODY + "]" + _semver_WS)
+# Runs shorter than this cost a plain scan at most ~32 steps per position.
+_semver_LONG_RUN_RE = re.compile("[v=" + _semver_WS_BODY + "]{32}")
+
+_semver_NULL_SET_VALUE = "<0.0.0-0"
+
+
+class _semver_Invalid(ValueError):
+    """Raised where node-semver throws a TypeError for an invalid range."""
+
+
+# --- versions -------------------------------------------------------------
+
+def _semver_is_numeric_id(identifier: str) -> bool:
+    return _semver_DIGITS_ONLY_RE.match(identifier) is not None
+
+
+def _semver_compare_identifiers(left: str, right: str) -> int:
+    """node-semver's compareIdentifiers, on the identifiers' text.
+
+    node keeps numeric identifiers below MAX_SAFE_INTEGER as numbers and the
+    rest as strings, but either way two numeric identifiers end up compared as
+    IEEE doubles; float() rounds decimal text the same way JS Number() does.
+    """
+    left_numeric = _semver_is_numeric_id(left)
+    right_numeric = _semver_is_numeric_id(right)
+    if left_numeric and right_numeric:
+        left_value = float(left)
+        right_value = float(right)
+        if left_value == right_value:
+            return 0
+        return -1 if left_value < right_value else 1
+    if left == right:
+        return 0
+    if left_numeric:
+        return -1
+    if right_numeric:
+        return 1
+    # Identifiers are ASCII, so code-point order equals JS UTF-16 order.
+    return -1 if left < right else 1
+
+
+class _semver_Version:
+    """A parsed strict semver version (node-semver's SemVer class)."""
+
+    __slots__ = ("major", "minor", "patch", "prerelease", "version")
+
+    def __init__(self, text: str) -> None:
+        # node checks the UTF-16 length; it can only exceed len(text) when the
+        # text has astral characters, and those never match FULL anyway.
+        if len(text) > _semver_MAX_LENGTH:
+            raise _semver_Invalid("version is too long")
+        match = _semver_FULL_RE.match(js_trim(text))
+        if match is None:
+            raise _semver_Invalid("invalid version")
+        self.major = int(match.group(1))
+        self.minor = int(match.group(2))
+        self.patch = int(match.group(3))
+        if (self.major > _semver_MAX_SAFE_INTEGER
+                or self.minor > _semver_MAX_SAFE_INTEGER
+                or self.patch > _semver_MAX_SAFE_INTEGER):
+            raise _semver_Invalid("version component too large")
+        prerelease_text = match.group(4)
+        # The identifiers keep their text: numeric ones have no leading zeros
+        # (the grammar forbids them), so node's number round-trip is identity.
+        self.prerelease = prerelease_text.split(".") if prerelease_text else []
+        self.version = "%d.%d.%d" % (self.major, self.minor, self.patch)
+        if self.prerelease:
+            self.version += "-" + prerelease_text
+
+    def compare(self, other: "_semver_Version") -> int:
+        if self.version == other.version:
+            return 0
+        mine = (self.major, self.minor, self.patch)
+        theirs = (other.major, other.minor, other.patch)
+        if mine != theirs:
+            return -1 if mine < theirs else 1
+        return self._compare_prerelease(other)
+
+    def _compare_prerelease(self, other: "_semver_Version") -> int:
+        # A version without a prerelease sorts after one with a prerelease.
+        if self.prerelease and not other.prerelease:
+            return -1
+        if not self.prerelease and other.prerelease:
+            return 1
+        if not self.prerelease and not other.prerelease:
+            return 0
+        index = 0
+        while True:
+            left = self.prerelease[index] if index < len(self.prerelease) else None
+            right = other.prerelease[index] if index < len(other.prerelease) else None
+            if left is None and right is None:
+                return 0
+            if right is None:
+                return 1
+            if left is None:
+                return -1
+            if left != right:
+                # node returns here even if the comparison says "equal"
+                # (huge numeric identifiers that round to the same double).
+                return _semver_compare_identifiers(left, right)
+            index += 1
+
+
+# --- comparators ----------------------------------------------------------
+
+class _semver_Comparator:
+    """One `<op><version>` test, or the match-anything comparator (value "")."""
+
+    __slots__ = ("operator", "semver", "value")
+
+    def __init__(self, text: str) -> None:
+        text = " ".join(_semver_WS_RUN_RE.split(js_trim(text)))
+        match = _semver_COMPARATOR_RE.match(text)
+        if match is None:
+            raise _semver_Invalid("invalid comparator")
+        operator = match.group(1) or ""
+        self.operator = "" if operator == "=" else operator
+        version_text = match.group(2)
+        # None stands for node's Comparator.ANY.
+        self.semver = _semver_Version(version_text) if version_text else None
+        self.value = "" if self.semver is None else self.operator + self.semver.version
+
+    def test(self, version: _semver_Version) -> bool:
+        if self.semver is None:
+            return True
+        order = version.compare(self.semver)
+        operator = self.operator
+        if operator == "":
+            return order == 0
+        if operator == ">":
+            return order > 0
+        if operator == ">=":
+            return order >= 0
+        if operator == "<":
+            return order < 0
+        return order <= 0  # "<="
+
+
+# --- textual rewrites (node-semver's classes/range.js helpers) -------------
+
+def _semver_is_x(part: Optional[str]) -> bool:
+    return not part or part.lower() == "x" or part == "*"
+
+
+def _semver_next(number_text: str) -> str:
+    """`+n + 1` as JS prints it, for every value that can still be valid.
+
+    Anything above MAX_SAFE_INTEGER is rejected later when the comparator is
+    parsed, whatever digits (or exponent form) JS would have produced.
+    """
+    return str(int(number_text) + 1)
+
+
+def _semver_hyphen_replace(match: "re.Match") -> str:
+    (from_text, from_major, from_minor, from_patch, from_pre, _from_build,
+     to_text, to_major, to_minor, to_patch, to_pre, _to_build) = match.groups()
+    if _semver_is_x(from_major):
+        low = ""
+    elif _semver_is_x(from_minor):
+        low = ">=%s.0.0" % from_major
+    elif _semver_is_x(from_patch):
+        low = ">=%s.%s.0" % (from_major, from_minor)
+    else:
+        # With or without a prerelease the lower bound is the text as written.
+        low = ">=" + from_text
+
+    if _semver_is_x(to_major):
+        high = ""
+    elif _semver_is_x(to_minor):
+        high = "<%s.0.0-0" % _semver_next(to_major)
+    elif _semver_is_x(to_patch):
+        high = "<%s.%s.0-0" % (to_major, _semver_next(to_minor))
+    elif to_pre:
+        high = "<=%s.%s.%s-%s" % (to_major, to_minor, to_patch, to_pre)
+    else:
+        high = "<=" + to_text
+    return js_trim(low + " " + high)
+
+
+def _semver_replace_caret(comp: str) -> str:
+    match = _semver_CARET_RE.match(comp)
+    if match is None:
+        return comp
+    major, minor, patch, pre = match.group(1, 2, 3, 4)
+    if _semver_is_x(major):
+        return ""
+    if _semver_is_x(minor):
+        return ">=%s.0.0 <%s.0.0-0" % (major, _semver_next(major))
+    if _semver_is_x(patch):
+        if major == "0":
+            return ">=%s.%s.0 <%s.%s.0-0" % (major, minor, major, _semver_next(minor))
+        return ">=%s.%s.0 <%s.0.0-0" % (major, minor, _semver_next(major))
+    low = "%s.%s.%s" % (major, minor, patch)
+    if pre:
+        low += "-" + pre
+    # ^0.0.x pins the patch, ^0.x pins the minor, otherwise the major.
+    if major == "0":
+        if minor == "0":
+            return ">=%s <%s.%s.%s-0" % (low, major, minor, _semver_next(patch))
+        return ">=%s <%s.%s.0-0" % (low, major, _semver_next(minor))
+    return ">=%s <%s.0.0-0" % (low, _semver_next(major))
+
+
+def _semver_replace_tilde(comp: str) -> str:
+    match = _semver_TILDE_RE.match(comp)
+    if match is None:
+        return comp
+    major, minor, patch, pre = match.group(1, 2, 3, 4)
+    if _semver_is_x(major):
+        return ""
+    if _semver_is_x(minor):
+        return ">=%s.0.0 <%s.0.0-0" % (major, _semver_next(major))
+    if _semver_is_x(patch):
+        return ">=%s.%s.0 <%s.%s.0-0" % (major, minor, major, _semver_next(minor))
+    low = "%s.%s.%s" % (major, minor, patch)
+    if pre:
+        low += "-" + pre
+    return ">=%s <%s.%s.0-0" % (low, major, _semver_next(minor))
+
+
+def _semver_replace_xrange(comp: str) -> str:
+    comp = js_trim(comp)
+    match = _semver_XRANGE_RE.match(comp)
+    if match is None:
+        return comp
+    operator, major, minor, patch = match.group(1, 2, 3, 4)
+    # "x.1" and "1.x.2" are left as they are (and fail as comparators later).
+    if (_semver_is_x(major) and not _semver_is_x(minor)) or (
+            _semver_is_x(minor) and patch and not _semver_is_x(patch)):
+        return comp
+    major_is_x = _semver_is_x(major)
+    minor_is_x = major_is_x or _semver_is_x(minor)
+    any_x = minor_is_x or _semver_is_x(patch)
+    if operator == "=" and any_x:
+        operator = ""
+
+    if major_is_x:
+        # ">x" / "<x" admit nothing; every other spelling admits everything.
+        return _semver_NULL_SET_VALUE if operator in (">", "<") else "*"
+    if operator and any_x:
+        minor = "0" if minor_is_x else minor
+        patch = "0"
+        suffix = ""
+        if operator == ">":
+            # >1 means >=2.0.0, >1.2 means >=1.3.0
+            operator = ">="
+            if minor_is_x:
+                major = _semver_next(major)
+            else:
+                minor = _semver_next(minor)
+        elif operator == "<=":
+            # <=1 means <2.0.0-0, <=1.2 means <1.3.0-0
+            operator = "<"
+            if minor_is_x:
+                major = _semver_next(major)
+            else:
+                minor = _semver_next(minor)
+        if operator == "<":
+            suffix = "-0"
+        return "%s%s.%s.%s%s" % (operator, major, minor, patch, suffix)
+    if minor_is_x:
+        return ">=%s.0.0 <%s.0.0-0" % (major, _semver_next(major))
+    if any_x:
+        return ">=%s.%s.0 <%s.%s.0-0" % (major, minor, major, _semver_next(minor))
+    return comp
+
+
+def _semver_each_word(text: str, rewrite) -> str:
+    return " ".join(rewrite(word) for word in _semver_WS_RUN_RE.split(text))
+
+
+def _semver_parse_comparator(comp: str) -> str:
+    """Turn one space-free word into plain comparators (node's parseComparator)."""
+    comp = _semver_BUILD_RE.sub("", comp, count=1)
+    comp = _semver_each_word(js_trim(comp), _semver_replace_caret)
+    comp = _semver_each_word(js_trim(comp), _semver_replace_tilde)
+    comp = _semver_each_word(comp, _semver_replace_xrange)
+    # A "*" is AND-ed with the rest, so it is simply dropped (first one only,
+    # like JS `replace` with a non-global regex).
+    return _semver_STAR_RE.sub("", js_trim(comp), count=1)
+
+
+def _semver_comparator_trim_join(match: "re.Match") -> str:
+    return match.group(1) + match.group(2) + match.group(3)
+
+
+def _semver_comparator_trim(text: str) -> str:
+    """Global replace of COMPARATOR_TRIM_RE by groups 1+2+3, in linear time.
+
+    A plain `re.sub` tries a match at every position, and at each position
+    inside a long run of "v", "=" and whitespace the pattern's `[v=\\s]*`
+    scans to the end of that run: quadratic on hostile input.  Every match
+    needs an identifier start (digit, x, X, *) right after such a run, and
+    the only way past the run's end is a "<"/">" operator that a match
+    starting on the run's last (whitespace) character can take.  So when a
+    run does not end in an identifier start, no position inside it can start
+    a match except possibly that last one, and we skip the rest; the result
+    is the same as the leftmost-first scan JS performs.
+    """
+    if _semver_TRIM_EFFECT_RE.search(text) is None:
+        # A replacement only deletes a whitespace character that follows the
+        # operator or the leading whitespace inside the match, so without a
+        # whitespace character right after "<", ">", "=" or whitespace the
+        # whole pass is the identity.
+        return text
+    if _semver_LONG_RUN_RE.search(text) is None:
+        # Without long runs the plain scan is cheap.
+        return _semver_COMPARATOR_TRIM_RE.sub(_semver_comparator_trim_join, text)
+    pieces = []
+    copied = 0
+    position = 0
+    length = len(text)
+    while position < length:
+        candidate = _semver_TRIM_CANDIDATE_RE.search(text, position)
+        if candidate is None:
+            break
+        position = candidate.start()
+        if text[position] in _semver_RUN_CHARS:
+            run_end = _semver_RUN_RE.match(text, position).end()
+            if run_end >= length or text[run_end] not in _semver_ID_START_CHARS:
+                if (run_end < length and text[run_end] in "<>"
+                        and text[run_end - 1] in _semver_WS_CHARS):
+                    # Only a match starting at the final whitespace can work.
+                    position = run_end - 1
+                else:
+                    position = run_end
+                    continue
+        match = _semver_COMPARATOR_TRIM_RE.match(text, position)
+        if match is None:
+            position += 1
+            continue
+        pieces.append(text[copied:position])
+        pieces.append(_semver_comparator_trim_join(match))
+        copied = position = match.end()
+    if not pieces:
+        return text
+    pieces.append(text[copied:])
+    return "".join(pieces)
+
+
+def _semver_parse_set(text: str) -> List[_semver_Comparator]:
+    """One "||" alternative to its comparators (node's Range#parseRange)."""
+    # Strip build metadata so it cannot bleed into the version text.
+    text = _semver_BUILD_STRIP_RE.sub("", text)
+    # `1.2.3 - 1.2.4` => `>=1.2.3 <=1.2.4`
+    hyphen = _semver_HYPHEN_RE.match(text)
+    if hyphen is not None:
+        text = _semver_hyphen_replace(hyphen)
+    # `> 1.2.3 < 1.2.5` => `>1.2.3 <1.2.5`
+    text = _semver_comparator_trim(text)
+    # `~ 1.2.3` => `~1.2.3`, `^ 1.2.3` => `^1.2.3`
+    text = _semver_TILDE_TRIM_RE.sub(lambda m: m.group(1) + "~", text)
+    text = _semver_CARET_TRIM_RE.sub(lambda m: m.group(1) + "^", text)
+
+    # Long inputs often repeat words; rewriting each distinct word once keeps
+    # hostile ranges cheap without changing the result (the rewrite is pure).
+    rewritten: Dict[str, str] = {}
+    words = []
+    for word in text.split(" "):
+        done = rewritten.get(word)
+        if done is None:
+            done = rewritten[word] = _semver_parse_comparator(word)
+        words.append(done)
+
+    parsed: Dict[str, _semver_Comparator] = {}
+    comparators = []
+    for word in _semver_WS_RUN_RE.split(" ".join(words)):
+        comparator = parsed.get(word)
+        if comparator is None:
+            # `>=0.0.0` is the same as "*".
+            plain = _semver_GTE0_RE.sub("", js_trim(word), count=1)
+            comparator = parsed[word] = _semver_Comparator(plain)
+        comparators.append(comparator)
+
+    # One unsatisfiable comparator makes the whole alternative the null set;
+    # otherwise drop duplicates (first position wins) and a redundant "*".
+    by_value: Dict[str, _semver_Comparator] = {}
+    for comparator in comparators:
+        if comparator.value == _semver_NULL_SET_VALUE:
+            return [comparator]
+        by_value[comparator.value] = comparator
+    if len(by_value) > 1:
+        by_value.pop("", None)
+    return list(by_value.values())
+
+
+def _semver_parse_range(range_text: str) -> List[List[_semver_Comparator]]:
+    """node-semver's `new Range(range_text)`; raises _semver_Invalid."""
+    # Collapse whitespace first so the bounded regexes above are sufficient.
+    raw = _semver_WS_RUN_RE.sub(" ", js_trim(range_text))
+    alternatives = []
+    parsed_alternatives: Dict[str, List[_semver_Comparator]] = {}
+    for alternative in raw.split("||"):
+        alternative = js_trim(alternative)
+        comparators = parsed_alternatives.get(alternative)
+        if comparators is None:
+            comparators = parsed_alternatives[alternative] = _semver_parse_set(alternative)
+        if comparators:
+            alternatives.append(comparators)
+    if not alternatives:
+        raise _semver_Invalid("invalid range")
+    if len(alternatives) > 1:
+        # Null-set alternatives add nothing, unless all of them are null sets;
+        # a lone "*" alternative swallows all the others.
+        first = alternatives[0]
+        alternatives = [c for c in alternatives if c[0].value != _semver_NULL_SET_VALUE]
+        if not alternatives:
+            alternatives = [first]
+        elif len(alternatives) > 1:
+            for comparators in alternatives:
+                if len(comparators) == 1 and comparators[0].value == "":
+                    alternatives = [comparators]
+                    break
+    return alternatives
+
+
+def semver_valid_range(range_text: str) -> Optional[str]:
+    """node-semver 7.8.5 `validRange(range_text)` (strict, no prereleases).
+
+    Returns the normalised range (e.g. "^1.2" -> ">=1.2.0 <2.0.0-0"), "*"
+    for a range that matches everything, or None when semver rejects it.
+    """
+    try:
+        alternatives = _semver_parse_range(range_text)
+    except _semver_Invalid:
+        return None
+    formatted = "||".join(
+        " ".join(js_trim(comparator.value) for comparator in comparators)
+        for comparators in alternatives)
+    return formatted or "*"
+
+
+def _semver_test_set(comparators: List[_semver_Comparator], version: _semver_Version) -> bool:
+    for comparator in comparators:
+        if not comparator.test(version):
+            return False
+    if version.prerelease:
+        # A prerelease only matches when some comparator names a prerelease of
+        # the very same major.minor.patch (so ^1.2.3-pr.1 admits 1.2.3-pr.2
+        # but not 1.2.4-alpha).
+        for comparator in comparators:
+            allowed = comparator.semver
+            if allowed is not None and allowed.prerelease and (
+                    allowed.major, allowed.minor, allowed.patch) == (
+                    version.major, version.minor, version.patch):
+                return True
+        return False
+    return True
+
+
+def semver_satisfies(version: str, range_text: str) -> bool:
+    """node-semver 7.8.5 `satisfies(version, range_text)` (strict, no prereleases)."""
+    try:
+        alternatives = _semver_parse_range(range_text)
+    except _semver_Invalid:
+        return False
+    if not version:
+        return False
+    try:
+        parsed_version = _semver_Version(version)
+    except _semver_Invalid:
+        return False
+    return any(_semver_test_set(comparators, parsed_version) for comparators in alternatives)
+
+
+def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
+    """The reference's parsePackagePattern: "name" or "name@range".
+
+    The split is at the last "@" unless that is the first character (a scoped
+    name without a range).  The name is kept untrimmed but must not be blank;
+    the range is JS-trimmed, must not be empty and must be a valid semver
+    range.  The range is returned as written, not normalised.
+    """
+    split_at = pattern.rfind("@")
+    has_range = split_at > 0
+    name = pattern[:split_at] if has_range else pattern
+    range_text = js_trim(pattern[split_at + 1:]) if has_range else None
+    if not js_trim(name) or (has_range and not range_text):
+        return None
+    if range_text and semver_valid_range(range_text) is None:
+        return None
+    if range_text:
+        return {"name": name, "range": range_text}
+    return {"name": name}
+
+
+# ---------------------------------------------------------------------------
+# 9. Subcommands for people and scripts: call, doctor (config is below)
+# ---------------------------------------------------------------------------
+
+SUBCOMMANDS = ("call", "config", "doctor")
+
+
+def run_subcommand(name, argv):
+    """Dispatch `adrkit-mcp <name> ...`; returns the exit status."""
+    if name == "call":
+        return command_call(argv)
+    if name == "doctor":
+        return command_doctor(argv)
+    return command_config(argv)
+
+
+def _parse_location_flags(argv, usage, positional_count):
+    """(cwd, dir, positionals) from `--cwd`/`--dir` (flag, then env, then default), or None after usage."""
+    cwd = os.environ.get("ADRKIT_MCP_CWD") or os.getcwd()
+    adr_dir = os.environ.get("ADRKIT_MCP_DIR") or DEFAULT_ADR_DIR
+    positionals = []
+    index = 0
+    while index < len(argv):
+        arg = argv[index]
+        name, has_value, value = arg.partition("=")
+        if name in ("--cwd", "--dir"):
+            if not has_value:
+                if index + 1 >= len(argv):
+                    sys.stderr.write("%s needs a value\n%s" % (name, usage))
+                    return None
+                index += 1
+                value = argv[index]
+            if name == "--cwd":
+                cwd = value
+            else:
+                adr_dir = value
+        elif arg in ("-h", "--help"):
+            sys.stdout.write(usage)
+            return "help"
+        elif arg.startswith("-") and arg != "-":
+            sys.stderr.write("unknown option %s\n%s" % (arg, usage))
+            return None
+        else:
+            positionals.append(arg)
+        index += 1
+    if len(positionals) != positional_count:
+        sys.stderr.write(usage)
+        return None
+    return cwd, adr_dir, positionals
+
+
+CALL_USAGE = """usage: adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH]
+
+Run one tool once against the corpus and print its structured result as
+indented JSON. Tools: get_decision, get_decision_context, list_superseded,
+search_decisions. Exit status: 0 on a result, 1 on an input error (isError) or
+an unusable corpus, 2 on a usage error.
+
+example: adrkit-mcp call get_decision_context '{"files": ["src/db/pool.ts"]}'
+"""
+
+
+def command_call(argv):
+    parsed = _parse_location_flags(argv, CALL_USAGE, 2)
+    if parsed == "help":
+        return 0
+    if parsed is None:
+        return 2
+    cwd, adr_dir, (tool, raw_arguments) = parsed
+    if tool not in TOOLS:
+        sys.stderr.write("unknown tool %r; the tools are: %s\n" % (tool, ", ".join(sorted(TOOLS))))
+        return 2
+    try:
+        arguments = json.loads(raw_arguments)
+    except ValueError as error:
+        sys.stderr.write("the arguments are not JSON (%s); quote them for your shell, e.g. '{\"ref\": \"0001\"}'\n"
+                         % error)
+        return 2
+    config = CorpusConfig(cwd, adr_dir)
+    problem = check_roots(config)
+    if problem is not None:
+        sys.stderr.write("adrkit-mcp: %s\n" % problem[1])
+        return 1
+    result = call_tool(config, tool, arguments)
+    if result.get("isError"):
+        sys.stderr.write("adrkit-mcp: %s\n" % result["content"][0]["text"])
+        return 1
+    sys.stdout.write(json.dumps(result["structuredContent"], indent=2, ensure_ascii=False) + "\n")
+    outcome = result["structuredContent"]["result"]["outcome"]
+    return 1 if outcome == "corpus-unavailable" else 0
+
+
+DOCTOR_USAGE = """usage: adrkit-mcp doctor [--cwd PATH] [--dir PATH]
+
+Check, in plain sentences with the fix for each problem, everything an MCP
+client needs: the Python version, the repository root and its .git, the ADR
+directory, the records that load and the findings they raise, the Markdown
+files that are not records, and a real handshake with a child server started
+exactly as a client config would start it. Exit status 0 only when a client
+would work.
+"""
+
+_NON_RECORD_NAMES = ("readme.md", "index.md", "contributing.md", "template.md")
+
+_ROOT_FIXES = {
+    "root-not-found": "pass the repository's absolute path with --cwd (or ADRKIT_MCP_CWD)",
+    "root-not-directory": "--cwd must name the repository folder, not a file in it",
+    "root-not-readable": "give this user read and search permission on the folder",
+    "root-not-git": "point --cwd at the top of a Git work tree (the folder that holds .git)",
+    "dir-not-found": "create the folder, or pass the right one with --dir (relative to the root)",
+    "dir-not-directory": "--dir must name a folder",
+    "dir-not-readable": "give this user read and search permission on the ADR folder",
+    "dir-outside-root": "keep the ADR folder inside the repository (a symlink may not leave it)",
+}
+
+
+class _Report(object):
+    def __init__(self):
+        self.failed = False
+
+    def ok(self, sentence):
+        sys.stdout.write("ok    %s\n" % sentence)
+
+    def note(self, sentence):
+        sys.stdout.write("note  %s\n" % sentence)
+
+    def fail(self, sentence, fix):
+        self.failed = True
+        sys.stdout.write("FAIL  %s\n      fix: %s\n" % (sentence, fix))
+
+
+def server_launch_command():
+    """The absolute command a client config must run to start this server."""
+    program = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if program.endswith(".pyz") and os.path.isfile(program):
+        return [sys.executable, program]
+    module_file = os.path.abspath(__file__)
+    if os.path.isfile(module_file) and not module_file.endswith(".pyz"):
+        if os.path.basename(program) == "adrkit-mcp" and os.path.isfile(program):
+            return [program]
+        return [sys.executable, module_file]
+    return [sys.executable, program]
+
+
+def command_doctor(argv):
+    parsed = _parse_location_flags(argv, DOCTOR_USAGE, 0)
+    if parsed == "help":
+        return 0
+    if parsed is None:
+        return 2
+    cwd, adr_dir, _ = parsed
+    report = _Report()
+    version = "%d.%d.%d" % sys.version_info[:3]
+    if sys.version_info >= (3, 9):
+        report.ok("Python %s at %s" % (version, sys.executable))
+    else:
+        report.fail("Python %s is too old" % version, "run the server with Python 3.9 or newer")
+    try:
+        canonical_root, canonical_dir = resolve_canonical_roots(cwd, adr_dir)
+    except CorpusUnavailable as error:
+        report.fail("%s (--cwd %s, --dir %s)" % (CORPUS_UNAVAILABLE_MESSAGES[error.reason], cwd, adr_dir),
+                    _ROOT_FIXES.get(error.reason, "check the configuration"))
+        return 1
+    report.ok("repository root %s has a .git entry" % canonical_root)
+    report.ok("ADR directory %s is inside the root" % canonical_dir)
+    config = CorpusConfig(cwd, adr_dir, canonical_root)
+    try:
+        projection = load_projection(config)
+    except CorpusUnavailable as error:
+        report.fail(CORPUS_UNAVAILABLE_MESSAGES[error.reason], "run doctor again")
+        return 1
+    report.ok("%d %s load; %d candidate %s excluded" % (
+        projection.record_count, _plural(projection.record_count, "record", "records"),
+        projection.excluded_count, _plural(projection.excluded_count, "file is", "files are")))
+    by_rule = {}
+    for finding in projection.findings:
+        by_rule.setdefault(finding["rule"], []).append(finding)
+    for rule in sorted(by_rule, key=utf16_key):
+        group = by_rule[rule]
+        severity = group[0]["severity"]
+        sys.stdout.write("%-5s %d %s finding%s (%s):\n" % (
+            "warn" if severity != "info" else "note", len(group), rule, "" if len(group) == 1 else "s", severity))
+        for finding in group[:20]:
+            where = finding.get("path") or finding.get("id") or ""
+            sys.stdout.write("        %s: %s\n" % (where, finding["message"]))
+        if len(group) > 20:
+            sys.stdout.write("        ... and %d more\n" % (len(group) - 20))
+    for path, why in _markdown_outside_the_corpus(canonical_root, canonical_dir):
+        report.note("%s is not read as a record: %s" % (path, why))
+    _doctor_handshake(report, canonical_root, adr_dir)
+    if report.failed:
+        sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
+        return 1
+    sys.stdout.write("A client configured with --cwd %s --dir %s would work.\n" % (canonical_root, adr_dir))
+    return 0
+
+
+def _markdown_outside_the_corpus(canonical_root, canonical_dir, depth_limit=8):
+    """Markdown files under the ADR dir that the tools silently skip, with the reason."""
+    found = []
+
+    def walk(folder, depth):
+        try:
+            entries = sorted(os.scandir(folder), key=lambda entry: utf16_key(entry.name))
+        except OSError:
+            return
+        for entry in entries:
+            path = os.path.relpath(entry.path, canonical_root).replace(os.sep, "/")
+            if entry.is_dir(follow_symlinks=False):
+                if not entry.name.startswith(".") and depth < depth_limit:
+                    walk(entry.path, depth + 1)
+                continue
+            if not entry.name.lower().endswith(".md"):
+                continue
+            if entry.is_symlink():
+                found.append((path, "it is a symlink, and records must be regular files"))
+            elif depth > 0:
+                found.append((path, "it is in a subfolder; records live directly in the ADR directory"))
+            elif entry.name.startswith("."):
+                found.append((path, "it is a dotfile"))
+            elif entry.name == TEMPLATE_FILE_NAME or entry.name.lower() in _NON_RECORD_NAMES:
+                found.append((path, "conventional documentation, not a record (as intended)"))
+            elif not is_record_file_name(entry.name):
+                found.append((path, "its name is not NNNN-slug.md (four or more digits, a dash, "
+                                    "a slug, lower-case .md)"))
+    walk(canonical_dir, 0)
+    return found
+
+
+def _doctor_handshake(report, canonical_root, adr_dir):
+    """Start a child server as a client config would and talk to it in both eras."""
+    command = server_launch_command() + ["--cwd", canonical_root, "--dir", adr_dir]
+    modern_meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                   "io.modelcontextprotocol/clientCapabilities": {}}
+    sessions = (
+        ("legacy handshake (2025-11-25)", [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "adrkit-mcp-doctor", "version": SERVER_VERSION}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]),
+        ("modern server/discover + tools/list (2026-07-28)", [
+            {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": modern_meta}},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": modern_meta}}]),
+    )
+    for label, messages in sessions:
+        payload = "".join(json.dumps(message) + "\n" for message in messages)
+        try:
+            child = subprocess.run(command, input=payload.encode("utf-8"), stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            report.fail("could not run %s: %s" % (" ".join(command), error),
+                        "check that the interpreter and the program path exist and are executable")
+            continue
+        answers = {}
+        for line in child.stdout.decode("utf-8", "replace").splitlines():
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(message, dict) and "id" in message:
+                answers[message["id"]] = message
+        tools = answers.get(2, {}).get("result", {}).get("tools", [])
+        if 1 in answers and "result" in answers[1] and len(tools) == len(TOOLS):
+            report.ok("%s: the child server answered and lists %d tools" % (label, len(tools)))
+        else:
+            report.fail("%s failed (exit %s): %s" % (label, child.returncode,
+                                                     child.stderr.decode("utf-8", "replace").strip()[:300]),
+                        "run the command by hand to see why: %s" % " ".join(command))
+
+
+# ---------------------------------------------------------------------------------------------
+# Client configuration printer: `adrkit-mcp config <client> [--cwd ROOT] [--dir DIR]`,
+# `adrkit-mcp config --list`, `adrkit-mcp config --all`.
+#
+# Prints on stdout only the JSON to merge into the client's own configuration file; everything
+# addressed to the person (where the file is, "merge, don't overwrite", warnings) goes to stderr.
+# The command is always absolute (the running interpreter plus the .pyz or module file, or the
+# installed console script): GUI clients start servers without the login shell's PATH, and
+# `spawn ... ENOENT` is the most common reason an MCP server never starts.
+#
+# Shapes, checked against each client's documentation (late 2026):
+#   claude-desktop  {"mcpServers": {name: {command, args, env}}}
+#                   modelcontextprotocol.io/docs/develop/connect-local-servers
+#   claude-code     {"mcpServers": {name: {"type": "stdio", command, args, env}}} in .mcp.json
+#                   code.claude.com/docs/en/mcp (project scope, .mcp.json)
+#   vscode          {"servers": {name: {"type": "stdio", command, args}}} in .vscode/mcp.json,
+#                   ${workspaceFolder} substituted by VS Code
+#                   code.visualstudio.com/docs/agents/reference/mcp-configuration
+#   cursor          {"mcpServers": {name: {command, args, env}}} in .cursor/mcp.json
+#                   cursor.com/docs/mcp
+#   copilot-cli     {"mcpServers": {name: {"type": "local", command, args, env, "tools": ["*"]}}}
+#                   in ~/.copilot/mcp-config.json
+#                   docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers
+#   cline           {"mcpServers": {name: {command, args, env}}} in cline_mcp_settings.json
+#                   docs.cline.bot/mcp/configuring-mcp-servers
+#   continue        {"mcpServers": [{name, "type": "stdio", command, args}]} list in config.yaml
+#                   docs.continue.dev/customize/deep-dives/mcp
+# Stdlib only; every name here starts with _config_ except the entry point command_config.
+# ---------------------------------------------------------------------------------------------
+
+_config_server_name = "adrkit"
+_config_default_dir = "docs/adr"
+
+# id, display name, where its configuration lives (shown by --list and on stderr).
+_config_clients = (
+    ("claude-desktop", "Claude Desktop",
+     "claude_desktop_config.json: ~/Library/Application Support/Claude/ on macOS, "
+     "%APPDATA%\\Claude\\ on Windows (Settings > Developer > Edit Config opens it)"),
+    ("claude-code", "Claude Code",
+     ".mcp.json at the repository root (project scope)"),
+    ("vscode", "VS Code",
+     ".vscode/mcp.json in the workspace (or the user mcp.json: command 'MCP: Open User "
+     "Configuration')"),
+    ("cursor", "Cursor",
+     ".cursor/mcp.json in the project, or ~/.cursor/mcp.json for every project"),
+    ("copilot-cli", "GitHub Copilot CLI",
+     "~/.copilot/mcp-config.json ($COPILOT_HOME/mcp-config.json when COPILOT_HOME is set)"),
+    ("cline", "Cline",
+     "cline_mcp_settings.json (Cline > MCP Servers > Configure > Configure MCP Servers opens it)"),
+    ("continue", "Continue",
+     "~/.continue/config.yaml, in its mcpServers list (YAML accepts this JSON as it is)"),
+)
+
+
+class _config_UsageError(Exception):
+    pass
+
+
+def _config_usage() -> str:
+    ids = ", ".join(client_id for client_id, _, _ in _config_clients)
+    return (
+        "usage: adrkit-mcp config <client> [--cwd ROOT] [--dir DIR]\n"
+        "       adrkit-mcp config --all [--cwd ROOT] [--dir DIR]\n"
+        "       adrkit-mcp config --list\n"
+        "clients: %s\n"
+        "Prints the JSON to merge into that client's MCP configuration file.\n"
+        "  --cwd ROOT  repository root the server reads (default: $ADRKIT_MCP_CWD, else the\n"
+        "              current directory; VS Code gets ${workspaceFolder} unless --cwd is given)\n"
+        "  --dir DIR   ADR directory inside ROOT (default: $ADRKIT_MCP_DIR, else docs/adr)\n"
+        "  --list      list the clients and where their configuration lives\n"
+        "  --all       every client's snippet, as one JSON object keyed by client id\n" % ids
+    )
+
+
+def _config_parse(argv: List[str]) -> Dict[str, object]:
+    options = {"client": None, "cwd": None, "dir": None, "list": False, "all": False,
+               "help": False}  # type: Dict[str, object]
+    index = 0
+    while index < len(argv):
+        arg = argv[index]
+        if arg in ("-h", "--help"):
+            options["help"] = True
+        elif arg == "--list":
+            options["list"] = True
+        elif arg == "--all":
+            options["all"] = True
+        elif arg in ("--cwd", "--dir") or arg.startswith(("--cwd=", "--dir=")):
+            flag, equals, value = arg.partition("=")
+            if not equals:
+                index += 1
+                if index >= len(argv):
+                    raise _config_UsageError("%s needs a value" % flag)
+                value = argv[index]
+            if not value:
+                raise _config_UsageError("%s needs a non-empty value" % flag)
+            options[flag[2:]] = value
+        elif arg.startswith("-") and arg != "-":
+            raise _config_UsageError("unknown option %s" % arg)
+        elif options["client"] is not None:
+            raise _config_UsageError("give one client, not %s and %s" % (options["client"], arg))
+        else:
+            options["client"] = arg
+        index += 1
+    chosen = [bool(options["client"]), bool(options["list"]), bool(options["all"])]
+    if not options["help"] and sum(chosen) != 1:
+        raise _config_UsageError("give exactly one of: a client id, --list, --all")
+    return options
+
+
+def _config_launcher() -> Tuple[str, List[str], str]:
+    """(command, leading arguments, how it was found) that start this very server again."""
+    executable = os.path.abspath(sys.executable) if sys.executable else ""
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c", "-m") else ""
+    started = os.path.abspath(argv0) if argv0 else ""
+    if not executable:
+        executable = "python3"  # an embedded interpreter: cannot do better, warned about below
+    here = os.path.abspath(__file__) if "__file__" in globals() else ""
+    # 1. A zipapp (the shiv .pyz): argv[0] is the archive itself.
+    if started and os.path.isfile(started) and zipfile.is_zipfile(started):
+        return executable, [started], "zipapp"
+    marker = ".pyz" + os.sep
+    if marker in here:  # imported straight from an archive that is not argv[0]
+        return executable, [here[: here.index(marker) + 4]], "zipapp"
+    # 2. This file run as a script, or with `python -m adrkit_mcp`.
+    if started and here and os.path.isfile(started) and os.path.isfile(here):
+        try:
+            if os.path.samefile(started, here):
+                return executable, [here], "module file"
+        except OSError:
+            pass
+    # 3. An installed console script (pip, pipx, uv tool): a launcher next to its interpreter.
+    if started and not started.endswith((".py", ".pyw")):
+        for candidate in (started, started + ".exe"):
+            if os.path.isfile(candidate):
+                return candidate, [], "console script"
+    # 4. Anything else (imported by another program): run the module file with this interpreter.
+    return executable, [here] if here else ["-m", "adrkit_mcp"], "module file"
+
+
+def _config_root(options: Dict[str, object], for_vscode: bool) -> Optional[str]:
+    value = options["cwd"] or os.environ.get("ADRKIT_MCP_CWD") or None
+    if value is None:
+        return None if for_vscode else os.path.realpath(os.getcwd())
+    return os.path.realpath(os.path.expanduser(str(value)))
+
+
+def _config_snippet(client_id: str, command: str, lead: List[str], root: Optional[str],
+                    adr_dir: str) -> object:
+    name = _config_server_name
+    cli_args = lead + ["--cwd", root or "${workspaceFolder}", "--dir", adr_dir]
+    env = {"ADRKIT_MCP_CWD": root or "", "ADRKIT_MCP_DIR": adr_dir}
+    if client_id in ("claude-desktop", "cursor", "cline"):
+        # GUI apps start servers from an arbitrary directory: the root travels in env.
+        return {"mcpServers": {name: {"command": command, "args": list(lead), "env": env}}}
+    if client_id == "claude-code":
+        return {"mcpServers": {name: {"type": "stdio", "command": command, "args": cli_args,
+                                      "env": {}}}}
+    if client_id == "vscode":
+        return {"servers": {name: {"type": "stdio", "command": command, "args": cli_args}}}
+    if client_id == "copilot-cli":
+        return {"mcpServers": {name: {"type": "local", "command": command, "args": cli_args,
+                                      "env": {}, "tools": ["*"]}}}
+    if client_id == "continue":
+        return {"mcpServers": [{"name": name, "type": "stdio", "command": command,
+                                "args": cli_args}]}
+    raise KeyError(client_id)
+
+
+def _config_where(client_id: str) -> Tuple[str, str]:
+    for known_id, display, where in _config_clients:
+        if known_id == client_id:
+            return display, where
+    raise KeyError(client_id)
+
+
+def _config_merge_hint(client_id: str) -> str:
+    if client_id == "vscode":
+        return 'add the "%s" entry to the file\'s existing "servers" object' % _config_server_name
+    if client_id == "continue":
+        return 'append the entry to the existing "mcpServers" list'
+    return 'add the "%s" entry to the file\'s existing "mcpServers" object' % _config_server_name
+
+
+def _config_warnings(command: str, lead: List[str], how: str, roots: List[str],
+                     adr_dir: str) -> List[str]:
+    notes = []
+    if not os.path.isabs(command):
+        notes.append("warning: could not find the absolute path of the Python interpreter; "
+                     "replace %r with it" % command)
+    if how == "zipapp":
+        notes.append("note: the snippet starts %s; keep the .pyz at that path (or run this "
+                     "again after moving it)" % lead[0])
+    lowered = command.replace("\\", "/").lower()
+    if "/uv/" in lowered and "archive-v" in lowered:
+        notes.append("warning: %s lies in uv's cache, which can change; prefer `uv tool "
+                     "install adrkit-mcp` or the .pyz" % command)
+    for root in roots:
+        if not os.path.isdir(os.path.join(root, ".git")) and not os.path.isfile(
+                os.path.join(root, ".git")):
+            notes.append("warning: %s has no .git: the server only serves the root of a Git "
+                         "repository and will not start there" % root)
+        target = adr_dir if os.path.isabs(adr_dir) else os.path.join(root, adr_dir)
+        if not os.path.isdir(target):
+            notes.append("warning: %s is not a directory yet: the server will refuse to start "
+                         "until it exists" % target)
+    return notes
+
+
+def _config_write_json(value: object) -> None:
+    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=True) + "\n")
+    sys.stdout.flush()
+
+
+def _config_say(line: str) -> None:
+    sys.stderr.write("adrkit-mcp: %s\n" % line)
+
+
+def command_config(argv: List[str]) -> int:
+    """`adrkit-mcp config ...`: print the MCP client configuration for this server."""
+    try:
+        options = _config_parse(list(argv))
+    except _config_UsageError as exc:
+        sys.stderr.write("adrkit-mcp config: %s\n%s" % (exc, _config_usage()))
+        return 2
+    if options["help"]:
+        sys.stdout.write(_config_usage())
+        return 0
+    ids = [client_id for client_id, _, _ in _config_clients]
+    if options["list"]:
+        width = max(len(client_id) for client_id in ids)
+        for client_id, display, where in _config_clients:
+            sys.stdout.write("%s  %s: %s\n" % (client_id.ljust(width), display, where))
+        return 0
+    client = options["client"]
+    if client is not None and client not in ids:
+        sys.stderr.write("adrkit-mcp config: unknown client %r\nclients: %s\n"
+                         % (client, ", ".join(ids)))
+        return 2
+    wanted = ids if options["all"] else [str(client)]
+    adr_dir = str(options["dir"] or os.environ.get("ADRKIT_MCP_DIR") or _config_default_dir)
+    root = _config_root(options, for_vscode=False)
+    if root is not None and not os.path.isdir(root):
+        sys.stderr.write("adrkit-mcp config: %s is not a directory\n" % root)
+        return 1
+    command, lead, how = _config_launcher()
+
+    snippets = {}
+    for client_id in wanted:
+        client_root = _config_root(options, for_vscode=True) if client_id == "vscode" else root
+        snippets[client_id] = _config_snippet(client_id, command, lead, client_root, adr_dir)
+    _config_write_json(snippets if options["all"] else snippets[wanted[0]])
+
+    for client_id in wanted:
+        display, where = _config_where(client_id)
+        _config_say("%s: %s." % (display, where))
+        if not options["all"]:
+            _config_say("MERGE this into that file (%s); do not overwrite the file, which holds "
+                        "your other servers and settings." % _config_merge_hint(client_id))
+    if options["all"]:
+        _config_say("each value above is a snippet to MERGE into that client's file (add the "
+                    "\"%s\" entry next to the existing ones); never overwrite a whole file."
+                    % _config_server_name)
+    _config_say("the command is absolute on purpose: GUI clients do not inherit your shell's "
+                "PATH (the usual cause of 'spawn ... ENOENT').")
+    roots = []  # type: List[str]
+    for client_id in wanted:
+        client_root = _config_root(options, for_vscode=client_id == "vscode")
+        if client_root is not None and client_root not in roots:
+            roots.append(client_root)
+    for line in _config_warnings(command, lead, how, roots, adr_dir):
+        _config_say(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

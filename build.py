@@ -1,0 +1,528 @@
+#!/usr/bin/env python3
+"""Build dist/adrkit-mcp.pyz: adrkit_mcp.py plus pure-Python PyYAML and pathspec, packed by shiv.
+
+    python3 build.py                  # fetch the pinned wheels if needed, build, print size and SHA-256
+    python3 build.py --download-only  # just fill the wheelhouse (do this once while online)
+    python3 build.py --offline        # never contact an index (also implied by PIP_NO_INDEX=1)
+
+What goes in
+  * adrkit_mcp.py (line endings normalised to LF),
+  * PyYAML 6.0.3 and pathspec 1.1.1 as pure Python: the PyYAML wheel's C extension (yaml/_yaml*.so)
+    and its `_yaml` compatibility shim are removed; PyYAML falls back to its pure-Python loader by
+    design (`yaml.__with_libyaml__` is False).  The build checks that no .so/.pyd/.dylib/.dll and
+    no ELF/Mach-O/PE file is left, and imports everything in an isolated interpreter before packing.
+  * shiv 1.0.8's bootstrap, entry point adrkit_mcp:main, shebang `/usr/bin/env python3`.
+
+Reproducible
+  Every input is pinned by file name and SHA-256 (below).  The PyYAML wheel is always the same file
+  (the CPython 3.9 manylinux x86_64 one, whatever machine builds: only its .py files are kept), so
+  the vendored tree does not depend on the build interpreter.  Timestamps come from
+  SOURCE_DATE_EPOCH, else the date of the last commit (`git log -1 --format=%ct`); file order and
+  permissions are fixed.  Two builds of the same commit with the same shiv are byte-identical.
+
+Offline
+  pip's HTTP cache alone cannot install offline (pip still asks the index which files exist), so the
+  pinned wheels are kept in a wheelhouse directory: build/wheelhouse, or --wheelhouse DIR, or
+  $ADRKIT_WHEELHOUSE.  Once it holds the two files (any online build, or --download-only, fills it;
+  you may also copy them there by hand), builds never touch the network.  --offline, or
+  PIP_NO_INDEX=1 in the environment, forbids the download step and fails with a clear message if a
+  wheel is missing.
+
+Where the .pyz unpacks
+  shiv unpacks the vendored packages once, on first run, and by default into ~/.shiv, which fails
+  with a read-only or missing HOME.  The archive's __main__ (written here, wrapping shiv's own
+  bootstrap) picks instead, in order: $SHIV_ROOT if set; $XDG_CACHE_HOME/adrkit-mcp or
+  ~/.cache/adrkit-mcp (~/Library/Caches/adrkit-mcp on macOS, %LOCALAPPDATA%\\adrkit-mcp\\Cache on
+  Windows); a private per-user directory in the temp dir ($TMPDIR/adrkit-mcp-<uid>, mode 0700,
+  refused if not owned by the user).  A complete earlier copy anywhere in that list is reused
+  without writing.  Two first runs at once are serialised by shiv's lock file and an atomic rename.
+  The running program never writes bytecode (sys.dont_write_bytecode), so after that one unpacking
+  the .pyz writes nothing.
+"""
+
+import argparse
+import hashlib
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent
+DEFAULT_OUTPUT = PROJECT / "dist" / "adrkit-mcp.pyz"
+DEFAULT_WHEELHOUSE = PROJECT / "build" / "wheelhouse"
+ENTRY_POINT = "adrkit_mcp:main"
+SHEBANG = "/usr/bin/env python3"
+SHIV_VERSION = "1.0.8"
+
+# (project, version, wheel file, sha256).  Keep the versions equal to pyproject.toml's pins.
+VENDORED = (
+    (
+        "PyYAML",
+        "6.0.3",
+        "pyyaml-6.0.3-cp39-cp39-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl",
+        "0150219816b6a1fa26fb4699fb7daa9caf09eb1999f3b70fb6e786805e80375a",
+    ),
+    (
+        "pathspec",
+        "1.1.1",
+        "pathspec-1.1.1-py3-none-any.whl",
+        "a00ce642f577bf7f473932318056212bc4f8bfdf53128c78bbd5af0b9b20b189",
+    ),
+)
+# The one wheel target used to select the files above, on any build machine.
+WHEEL_TARGET = ("--platform", "manylinux2014_x86_64", "--python-version", "3.9",
+                "--implementation", "cp", "--abi", "cp39")
+
+BINARY_SUFFIXES = (".so", ".pyd", ".dylib", ".dll")
+BINARY_MAGIC = (b"\x7fELF", b"MZ", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
+# dist-info files kept in the vendored copy (RECORD/WHEEL/INSTALLER would describe the removed
+# C extension and an installation that never happened).
+DIST_INFO_KEEP = ("METADATA", "top_level.txt", "entry_points.txt", "licenses", "LICENSE",
+                  "LICENSE.txt", "LICENCE")
+ZIP_EPOCH_MIN = 315532800  # 1980-01-01T00:00:00Z, the earliest time a zip entry can carry
+
+MAIN_PRELUDE = r'''# -*- coding: utf-8 -*-
+# Entry point of adrkit-mcp.pyz, written by adrkit-mcp's build.py around shiv's bootstrap.
+# It only changes where the bundled packages are unpacked on the first run (shiv's default,
+# ~/.shiv, fails when HOME is read-only or missing).  Order of preference:
+#   1. $SHIV_ROOT, when set (shiv's own override, used as given);
+#   2. a per-user cache directory: $XDG_CACHE_HOME/adrkit-mcp, else ~/.cache/adrkit-mcp
+#      (~/Library/Caches/adrkit-mcp on macOS, %LOCALAPPDATA%\adrkit-mcp\Cache on Windows);
+#   3. a private directory in the temp dir: <tmp>/adrkit-mcp-<uid>, mode 0700, which must belong
+#      to this user and be writable by nobody else.
+# A complete copy unpacked earlier anywhere in that list is used as it is, without any write.
+import os
+import stat
+import sys
+from pathlib import Path
+
+# Nothing is written after the one-time unpacking: no __pycache__ next to the unpacked sources.
+sys.dont_write_bytecode = True
+
+import _bootstrap
+
+_adrkit_app = "adrkit-mcp"
+_adrkit_shiv_cache_path = _bootstrap.cache_path
+_adrkit_shiv_extract = _bootstrap.extract_site_packages
+_adrkit_sentinels = (
+    "adrkit_mcp.py",
+    os.path.join("yaml", "__init__.py"),
+    os.path.join("pathspec", "__init__.py"),
+)
+
+
+def _adrkit_roots():
+    roots = []
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if xdg and os.path.isabs(xdg):
+        roots.append((os.path.join(xdg, _adrkit_app), False))
+    if os.name == "nt":
+        local = os.environ.get("LOCALAPPDATA", "")
+        if local and os.path.isabs(local):
+            roots.append((os.path.join(local, _adrkit_app, "Cache"), False))
+        for var in ("TEMP", "TMP"):
+            temp = os.environ.get(var, "")
+            if temp and os.path.isabs(temp):
+                roots.append((os.path.join(temp, _adrkit_app), False))
+    else:
+        home = os.path.expanduser("~")
+        if home and os.path.isabs(home):
+            if sys.platform == "darwin":
+                roots.append((os.path.join(home, "Library", "Caches", _adrkit_app), False))
+            else:
+                roots.append((os.path.join(home, ".cache", _adrkit_app), False))
+        private = "%s-%d" % (_adrkit_app, os.geteuid())
+        temps = [os.environ.get(var, "") for var in ("TMPDIR", "TEMP", "TMP")]
+        for temp in temps + ["/tmp", "/var/tmp"]:
+            if temp and os.path.isabs(temp):
+                roots.append((os.path.join(temp, private), True))
+    unique = []
+    seen = set()
+    for root, shared in roots:
+        key = os.path.normcase(os.path.abspath(root))
+        if key not in seen:
+            seen.add(key)
+            unique.append((root, shared))
+    return unique
+
+
+def _adrkit_private(path):
+    # A directory in a shared temp dir is trusted only if it is ours and nobody else can write it.
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(st.st_mode) or st.st_mode & 0o022:
+        return False
+    return not hasattr(os, "geteuid") or st.st_uid == os.geteuid()
+
+
+def _adrkit_usable(root, shared):
+    try:
+        if shared:
+            try:
+                os.mkdir(root, 0o700)
+            except FileExistsError:
+                pass
+            if not _adrkit_private(root):
+                return False
+        else:
+            os.makedirs(root, 0o700, exist_ok=True)
+        return os.path.isdir(root) and os.access(root, os.W_OK | os.X_OK)
+    except OSError:
+        return False
+
+
+def _adrkit_complete(target):
+    site = os.path.join(target, "site-packages")
+    return all(os.path.isfile(os.path.join(site, name)) for name in _adrkit_sentinels)
+
+
+def _adrkit_cache_path(archive, root_dir, build_id):
+    if root_dir:
+        return _adrkit_shiv_cache_path(archive, root_dir, build_id)
+    name = "%s_%s" % (os.path.basename(os.path.realpath(archive.filename)), build_id)
+    roots = _adrkit_roots()
+    for root, shared in roots:
+        target = os.path.join(root, name)
+        if _adrkit_complete(target) and (not shared or _adrkit_private(root)):
+            return Path(target)
+    for root, shared in roots:
+        target = os.path.join(root, name)
+        if os.path.lexists(target):
+            if _adrkit_complete(target) and (not shared or _adrkit_private(root)):
+                return Path(target)  # another process has just finished unpacking it
+            continue  # an incomplete or damaged copy: leave it alone, unpack elsewhere
+        if _adrkit_usable(root, shared):
+            return Path(target)
+    sys.stderr.write(
+        "adrkit-mcp: found no writable directory to unpack its bundled packages into (tried: %s).\n"
+        "Set SHIV_ROOT to a writable directory; it is written once, on the first run.\n"
+        % ", ".join(root for root, _ in roots)
+    )
+    sys.exit(1)
+
+
+def _adrkit_extract(archive, target_path, *args, **kwargs):
+    try:
+        return _adrkit_shiv_extract(archive, target_path, *args, **kwargs)
+    except OSError as exc:
+        sys.stderr.write(
+            "adrkit-mcp: could not unpack its bundled packages into %s: %s\n"
+            "Set SHIV_ROOT to a writable directory; it is written once, on the first run.\n"
+            % (target_path, exc)
+        )
+        sys.exit(1)
+
+
+_bootstrap.cache_path = _adrkit_cache_path
+_bootstrap.extract_site_packages = _adrkit_extract
+'''
+
+
+def fail(message):
+    sys.stderr.write("build.py: error: %s\n" % message)
+    sys.exit(1)
+
+
+def note(message):
+    sys.stderr.write("build.py: %s\n" % message)
+
+
+def sha256_of(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 16), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def source_date_epoch():
+    value = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if value:
+        try:
+            return max(int(value), ZIP_EPOCH_MIN), "SOURCE_DATE_EPOCH"
+        except ValueError:
+            fail("SOURCE_DATE_EPOCH must be an integer, got %r" % value)
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(PROJECT), "log", "-1", "--format=%ct"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, universal_newlines=True,
+            check=True,
+        ).stdout.strip()
+        return max(int(out), ZIP_EPOCH_MIN), "date of the last commit"
+    except (OSError, subprocess.CalledProcessError, ValueError):
+        note("no git commit to date the build: using 1980-01-01 (set SOURCE_DATE_EPOCH to choose)")
+        return ZIP_EPOCH_MIN, "fallback, no commit"
+
+
+def requirements_file(directory):
+    path = Path(directory) / "vendored-requirements.txt"
+    lines = ["%s==%s --hash=sha256:%s" % (name, version, digest)
+             for name, version, _, digest in VENDORED]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def pip_env(isolated):
+    env = dict(os.environ)
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    env["PIP_ROOT_USER_ACTION"] = "ignore"
+    env.pop("PIP_REQUIRE_VIRTUALENV", None)
+    if isolated:
+        # Installing from the wheelhouse: no user or site configuration may add indexes or links.
+        for key in list(env):
+            if key.startswith("PIP_") and key not in ("PIP_DISABLE_PIP_VERSION_CHECK",
+                                                      "PIP_ROOT_USER_ACTION"):
+                del env[key]
+        env["PIP_CONFIG_FILE"] = os.devnull
+    return env
+
+
+def missing_wheels(wheelhouse):
+    missing = []
+    for name, version, filename, digest in VENDORED:
+        path = wheelhouse / filename
+        if not path.is_file():
+            missing.append(filename)
+        elif sha256_of(path) != digest:
+            note("%s has the wrong SHA-256: removing it" % path)
+            path.unlink()
+            missing.append(filename)
+    return missing
+
+
+def ensure_wheels(wheelhouse, offline, scratch):
+    missing = missing_wheels(wheelhouse)
+    if not missing:
+        return
+    if offline:
+        fail("offline build, but the wheelhouse %s lacks: %s.\n"
+             "Run `python3 build.py --download-only` once with network access, or copy those files "
+             "there (sha256 in build.py)." % (wheelhouse, ", ".join(missing)))
+    wheelhouse.mkdir(parents=True, exist_ok=True)
+    note("downloading the pinned wheels into %s" % wheelhouse)
+    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:"]
+    command += list(WHEEL_TARGET)
+    command += ["--dest", str(wheelhouse), "-r", str(requirements_file(scratch)), "-q"]
+    result = subprocess.run(command, env=pip_env(isolated=False), stdin=subprocess.DEVNULL)
+    if result.returncode != 0:
+        fail("pip download failed (exit %d); see above" % result.returncode)
+    missing = missing_wheels(wheelhouse)
+    if missing:
+        fail("after download the wheelhouse still lacks: %s" % ", ".join(missing))
+
+
+def install_vendored(wheelhouse, site, scratch):
+    command = [sys.executable, "-m", "pip", "install", "--no-index", "--find-links",
+               str(wheelhouse), "--no-deps", "--no-compile", "--only-binary=:all:",
+               "--no-cache-dir", "--target", str(site), "-q"]
+    command += list(WHEEL_TARGET)
+    command += ["-r", str(requirements_file(scratch))]
+    result = subprocess.run(command, env=pip_env(isolated=True), stdin=subprocess.DEVNULL)
+    if result.returncode != 0:
+        fail("pip install into the staging directory failed (exit %d)" % result.returncode)
+
+
+def is_binary(path):
+    if path.name.endswith(BINARY_SUFFIXES) or ".so." in path.name:
+        return True
+    with open(path, "rb") as handle:
+        head = handle.read(4)
+    return any(head.startswith(magic) for magic in BINARY_MAGIC)
+
+
+def make_pure(site):
+    """Strip compiled code and install records, fix permissions; return the removed paths."""
+    removed = []
+    for path in sorted(site.rglob("*"), key=str, reverse=True):
+        if path.is_dir() and path.name == "__pycache__":
+            shutil.rmtree(path)
+            removed.append(path)
+    for junk in ("_yaml", "bin"):  # _yaml only re-exports the C extension
+        if (site / junk).exists():
+            shutil.rmtree(site / junk)
+            removed.append(site / junk)
+    for dist_info in site.glob("*.dist-info"):
+        for entry in dist_info.iterdir():
+            if entry.name not in DIST_INFO_KEEP:
+                if entry.is_dir():
+                    shutil.rmtree(entry)
+                else:
+                    entry.unlink()
+                removed.append(entry)
+    for path in sorted(site.rglob("*"), key=str):
+        if path.is_file() and (path.suffix == ".pyc" or is_binary(path)):
+            path.unlink()
+            removed.append(path)
+    for path in site.rglob("*"):
+        if path.is_symlink():
+            fail("unexpected symlink in the vendored tree: %s" % path)
+        os.chmod(path, 0o755 if path.is_dir() else 0o644)
+    left = [p for p in site.rglob("*") if p.is_file() and is_binary(p)]
+    if left:
+        fail("compiled files left in the vendored tree: %s" % left)
+    return removed
+
+
+def copy_module(module, site):
+    data = module.read_bytes().replace(b"\r\n", b"\n")
+    target = site / "adrkit_mcp.py"
+    target.write_bytes(data)
+    os.chmod(target, 0o644)
+
+
+def check_imports(site):
+    code = (
+        "import sys; sys.path.insert(0, %r)\n"
+        "import yaml, pathspec, adrkit_mcp\n"
+        "assert yaml.__file__.startswith(sys.path[0]), yaml.__file__\n"
+        "assert pathspec.__file__.startswith(sys.path[0]), pathspec.__file__\n"
+        "assert not yaml.__with_libyaml__, 'the C loader must not be present'\n"
+        "assert yaml.safe_load('a: [1, 2]') == {'a': [1, 2]}\n"
+        "assert pathspec.PathSpec.from_lines('gitwildmatch', ['*.md']).match_file('x/y.md')\n"
+        "assert callable(adrkit_mcp.main)\n" % str(site)
+    )
+    result = subprocess.run([sys.executable, "-I", "-S", "-c", code], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            universal_newlines=True, cwd=str(site))
+    if result.returncode != 0:
+        fail("the vendored tree does not import cleanly with the standard library alone:\n%s"
+             % result.stderr)
+
+
+def load_shiv():
+    try:
+        import shiv
+        import shiv.builder
+        import shiv.cli
+    except ImportError:
+        fail("shiv is not installed: python3 -m pip install -r requirements-dev.txt")
+    version = getattr(shiv, "__version__", None)
+    if version is None:
+        from shiv.__version__ import __version__ as version
+    if version != SHIV_VERSION:
+        fail("shiv %s is installed; this build is pinned to shiv==%s (requirements-dev.txt)"
+             % (version, SHIV_VERSION))
+    return shiv
+
+
+def run_shiv(shiv, site, output, epoch, scratch):
+    """Run shiv's own CLI in-process with two small, pinned adjustments (shiv 1.0.8):
+    the archive's __main__.py gets MAIN_PRELUDE in front of shiv's bootstrap call, and shiv's
+    bootstrap files are added in sorted order with fixed permissions (shiv lists them in directory
+    order and with the installed files' modes, which vary between machines)."""
+    builder = shiv.builder
+    template = MAIN_PRELUDE.replace("{", "{{").replace("}", "}}") + "\n{module}.{fn}()\n"
+    original_template = builder.MAIN_TEMPLATE
+    original_iter = builder.iter_package_files
+    staged = Path(scratch) / "bootstrap"
+    staged.mkdir()
+
+    def iter_sorted(package):
+        files = []
+        for path, name in original_iter(package):
+            copy = staged / name
+            shutil.copyfile(str(path), str(copy))
+            os.chmod(copy, 0o644)
+            files.append((copy, name))
+        return iter(sorted(files, key=lambda item: item[1]))
+
+    args = ["--site-packages", str(site), "--entry-point", ENTRY_POINT, "--output-file",
+            str(output), "--python", SHEBANG, "--reproducible", "--compressed"]
+    saved_epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = str(epoch)
+    builder.MAIN_TEMPLATE = template
+    builder.iter_package_files = iter_sorted
+    try:
+        shiv.cli.main.main(args=args, prog_name="shiv", standalone_mode=False)
+    finally:
+        builder.MAIN_TEMPLATE = original_template
+        builder.iter_package_files = original_iter
+        if saved_epoch is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = saved_epoch
+
+
+def check_archive(path):
+    with open(path, "rb") as handle:
+        first = handle.readline()
+    if first != ("#!" + SHEBANG + "\n").encode():
+        fail("unexpected first line %r" % first)
+    with zipfile.ZipFile(str(path)) as archive:
+        names = archive.namelist()
+        bad = [n for n in names if n.endswith(BINARY_SUFFIXES) or ".so." in n]
+        if bad:
+            fail("compiled files in the archive: %s" % bad)
+        for required in ("__main__.py", "environment.json", "site-packages/adrkit_mcp.py",
+                         "site-packages/yaml/__init__.py", "site-packages/pathspec/__init__.py"):
+            if required not in names:
+                fail("%s is missing from the archive" % required)
+        return len(names)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        description="Build the adrkit-mcp zipapp (see the docstring of build.py).")
+    parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUTPUT,
+                        help="where to write the .pyz (default: dist/adrkit-mcp.pyz)")
+    parser.add_argument("--wheelhouse", type=Path,
+                        default=Path(os.environ.get("ADRKIT_WHEELHOUSE") or DEFAULT_WHEELHOUSE),
+                        help="directory holding the pinned wheels (default: build/wheelhouse or "
+                             "$ADRKIT_WHEELHOUSE)")
+    parser.add_argument("--offline", action="store_true",
+                        default=os.environ.get("PIP_NO_INDEX", "").lower() in
+                        ("1", "true", "yes", "on"),
+                        help="never contact a package index (implied by PIP_NO_INDEX=1)")
+    parser.add_argument("--download-only", action="store_true",
+                        help="only fetch the pinned wheels into the wheelhouse")
+    parser.add_argument("--module", type=Path, default=PROJECT / "adrkit_mcp.py",
+                        help="the adrkit_mcp.py to pack (default: the one next to build.py)")
+    args = parser.parse_args(argv)
+
+    wheelhouse = args.wheelhouse.resolve()
+    with tempfile.TemporaryDirectory(prefix="adrkit-build-") as scratch:
+        ensure_wheels(wheelhouse, args.offline, scratch)
+        if args.download_only:
+            print("wheelhouse ready: %s" % wheelhouse)
+            return 0
+        module = args.module.resolve()
+        if not module.is_file():
+            fail("%s does not exist" % module)
+        shiv = load_shiv()
+        epoch, epoch_source = source_date_epoch()
+        site = Path(scratch) / "site-packages"
+        install_vendored(wheelhouse, site, scratch)
+        make_pure(site)
+        copy_module(module, site)
+        check_imports(site)
+
+        output = args.output.resolve()
+        output.parent.mkdir(parents=True, exist_ok=True)
+        partial = output.with_name(".%s.%d.partial" % (output.name, os.getpid()))
+        try:
+            run_shiv(shiv, site, partial, epoch, scratch)
+            entries = check_archive(partial)
+            os.replace(str(partial), str(output))
+        finally:
+            if partial.exists():
+                partial.unlink()
+
+    try:
+        shown = output.relative_to(Path.cwd())
+    except ValueError:
+        shown = output
+    print("built   %s (%d entries)" % (shown, entries))
+    print("size    %d bytes" % output.stat().st_size)
+    print("sha256  %s" % sha256_of(output))
+    print("epoch   %d (%s)" % (epoch, epoch_source))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

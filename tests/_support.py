@@ -1,0 +1,248 @@
+"""Shared helpers for the unit tests of the corpus reader and the four tools.
+
+* ``M`` is the module under test: ``$ADRKIT_MCP_MODULE`` when set (a build or
+  a mutant), else ``adrkit_mcp.py`` from the repository root, else the
+  development build ``/tmp/adrkit_core_dev.py`` (a temporary fallback while the
+  module is being assembled; delete ``DEV_BUILD_PATH`` once the module is in).
+  A stand-in is loaded under a private module name, never as ``adrkit_mcp``.
+* ``Repo`` is a real repository root on disk (a ``.git`` directory or a
+  linked-worktree ``.git`` file, an ADR folder, real record files) plus small
+  wrappers around ``call_tool``.
+* ``run_unprivileged`` runs a function in a forked child that has dropped
+  root privileges, which is the only way to make ``chmod 000`` mean something
+  when the suite runs as root.
+
+Python 3.9+, standard library and pytest only.
+"""
+
+import base64
+import importlib.util
+import json
+import os
+import pickle
+import sys
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODULE_PATH = os.path.join(REPO_ROOT, "adrkit_mcp.py")
+DEV_BUILD_PATH = "/tmp/adrkit_core_dev.py"  # temporary fallback, see module docstring
+
+
+def _load_module():
+    """(module, is_a_stand_in).  Never puts a stand-in into sys.modules["adrkit_mcp"]:
+    other test files decide what to do when the real module is missing."""
+    override = os.environ.get("ADRKIT_MCP_MODULE")  # another copy: a build, a mutant
+    if not override and os.path.isfile(MODULE_PATH):
+        if REPO_ROOT not in sys.path:
+            sys.path.insert(0, REPO_ROOT)
+        import adrkit_mcp
+        return adrkit_mcp, False
+    path = override or DEV_BUILD_PATH
+    name = "_adrkit_mcp_under_test"
+    if name in sys.modules:
+        return sys.modules[name], True
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module, True
+
+
+M, USING_DEV_BUILD = _load_module()
+
+DEFAULT_DIR = "docs/adr"
+NOTHING = object()  # "argument not given" (None is a meaningful value for tool arguments)
+
+
+# --------------------------------------------------------------------------- #
+# Record files
+
+def record_text(ident, title="A decision worth keeping", status="proposed", date="2025-01-01",
+                extra="", body="Body text.\n", newline="\n"):
+    """The text of a record file: a fenced YAML block and a body.
+
+    ``extra`` is appended verbatim to the YAML block (one or more full lines).
+    Scalars are quoted so that any YAML 1.1 or 1.2 reader sees the same strings.
+    """
+    lines = ["---"]
+    if ident is not None:
+        lines.append('id: "%s"' % ident)
+    if title is not None:
+        lines.append("title: %s" % json.dumps(title, ensure_ascii=False))
+    if status is not None:
+        lines.append('status: "%s"' % status)
+    if date is not None:
+        lines.append('date: "%s"' % date)
+    text = "\n".join(lines) + "\n" + extra
+    if not text.endswith("\n"):
+        text += "\n"
+    text += "---\n" + body
+    return text.replace("\n", newline) if newline != "\n" else text
+
+
+class Repo(object):
+    """A repository root in a temporary directory, with its ADR folder."""
+
+    def __init__(self, root, adr_dir=DEFAULT_DIR, git="dir", check=True):
+        self.root = str(root)
+        self.adr_dir = adr_dir
+        os.makedirs(self.root, exist_ok=True)
+        if adr_dir is not None:
+            os.makedirs(self.adr_path(), exist_ok=True)
+        if git == "dir":
+            os.makedirs(os.path.join(self.root, ".git"), exist_ok=True)
+        elif git == "file":
+            with open(os.path.join(self.root, ".git"), "w") as handle:
+                handle.write("gitdir: /somewhere/else/.git/worktrees/x\n")
+        self.config = M.CorpusConfig(self.root, adr_dir if adr_dir is not None else DEFAULT_DIR)
+        if check:
+            problem = M.check_roots(self.config)
+            assert problem is None, problem
+
+    # -- files --------------------------------------------------------------
+    def adr_path(self, *names):
+        return os.path.join(self.root, self.adr_dir, *names)
+
+    def path(self, *names):
+        return os.path.join(self.root, *names)
+
+    def write(self, name, content):
+        """Write a file in the ADR folder (str is UTF-8, no newline translation)."""
+        full = self.adr_path(name)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        with open(full, "wb") as handle:
+            handle.write(data)
+        return full
+
+    def record(self, name, ident=None, **fields):
+        """Write a record file; the id defaults to the digits of its file name."""
+        if ident is None:
+            ident = name.split("-", 1)[0]
+        return self.write(name, record_text(ident, **fields))
+
+    def source_path(self, name):
+        return "%s/%s" % (self.adr_dir, name)
+
+    # -- calls --------------------------------------------------------------
+    def call(self, tool, arguments=NOTHING, should_stop=None, **kwargs):
+        """call_tool with ``arguments`` (a dict, or None for "no arguments"), else the kwargs."""
+        if arguments is NOTHING:
+            arguments = kwargs
+        if should_stop is None:
+            return M.call_tool(self.config, tool, arguments)
+        return M.call_tool(self.config, tool, arguments, should_stop)
+
+    def structured(self, tool, arguments=NOTHING, **kwargs):
+        """structuredContent of a successful (non-error) tool call."""
+        result = self.call(tool, arguments, **kwargs)
+        assert "isError" not in result, result
+        return result["structuredContent"]
+
+    def result(self, tool, arguments=NOTHING, **kwargs):
+        return self.structured(tool, arguments, **kwargs)["result"]
+
+    def fingerprint(self):
+        return self.structured("list_superseded")["corpusHealth"]["fingerprint"]
+
+    def projection(self, should_stop=lambda: False):
+        return M.load_projection(self.config, should_stop)
+
+
+def all_findings(repo, tool="search_decisions", **arguments):
+    """Every finding of one call (findingsLimit 100, the corpora here are small)."""
+    if tool == "search_decisions":
+        arguments.setdefault("query", "zzzz-no-such-text")
+    if tool == "get_decision":
+        arguments.setdefault("ref", "9999")
+    if tool == "get_decision_context":
+        arguments.setdefault("files", ["nothing/here.txt"])
+    arguments["findingsLimit"] = 100
+    page = repo.result(tool, arguments)["findings"]
+    assert page["cursor"] is None, "more than 100 findings: use a smaller corpus"
+    return page["items"]
+
+
+def rules_of(findings):
+    return [finding["rule"] for finding in findings]
+
+
+def strip_message(finding):
+    return {key: value for key, value in finding.items() if key != "message"}
+
+
+# --------------------------------------------------------------------------- #
+# Cursors (the documented wire format: base64url, no padding, of a JSON object)
+
+def decode_cursor(cursor):
+    return json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode("utf-8"))
+
+
+def b64json(value):
+    text = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return base64.urlsafe_b64encode(text.encode("utf-8")).rstrip(b"=").decode("ascii")
+
+
+def edit_cursor(cursor, remove=(), **changes):
+    payload = decode_cursor(cursor)
+    payload.update(changes)
+    for key in remove:
+        payload.pop(key, None)
+    return b64json(payload)
+
+
+# --------------------------------------------------------------------------- #
+# Privilege drop, for permission-based cases
+
+NOBODY = 65534
+
+
+class Unavailable(Exception):
+    """The privilege drop is impossible here (reported as a skip by the caller)."""
+
+
+def run_unprivileged(function):
+    """Run ``function()`` in a forked child running as uid/gid 65534; return its value.
+
+    When the suite does not run as root, the function runs in-process: chmod
+    is effective anyway.  Raises Unavailable when the drop cannot be made.
+    """
+    if os.geteuid() != 0:
+        return function()
+    if not hasattr(os, "fork"):
+        raise Unavailable("os.fork is not available")
+    # Codecs and modules load lazily from the interpreter's own files, which
+    # uid 65534 may not be allowed to read (e.g. a pyenv under /root): load them now.
+    for encoding in ("utf-8", "utf-16-be", "utf-16-le", "utf-16", "utf-32-be", "ascii", "latin-1", "idna"):
+        "x".encode(encoding)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child: never returns into pytest
+        status = 0
+        try:
+            os.close(read_end)
+            try:
+                os.setgroups([])
+                os.setgid(NOBODY)
+                os.setuid(NOBODY)
+                outcome = ("ok", function())
+            except PermissionError as error:
+                outcome = ("unavailable", "cannot drop privileges: %s" % error)
+            except BaseException as error:  # reported to the parent
+                outcome = ("error", "%s: %s" % (type(error).__name__, error))
+            with os.fdopen(write_end, "wb") as handle:
+                pickle.dump(outcome, handle)
+        except BaseException:
+            status = 1
+        os._exit(status)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as handle:
+        data = handle.read()
+    os.waitpid(pid, 0)
+    if not data:
+        raise AssertionError("the unprivileged child died without an answer")
+    kind, value = pickle.loads(data)
+    if kind == "unavailable":
+        raise Unavailable(value)
+    if kind == "error":
+        raise AssertionError("unprivileged child raised %s" % value)
+    return value

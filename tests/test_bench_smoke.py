@@ -1,0 +1,214 @@
+"""The benchmark (bench/bench.py): its generated corpora and a quick run against the real server.
+
+* Generated records satisfy the frontmatter schema (tests/data/adr.schema.json, a copy of
+  /work/shared/reference/adr.schema.json) and the five cross-field rules, with the mix of
+  statuses, relations, tags, path matchers and body sizes the benchmark promises.
+* Generation is deterministic: the same seed gives the same bytes, in this process and in fresh
+  interpreters with different hash seeds.
+* ``bench.py --quick --sizes 100 --runs 1`` against this project's server reports every metric.
+* A server that never answers makes the benchmark exit 1 after its timeout, without hanging.
+
+Python 3.9+; needs PyYAML and jsonschema (both in requirements-dev.txt).
+"""
+
+import datetime
+import importlib.util
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+import pytest
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(REPO_ROOT, "bench", "bench.py")
+SERVER_MODULE = os.path.join(REPO_ROOT, "adrkit_mcp.py")
+SCHEMA = os.path.join(REPO_ROOT, "tests", "data", "adr.schema.json")
+SEED = 1729
+
+
+def _load_bench():
+    spec = importlib.util.spec_from_file_location("adrkit_bench", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load_bench()
+
+
+def _yaml12_loader():
+    """PyYAML's safe loader without the YAML 1.1 timestamp rule: `date: 2025-01-01` stays a
+    string, as in the YAML 1.2 core schema the reference reads frontmatter with."""
+    yaml = pytest.importorskip("yaml")
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.yaml_implicit_resolvers = {
+        ch: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    return yaml, Loader
+
+
+def _split(data):
+    text = data.decode("utf-8")
+    assert text.startswith("---\n")
+    end = text.index("\n---\n", 4)
+    return text[4:end + 1], text[end + 5:]
+
+
+def _cross_field_violations(fm):
+    out = []
+    status = fm.get("status")
+    prov = fm.get("provenance") or {}
+    if status == "superseded" and "supersededBy" not in fm:
+        out.append("superseded without supersededBy")
+    if "supersededBy" in fm and status != "superseded":
+        out.append("supersededBy without status superseded")
+    if status == "accepted" and not fm.get("deciders") and "importedFrom" not in prov:
+        out.append("accepted without deciders")
+    if status == "accepted" and prov.get("authoredBy") in ("agent", "agent-drafted") and "ratifiedBy" not in prov:
+        out.append("agent-authored accepted without ratifiedBy")
+    if fm.get("reversibility") == "one-way-door" and (fm.get("review") or {}).get("tier") == "auto":
+        out.append("one-way-door with review.tier auto")
+    return out
+
+
+@pytest.mark.parametrize("size", [100, 1000])
+def test_generated_records_are_schema_valid(size):
+    jsonschema = pytest.importorskip("jsonschema")
+    yaml, Loader = _yaml12_loader()
+    with open(SCHEMA, encoding="utf-8") as f:
+        schema = json.load(f)
+    validator = jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+
+    files = bench.generate_corpus(size, SEED)
+    assert len(files) == size
+    records = {}
+    for path, data in files:
+        m = re.match(r"^docs/adr/([0-9]{4,})-[a-z0-9-]+\.md$", path)
+        assert m, path
+        head, body = _split(data)
+        fm = yaml.load(head, Loader=Loader)
+        errors = sorted(validator.iter_errors(fm), key=lambda e: list(e.absolute_path))
+        assert not errors, "%s: %s" % (path, "; ".join(
+            "%s: %s" % ("/".join(map(str, e.absolute_path)), e.message) for e in errors))
+        assert not _cross_field_violations(fm), (path, _cross_field_violations(fm))
+        assert fm["id"] == m.group(1)
+        for key in ("date", "created", "reviewBy"):
+            if key in fm:
+                datetime.date.fromisoformat(fm[key])  # a real calendar date
+        assert 1 <= len(fm["affects"]) <= 4
+        assert all(a["type"] == "path" for a in fm["affects"])
+        assert 1024 <= len(body.encode("utf-8")) <= 8192, (path, len(body))
+        records[fm["id"]] = fm
+
+    assert len(records) == size
+    statuses = [fm["status"] for fm in records.values()]
+    assert set(statuses) == {"draft", "proposed", "accepted", "rejected", "superseded", "deprecated"}
+    for fm in records.values():
+        if "supersededBy" in fm:
+            assert fm["supersededBy"] in records and fm["supersededBy"] != fm["id"]
+            assert fm["id"] in records[fm["supersededBy"]].get("supersedes", [])
+        for key in ("supersedes", "relatesTo", "conflictsWith"):
+            for ref in fm.get(key, []):
+                assert ref in records and ref != fm["id"], (fm["id"], key, ref)
+    assert sum(1 for fm in records.values() if fm.get("relatesTo")) > size // 10
+    assert any(fm.get("conflictsWith") for fm in records.values())
+    assert sum(1 for fm in records.values() if fm.get("tags")) > size // 2
+    patterns = [a["pattern"] for fm in records.values() for a in fm["affects"]]
+    assert any(p.startswith("src/db/") for p in patterns)
+    assert any(p.startswith("services/billing/") for p in patterns)
+    assert any(p.startswith("**/") for p in patterns)
+
+
+def test_generation_is_deterministic():
+    a = bench.generate_corpus(257, SEED)
+    b = bench.generate_corpus(257, SEED)
+    assert a == b
+    assert bench.generate_corpus(257, SEED + 1) != a
+    expected = {"100": bench.corpus_digest(bench.generate_corpus(100, SEED)), "257": bench.corpus_digest(a)}
+    for hash_seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        out = subprocess.run(
+            [sys.executable, BENCH, "--corpus-digest", "--sizes", "100,257", "--seed", str(SEED)],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120, check=True)
+        assert json.loads(out.stdout) == expected
+
+
+def test_corpus_cache_is_reused(tmp_path):
+    root, info, reused = bench.ensure_corpus(50, SEED, str(tmp_path))
+    assert not reused
+    assert os.path.isdir(os.path.join(root, ".git"))
+    assert len(os.listdir(os.path.join(root, "docs", "adr"))) == 50
+    root2, info2, reused2 = bench.ensure_corpus(50, SEED, str(tmp_path))
+    assert reused2 and root2 == root and info2["digest"] == info["digest"]
+    assert info["digest"] == bench.corpus_digest(bench.generate_corpus(50, SEED))
+
+
+def _metric_keys():
+    keys = [k for k, _ in bench.RUN_METRICS]
+    keys += ["%s.%s" % (t, f) for t in bench.TOOLS for f, _ in bench.TOOL_FIELDS]
+    keys += [k for k, _ in bench.TAIL_METRICS]
+    keys += ["%s.cpu_to_floor" % t for t in bench.TOOLS]
+    return keys
+
+
+@pytest.mark.skipif(not os.path.isfile(SERVER_MODULE),
+                    reason="adrkit_mcp.py does not exist yet: nothing to benchmark")
+def test_quick_bench_against_the_real_server(tmp_path):
+    out_json = tmp_path / "results.json"
+    proc = subprocess.run(
+        [sys.executable, BENCH, "--quick", "--sizes", "100", "--runs", "1",
+         "--cache-dir", str(tmp_path / "corpora"), "--json", str(out_json)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=900)
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")[-3000:]
+    table = proc.stdout.decode("utf-8")
+    assert "spawn → first answer ms" in table and "200 pipelined calls ms" in table
+
+    results = json.loads(out_json.read_text(encoding="utf-8"))
+    assert results["meta"]["all_answered"] is True
+    assert results["corpora"]["100"]["files"] == 100
+    assert results["floor"]["100"]["cpu_ms"]["median"] > 0
+    assert results["servers"], "no server was benchmarked"
+    linux = bool(results["meta"]["proc_metrics"])
+    for srv in results["servers"]:
+        entry = srv["sizes"]["100"]
+        summary = entry["summary"]
+        assert summary["runs_ok"] == 1 and summary["runs_failed"] == 0, entry["runs"]
+        for key in _metric_keys():
+            assert key in summary, key
+            if linux or not any(w in key for w in ("cpu", "rss", "floor")):
+                assert summary[key] is not None, (srv["label"], key)
+        assert summary["pipelined_answered"]["median"] == 200
+        run = entry["runs"][0]
+        assert run["ok"] and run["pipelined_answered"] == 200
+        assert run["corpus_health"]["recordCount"] == 100
+        assert run["corpus_health"]["excludedCount"] == 0
+        for tool in bench.TOOLS:
+            assert run["tools"][tool]["answers"] == {"ok": run["tools"][tool]["calls"]}, tool
+        assert run["tools"]["get_decision"]["outcomes"] == {"found": run["tools"]["get_decision"]["calls"]}
+        assert run["exit_status"] == 0
+
+
+def test_a_server_that_never_answers_fails_the_run_without_hanging(tmp_path):
+    silent = " ".join(shlex.quote(a) for a in [sys.executable, "-c", "import time; time.sleep(120)"])
+    out_json = tmp_path / "results.json"
+    t0 = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, BENCH, "--server", silent, "--sizes", "20", "--runs", "2", "--timeout", "1",
+         "--cache-dir", str(tmp_path / "corpora"), "--json", str(out_json)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    assert proc.returncode == 1, proc.stderr.decode("utf-8", "replace")
+    assert time.monotonic() - t0 < 60
+    results = json.loads(out_json.read_text(encoding="utf-8"))
+    assert results["meta"]["all_answered"] is False
+    summary = results["servers"][0]["sizes"]["20"]["summary"]
+    assert summary["runs_ok"] == 0 and summary["runs_failed"] == 1  # stops after the first failure
+    assert "no answer within" in results["servers"][0]["sizes"]["20"]["runs"][0]["error"]

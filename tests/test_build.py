@@ -1,0 +1,377 @@
+"""build.py and the .pyz it makes: reproducible, pure Python, runs on Python 3.9-3.13 with a
+read-only or missing HOME, safe when two clients start it for the first time at once, and writes
+nothing after its one-time unpacking.  Also: pyproject.toml's pins and `pip install .`.
+
+The slow tests (marked `slow`) build the archive twice, run it on every Python 3.9-3.13 found
+under $PYENV_ROOT/versions (~/.pyenv/versions) and install the package into a fresh venv.
+ADRKIT_TEST_MODULE=/path/to/adrkit_mcp.py builds from another copy of the module (development).
+"""
+
+import ast
+import hashlib
+import importlib.util
+import json
+import os
+import pwd
+import re
+import shutil
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent
+BUILD = PROJECT / "build.py"
+MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
+PYENV = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
+MINORS = ("3.9", "3.10", "3.11", "3.12", "3.13")
+BINARY_SUFFIXES = (".so", ".pyd", ".dylib", ".dll")
+MOUNT_READ_ONLY = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
+
+needs_module = pytest.mark.skipif(not MODULE.is_file(), reason="%s does not exist yet" % MODULE)
+
+
+def pyenv_python(minor):
+    """The newest pyenv CPython for a minor version, or None."""
+    found = []
+    for path in PYENV.glob(minor + ".*"):
+        if re.fullmatch(re.escape(minor) + r"\.\d+", path.name):
+            python = path / "bin" / "python3"
+            if os.access(str(python), os.X_OK):
+                found.append((int(path.name.rsplit(".", 1)[1]), python))
+    return max(found)[1] if found else None
+
+
+def each_python():
+    params = []
+    for minor in MINORS:
+        python = pyenv_python(minor)
+        mark = pytest.mark.skipif(python is None, reason="no Python %s under %s" % (minor, PYENV))
+        params.append(pytest.param(python, id="py" + minor, marks=mark))
+    return params
+
+
+def bare_env(**extra):
+    """The few variables a GUI client passes; in particular no PYTHONDONTWRITEBYTECODE."""
+    env = {"PATH": os.defpath, "LANG": "C.UTF-8"}
+    env.update({key: str(value) for key, value in extra.items() if value is not None})
+    return env
+
+
+def run(command, env, timeout=120, prefix=()):
+    return subprocess.run(list(prefix) + [str(part) for part in command], env=env,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=timeout,
+                          cwd="/")
+
+
+def assert_version_ran(result):
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip(), "no version printed"
+
+
+def tree(root):
+    """Every path under root with its type, size and mtime: a change anywhere shows."""
+    state = {}
+    for dirpath, dirnames, filenames in os.walk(str(root)):
+        for name in dirnames + filenames:
+            path = os.path.join(dirpath, name)
+            info = os.lstat(path)
+            state[os.path.relpath(path, str(root))] = (info.st_mode, info.st_size,
+                                                       info.st_mtime_ns)
+    return state
+
+
+def build_id(pyz):
+    with zipfile.ZipFile(str(pyz)) as archive:
+        return json.loads(archive.read("environment.json").decode())["build_id"]
+
+
+# ---- fast checks of the project files -------------------------------------------------------
+
+def load_toml(path):
+    try:
+        import tomllib
+    except ImportError:
+        tomllib = pytest.importorskip("tomli")
+    with open(str(path), "rb") as handle:
+        return tomllib.load(handle)
+
+
+def normalise(requirement):
+    return re.sub(r"\s+", "", requirement.replace("'", '"'))
+
+
+def test_pyproject_pins_what_the_pyz_vendors():
+    project = load_toml(PROJECT / "pyproject.toml")["project"]
+    spec = importlib.util.spec_from_file_location("adrkit_build_script", str(BUILD))
+    build_script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_script)
+    vendored = ["%s==%s" % (name, version) for name, version, _, _ in build_script.VENDORED]
+    assert project["dependencies"] == vendored == ["PyYAML==6.0.3", "pathspec==1.1.1"]
+    assert project["requires-python"] == ">=3.9"
+    assert project["scripts"] == {"adrkit-mcp": "adrkit_mcp:main"}
+    assert build_script.ENTRY_POINT == "adrkit_mcp:main"
+    assert "shiv==1.0.8" in project["optional-dependencies"]["test"]
+    assert build_script.SHIV_VERSION == "1.0.8"
+
+
+def test_requirements_dev_matches_the_test_extra():
+    project = load_toml(PROJECT / "pyproject.toml")["project"]
+    lines = (PROJECT / "requirements-dev.txt").read_text(encoding="utf-8").splitlines()
+    pinned = {normalise(line) for line in lines if line.strip() and not line.startswith("#")}
+    extra = {normalise(item) for item in project["optional-dependencies"]["test"]}
+    runtime = {normalise(item) for item in project["dependencies"]}
+    assert pinned == extra | runtime
+
+
+@needs_module
+def test_version_is_a_literal_setuptools_can_read():
+    tree_ = ast.parse(MODULE.read_text(encoding="utf-8"))
+    for node in tree_.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(target, ast.Name) and target.id == "__version__"
+                for target in node.targets):
+            assert isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+            # PEP 440 (public versions), or pip install . refuses the package.
+            pep440 = r"(\d+!)?\d+(\.\d+)*((a|b|rc)\d+)?(\.post\d+)?(\.dev\d+)?"
+            assert re.fullmatch(pep440, node.value.value), node.value.value
+            return
+    pytest.fail("adrkit_mcp.py has no top-level __version__ = '...'")
+
+
+# ---- the archive ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    if not MODULE.is_file():
+        pytest.skip("%s does not exist yet" % MODULE)
+    try:
+        import shiv  # noqa: F401
+    except ImportError:
+        pytest.skip("shiv is not installed (python3 -m pip install -r requirements-dev.txt)")
+    base = tmp_path_factory.mktemp("builds")
+    made = []
+    for label in ("first", "second"):
+        target = base / label / "adrkit-mcp.pyz"
+        result = subprocess.run(
+            [sys.executable, str(BUILD), "--module", str(MODULE), "--output", str(target)],
+            cwd=str(PROJECT), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, universal_newlines=True, timeout=900)
+        assert result.returncode == 0, result.stdout + result.stderr
+        made.append((target, result.stdout))
+    return made
+
+
+@pytest.fixture
+def pyz(builds, tmp_path):
+    """A private copy of the built archive under a unique name (so its unpacked copy is too)."""
+    copy = tmp_path / ("adrkit-mcp-test-%d-%s.pyz" % (os.getpid(), tmp_path.name))
+    shutil.copyfile(str(builds[0][0]), str(copy))
+    return copy
+
+
+@pytest.mark.slow
+def test_two_builds_are_byte_identical(builds):
+    (first, first_out), (second, second_out) = builds
+    data = first.read_bytes()
+    assert data == second.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    assert "sha256  %s" % digest in first_out and "sha256  %s" % digest in second_out
+    assert "size    %d bytes" % len(data) in first_out
+
+
+@pytest.mark.slow
+def test_no_compiled_code_inside(builds):
+    with zipfile.ZipFile(str(builds[0][0])) as archive:
+        names = archive.namelist()
+        assert not [name for name in names if name.lower().endswith(BINARY_SUFFIXES)]
+        assert not [name for name in names if name.startswith("site-packages/_yaml/")]
+        for name in names:
+            head = archive.read(name)[:4]
+            assert head != b"\x7fELF" and not head.startswith(b"MZ"), name
+        for required in ("site-packages/adrkit_mcp.py", "site-packages/yaml/__init__.py",
+                         "site-packages/pathspec/__init__.py", "__main__.py"):
+            assert required in names
+        environment = json.loads(archive.read("environment.json").decode())
+    assert environment["entry_point"] == "adrkit_mcp:main"
+    assert environment["root"] is None  # chosen at run time by the archive's __main__.py
+
+
+@pytest.mark.slow
+def test_shebang_and_executable_bit(builds):
+    path = builds[0][0]
+    with open(str(path), "rb") as handle:
+        assert handle.readline() == b"#!/usr/bin/env python3\n"
+    assert os.stat(str(path)).st_mode & 0o111
+
+
+@pytest.fixture(scope="module")
+def read_only_prefix():
+    """How to run a command with a given directory read-only: chmod for a normal user; for root
+    (who ignores permission bits) a private mount namespace with a read-only bind mount."""
+    if os.geteuid() != 0:
+        return None
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        pytest.skip("running as root without unshare: cannot make a read-only HOME")
+    probe_dir = Path(os.environ.get("TMPDIR", "/tmp"))
+    prefix = [unshare, "-m", "--propagation", "private", "sh", "-c", MOUNT_READ_ONLY]
+    probe = subprocess.run(prefix + [str(probe_dir), "true"], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if probe.returncode != 0:
+        pytest.skip("running as root where mount namespaces are not allowed: cannot make a "
+                    "read-only HOME (%s)" % probe.stderr.decode(errors="replace").strip())
+    return prefix
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("python", each_python())
+def test_runs_with_a_read_only_home(python, pyz, tmp_path, read_only_prefix):
+    home = tmp_path / "home"
+    home.mkdir()
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    if read_only_prefix is None:
+        os.chmod(str(home), 0o555)
+        prefix = ()
+    else:
+        prefix = tuple(read_only_prefix) + (str(home),)
+    try:
+        result = run([python, pyz, "--version"], bare_env(HOME=home, TMPDIR=temp), prefix=prefix)
+    finally:
+        os.chmod(str(home), 0o755)
+    assert_version_ran(result)
+    assert os.listdir(str(home)) == []
+    unpacked = temp / ("adrkit-mcp-%d" % os.geteuid()) / ("%s_%s" % (pyz.name, build_id(pyz)))
+    assert (unpacked / "site-packages" / "adrkit_mcp.py").is_file()
+    assert oct(os.stat(str(unpacked.parent)).st_mode & 0o777) == oct(0o700)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("python", each_python())
+def test_runs_without_home(python, pyz, tmp_path):
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    name = "%s_%s" % (pyz.name, build_id(pyz))
+    account_home = pwd.getpwuid(os.geteuid()).pw_dir
+    candidates = [Path(account_home) / ".cache" / "adrkit-mcp" / name,
+                  temp / ("adrkit-mcp-%d" % os.geteuid()) / name]
+    try:
+        result = run([python, pyz, "--version"], bare_env(TMPDIR=temp))
+        assert_version_ran(result)
+        assert any((path / "site-packages" / "adrkit_mcp.py").is_file() for path in candidates)
+    finally:  # the account's real cache may have been used: remove exactly what this test made
+        for path in candidates:
+            shutil.rmtree(str(path), ignore_errors=True)
+            lock = path.parent / (".%s_lock" % path.name)
+            if lock.exists():
+                lock.unlink()
+            try:
+                path.parent.rmdir()  # only if now empty
+            except OSError:
+                pass
+
+
+@pytest.mark.slow
+def test_later_runs_write_nothing(pyz, tmp_path):
+    cache = tmp_path / "cache"
+    env = bare_env(HOME=tmp_path / "home", XDG_CACHE_HOME=cache)
+    pythons = [python for python in (pyenv_python(minor) for minor in MINORS) if python]
+    pythons = pythons or [Path(sys.executable)]
+    assert_version_ran(run([pythons[0], pyz, "--version"], env))
+    before = tree(tmp_path)
+    assert [path for path in before if path.endswith(("__pycache__", ".pyc"))] == []
+    for python in pythons + pythons[:1]:
+        assert_version_ran(run([python, pyz, "--version"], env))
+        assert tree(tmp_path) == before, "a later run on %s wrote something" % python
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("use_shiv_root", [True, False], ids=["SHIV_ROOT", "default-root"])
+def test_concurrent_first_runs(pyz, tmp_path, use_shiv_root):
+    root = tmp_path / "root"
+    if use_shiv_root:
+        env = bare_env(HOME=tmp_path / "home", SHIV_ROOT=root)
+    else:
+        env = bare_env(HOME=tmp_path / "home", XDG_CACHE_HOME=tmp_path / "xdg")
+        root = tmp_path / "xdg" / "adrkit-mcp"
+    python = pyenv_python("3.9") or Path(sys.executable)
+    processes = [subprocess.Popen([str(python), str(pyz), "--version"], env=env, cwd="/",
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, universal_newlines=True)
+                 for _ in range(4)]
+    for process in processes:
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err
+        assert out.strip()
+    entries = sorted(os.listdir(str(root)))
+    name = "%s_%s" % (pyz.name, build_id(pyz))
+    assert entries == [".%s_lock" % name, name], entries  # one copy, no .tmp left behind
+
+
+@pytest.mark.slow
+def test_first_run_waits_for_the_unpacking_lock(pyz, tmp_path):
+    fcntl = pytest.importorskip("fcntl")
+    root = tmp_path / "root"
+    root.mkdir()
+    name = "%s_%s" % (pyz.name, build_id(pyz))
+    descriptor = os.open(str(root / (".%s_lock" % name)), os.O_RDWR | os.O_CREAT)
+    fcntl.flock(descriptor, fcntl.LOCK_EX)
+    try:
+        process = subprocess.Popen([sys.executable, str(pyz), "--version"],
+                                   env=bare_env(HOME=tmp_path, SHIV_ROOT=root), cwd="/",
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, universal_newlines=True)
+        time.sleep(1.5)
+        assert process.poll() is None, "did not wait for the lock"
+        assert not (root / name).exists()
+    finally:
+        fcntl.flock(descriptor, fcntl.LOCK_UN)
+        os.close(descriptor)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err
+    assert (root / name / "site-packages" / "adrkit_mcp.py").is_file()
+
+
+@pytest.mark.slow
+def test_config_from_the_pyz_names_the_pyz(pyz, tmp_path):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    env = bare_env(HOME=tmp_path / "home", XDG_CACHE_HOME=tmp_path / "cache")
+    result = run([sys.executable, pyz, "config", "claude-desktop", "--cwd", repo], env)
+    assert result.returncode == 0, result.stderr
+    entry = json.loads(result.stdout)["mcpServers"]["adrkit"]
+    assert entry["command"] == os.path.abspath(sys.executable)
+    assert entry["args"] == [str(pyz)]
+    assert entry["env"]["ADRKIT_MCP_CWD"] == os.path.realpath(str(repo))
+
+
+@pytest.mark.slow
+@needs_module
+def test_pip_install_gives_the_adrkit_mcp_command(tmp_path):
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copyfile(str(PROJECT / name), str(source / name))
+    shutil.copyfile(str(MODULE), str(source / "adrkit_mcp.py"))
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True,
+                   stdin=subprocess.DEVNULL)
+    python = venv / "bin" / "python"
+    install = subprocess.run([str(python), "-m", "pip", "install", "-q",
+                              "--disable-pip-version-check", str(source)],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, universal_newlines=True, timeout=600)
+    assert install.returncode == 0, install.stdout + install.stderr
+    command = venv / "bin" / "adrkit-mcp"
+    assert_version_ran(run([command, "--version"], bare_env(HOME=tmp_path)))
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    result = run([command, "config", "cursor", "--cwd", repo], bare_env(HOME=tmp_path))
+    assert result.returncode == 0, result.stderr
+    entry = json.loads(result.stdout)["mcpServers"]["adrkit"]
+    assert entry["command"] == str(command) and entry["args"] == []

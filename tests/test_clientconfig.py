@@ -1,0 +1,321 @@
+"""`adrkit-mcp config`: every client's snippet against the shape that client documents.
+
+The tests run the real command line, `python3 adrkit_mcp.py config ...`, as soon as adrkit_mcp.py
+carries the config section (it defines command_config).  Until then they run the section on its
+own from _wip/clientconfig.py; with neither, they skip.  ADRKIT_CONFIG_SOURCE=module|section
+forces one of the two; ADRKIT_TEST_MODULE=/path/to/adrkit_mcp.py tests another copy of the module.
+
+The shape checkers encode each client's documentation (see the comments in the section):
+  claude-desktop  modelcontextprotocol.io/docs/develop/connect-local-servers
+  claude-code     code.claude.com/docs/en/mcp (.mcp.json, project scope)
+  vscode          code.visualstudio.com/docs/agents/reference/mcp-configuration
+  cursor          cursor.com/docs/mcp
+  copilot-cli     docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers
+  cline           docs.cline.bot/mcp/configuring-mcp-servers
+  continue        docs.continue.dev/customize/deep-dives/mcp
+"""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent
+# ADRKIT_TEST_MODULE points the packaging tests at another copy of adrkit_mcp.py (development).
+MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
+SECTION = PROJECT / "_wip" / "clientconfig.py"
+SERVER = "adrkit"
+CLIENTS = ("claude-desktop", "claude-code", "vscode", "cursor", "copilot-cli", "cline",
+           "continue")
+ENV_STYLE = ("claude-desktop", "cursor", "cline")  # root and dir travel in env
+RUN_SECTION = ("import runpy, sys\n"
+               "namespace = runpy.run_path(sys.argv.pop(1))\n"
+               "sys.exit(namespace['command_config'](sys.argv[1:]))\n")
+
+
+def _source():
+    forced = os.environ.get("ADRKIT_CONFIG_SOURCE", "")
+    if forced in ("module", "section"):
+        return forced
+    if MODULE.is_file() and "def command_config(" in MODULE.read_text(encoding="utf-8"):
+        return "module"
+    if SECTION.is_file():
+        return "section"
+    return None
+
+
+SOURCE = _source()
+pytestmark = pytest.mark.skipif(SOURCE is None, reason="neither adrkit_mcp.py with the config "
+                                "section nor _wip/clientconfig.py exists yet")
+
+
+def launched_file():
+    return str(MODULE if SOURCE == "module" else SECTION)
+
+
+def run_config(*args, cwd=None, env=None):
+    if SOURCE == "module":
+        command = [sys.executable, str(MODULE), "config"] + list(args)
+    else:
+        command = [sys.executable, "-c", RUN_SECTION, str(SECTION)] + list(args)
+    full_env = dict(os.environ)
+    for name in ("ADRKIT_MCP_CWD", "ADRKIT_MCP_DIR"):
+        full_env.pop(name, None)
+    full_env.update(env or {})
+    return subprocess.run(command, cwd=str(cwd or PROJECT), env=full_env,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    root = tmp_path / "my repo"  # a space, as in many real paths
+    (root / ".git").mkdir(parents=True)
+    (root / "docs" / "adr").mkdir(parents=True)
+    return root
+
+
+# ---- shape checkers, one per client ---------------------------------------------------------
+
+def _is_str_list(value):
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _is_str_map(value):
+    return isinstance(value, dict) and all(
+        isinstance(key, str) and isinstance(item, str) for key, item in value.items())
+
+
+def _check_stdio_entry(entry, allowed, required, type_value=None):
+    assert isinstance(entry, dict), entry
+    assert set(entry) <= set(allowed), "undocumented keys: %s" % (set(entry) - set(allowed))
+    assert set(required) <= set(entry), "missing keys: %s" % (set(required) - set(entry))
+    assert isinstance(entry["command"], str) and entry["command"]
+    if "args" in entry:
+        assert _is_str_list(entry["args"])
+    if "env" in entry:
+        assert _is_str_map(entry["env"])
+    if type_value is not None:
+        assert entry["type"] == type_value
+
+
+def _only_entry_of_map(snippet, key):
+    assert isinstance(snippet, dict) and list(snippet) == [key], snippet
+    servers = snippet[key]
+    assert isinstance(servers, dict) and list(servers) == [SERVER], servers
+    return servers[SERVER]
+
+
+def check_claude_desktop(snippet):
+    # {"mcpServers": {name: {"command", "args", "env"}}}
+    entry = _only_entry_of_map(snippet, "mcpServers")
+    _check_stdio_entry(entry, {"command", "args", "env"}, {"command"})
+    return entry
+
+
+def check_claude_code(snippet):
+    # .mcp.json: {"mcpServers": {name: {"type": "stdio", "command", "args", "env"}}}
+    entry = _only_entry_of_map(snippet, "mcpServers")
+    _check_stdio_entry(entry, {"type", "command", "args", "env"}, {"type", "command"}, "stdio")
+    return entry
+
+
+def check_vscode(snippet):
+    # .vscode/mcp.json: {"servers": {name: {"type": "stdio" (required), "command", "args", ...}}}
+    entry = _only_entry_of_map(snippet, "servers")
+    _check_stdio_entry(entry, {"type", "command", "args", "env", "envFile", "sandboxEnabled",
+                               "sandbox", "dev"}, {"type", "command"}, "stdio")
+    return entry
+
+
+def check_cursor(snippet):
+    # .cursor/mcp.json: {"mcpServers": {name: {"command", "args", "env"}}}
+    entry = _only_entry_of_map(snippet, "mcpServers")
+    _check_stdio_entry(entry, {"type", "command", "args", "env", "envFile"}, {"command"})
+    assert entry.get("type", "stdio") == "stdio"
+    return entry
+
+
+def check_copilot_cli(snippet):
+    # ~/.copilot/mcp-config.json: {"mcpServers": {name: {"type": "local", "command", "args",
+    #                                                    "env", "tools": ["*"]}}}
+    entry = _only_entry_of_map(snippet, "mcpServers")
+    _check_stdio_entry(entry, {"type", "command", "args", "env", "tools", "cwd"},
+                       {"type", "command", "tools"}, "local")
+    assert entry["tools"] == ["*"]
+    return entry
+
+
+def check_cline(snippet):
+    # cline_mcp_settings.json: {"mcpServers": {name: {"command", "args", "env", "alwaysAllow",
+    #                                                 "disabled", "timeout", "type"}}}
+    entry = _only_entry_of_map(snippet, "mcpServers")
+    _check_stdio_entry(entry, {"type", "command", "args", "env", "alwaysAllow", "disabled",
+                               "timeout"}, {"command"})
+    assert entry.get("type", "stdio") == "stdio"
+    return entry
+
+
+def check_continue(snippet):
+    # config.yaml: mcpServers is a LIST of {"name", "type": "stdio", "command", "args", "env"}
+    assert isinstance(snippet, dict) and list(snippet) == ["mcpServers"], snippet
+    servers = snippet["mcpServers"]
+    assert isinstance(servers, list) and len(servers) == 1, servers
+    entry = servers[0]
+    _check_stdio_entry(entry, {"name", "type", "command", "args", "env", "cwd"},
+                       {"name", "command"})
+    assert entry["name"] == SERVER
+    assert entry.get("type", "stdio") == "stdio"
+    return entry
+
+
+CHECKERS = {
+    "claude-desktop": check_claude_desktop,
+    "claude-code": check_claude_code,
+    "vscode": check_vscode,
+    "cursor": check_cursor,
+    "copilot-cli": check_copilot_cli,
+    "cline": check_cline,
+    "continue": check_continue,
+}
+
+
+def root_and_dir(client, entry):
+    """Where the entry points the server: (root, dir), from env or from the arguments."""
+    if client in ENV_STYLE:
+        assert "--cwd" not in entry["args"] and "--dir" not in entry["args"]
+        return entry["env"]["ADRKIT_MCP_CWD"], entry["env"]["ADRKIT_MCP_DIR"]
+    args = entry["args"]
+    assert args[-4] == "--cwd" and args[-2] == "--dir", args
+    return args[-3], args[-1]
+
+
+def leading_args(client, entry):
+    args = entry["args"]
+    return args if client in ENV_STYLE else args[:-4]
+
+
+def parse_stdout(result):
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)  # the whole of stdout is one JSON value, nothing else
+
+
+# ---- tests ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_snippet_has_the_documented_shape(client, repo):
+    result = run_config(client, "--cwd", str(repo))
+    entry = CHECKERS[client](parse_stdout(result))
+    assert result.stdout.endswith("}\n") and result.stdout.startswith("{")
+    assert "MERGE" in result.stderr and "overwrite" in result.stderr
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_command_and_paths_are_absolute(client, repo):
+    entry = CHECKERS[client](parse_stdout(run_config(client, "--cwd", str(repo))))
+    assert os.path.isabs(entry["command"]) and os.path.isfile(entry["command"])
+    assert entry["command"] == os.path.abspath(sys.executable)
+    assert leading_args(client, entry) == [launched_file()]
+    root, adr_dir = root_and_dir(client, entry)
+    assert root == os.path.realpath(str(repo))
+    assert adr_dir == "docs/adr"
+
+
+def test_relative_cwd_is_resolved(repo):
+    result = run_config("claude-desktop", "--cwd", repo.name, "--dir", "decisions",
+                        cwd=repo.parent)
+    entry = check_claude_desktop(parse_stdout(result))
+    assert entry["env"] == {"ADRKIT_MCP_CWD": os.path.realpath(str(repo)),
+                            "ADRKIT_MCP_DIR": "decisions"}
+
+
+def test_root_defaults_to_the_current_directory(repo):
+    entry = check_claude_code(parse_stdout(run_config("claude-code", cwd=repo)))
+    assert root_and_dir("claude-code", entry) == (os.path.realpath(str(repo)), "docs/adr")
+
+
+def test_environment_variables_give_the_defaults(repo):
+    env = {"ADRKIT_MCP_CWD": str(repo), "ADRKIT_MCP_DIR": "adr"}
+    entry = check_copilot_cli(parse_stdout(run_config("copilot-cli", env=env)))
+    assert root_and_dir("copilot-cli", entry) == (os.path.realpath(str(repo)), "adr")
+
+
+def test_equals_form_of_the_options(repo):
+    entry = check_cursor(parse_stdout(run_config("cursor", "--cwd=" + str(repo), "--dir=x/y")))
+    assert root_and_dir("cursor", entry) == (os.path.realpath(str(repo)), "x/y")
+
+
+def test_vscode_uses_workspace_folder_unless_cwd_is_given(repo):
+    entry = check_vscode(parse_stdout(run_config("vscode", cwd=repo)))
+    assert root_and_dir("vscode", entry) == ("${workspaceFolder}", "docs/adr")
+    entry = check_vscode(parse_stdout(run_config("vscode", "--cwd", str(repo))))
+    assert root_and_dir("vscode", entry)[0] == os.path.realpath(str(repo))
+
+
+def test_list_names_every_client_and_its_file():
+    result = run_config("--list")
+    assert result.returncode == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == list(CLIENTS)
+    text = result.stdout
+    for where in ("claude_desktop_config.json", ".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json",
+                  ".copilot/mcp-config.json", "cline_mcp_settings.json", "config.yaml"):
+        assert where in text
+
+
+def test_all_gives_every_client_labelled(repo):
+    snippets = parse_stdout(run_config("--all", "--cwd", str(repo)))
+    assert list(snippets) == list(CLIENTS)
+    for client, snippet in snippets.items():
+        entry = CHECKERS[client](snippet)
+        assert os.path.isabs(entry["command"])
+        assert root_and_dir(client, entry)[0] == os.path.realpath(str(repo))
+
+
+@pytest.mark.parametrize("args", [("no-such-client",), ("Claude-Desktop",), ("claude_desktop",)])
+def test_unknown_client_exits_2_with_the_list(args):
+    result = run_config(*args)
+    assert result.returncode == 2 and result.stdout == ""
+    for client in CLIENTS:
+        assert client in result.stderr
+
+
+@pytest.mark.parametrize("args", [(), ("cursor", "vscode"), ("cursor", "--all"), ("--list", "--all"),
+                                  ("cursor", "--cwd"), ("cursor", "--dir", ""), ("cursor", "--frob")])
+def test_usage_errors_exit_2(args):
+    result = run_config(*args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert "usage:" in result.stderr
+
+
+def test_missing_root_exits_1(tmp_path):
+    result = run_config("cursor", "--cwd", str(tmp_path / "nowhere"))
+    assert result.returncode == 1 and result.stdout == ""
+    assert "not a directory" in result.stderr
+
+
+def test_warns_when_the_root_is_not_a_repository(tmp_path):
+    result = run_config("claude-code", "--cwd", str(tmp_path))
+    check_claude_code(parse_stdout(result))
+    assert ".git" in result.stderr and "docs/adr" in result.stderr
+
+
+def test_help_goes_to_stdout():
+    result = run_config("--help")
+    assert result.returncode == 0 and "usage:" in result.stdout
+
+
+@pytest.mark.skipif(SOURCE != "module", reason="needs adrkit_mcp.py with a main()")
+@pytest.mark.parametrize("client", ["claude-desktop", "claude-code"])
+def test_the_printed_command_starts_the_program(client, repo):
+    entry = CHECKERS[client](parse_stdout(run_config(client, "--cwd", str(repo))))
+    env = {"PATH": os.defpath}  # what a GUI client passes: no shell PATH
+    env.update(entry.get("env") or {})
+    result = subprocess.run([entry["command"]] + leading_args(client, entry) + ["--version"],
+                            env=env, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip()

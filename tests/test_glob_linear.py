@@ -1,0 +1,85 @@
+"""Hostile globs must not cause catastrophic backtracking.
+
+Each case runs in a child process with a generous time limit: a polynomial
+matcher finishes in a few milliseconds, an exponential one (Python's re on
+these patterns, or V8) would not finish at all.  The limit is far above the
+expected time so a noisy machine cannot make the test flaky.
+"""
+import json
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+LIMIT_SECONDS = 2.0
+
+A_RUN = "a" * 1024
+A_SEGMENTS = ("a/" * 512)[:1024]
+
+# (pattern, path); no path contains a "b" or ends in ".ts", so only the
+# negated extglob matches.
+HOSTILE = [
+    ("a*a*a*a*a*a*a*a*a*a*a*a*b", A_RUN),
+    ("a*a*a*a*a*a*a*a*a*a*a*a*b", A_SEGMENTS),
+    ("**/a*/**/a*/**/a*/**/b", A_SEGMENTS),
+    ("**/a*/**/a*/**/a*/**/b", A_RUN),
+    ("*/**/*/**/*/**/*/**/b", A_SEGMENTS),
+    ("+(+(a))b", A_RUN),
+    ("*(a|aa)*b", A_RUN),
+    ("+(a|aa)b", A_RUN),
+    ("*(a)*(a)*(a)*(a)b", A_RUN),
+    ("+(a)+(a)+(a)+(a)b", A_RUN),
+    ("@(a|a)*@(a|a)*@(a|a)*b", A_RUN),
+    ("{a,a}" * 20 + "b", A_RUN),
+    ("(a|a)" * 12 + "b", A_RUN),
+    ("!(*a*a*a*a*b)", A_RUN),
+    ("**/*a*a*a*a*a*b", A_SEGMENTS),
+    ("[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*b", A_RUN),
+    ("**/*.ts", A_SEGMENTS),
+    ("**/*.ts", "a" * 4096),
+]
+
+RUNNER = textwrap.dedent("""
+    import json, pathlib, sys, time
+    try:
+        from adrkit_mcp import match_path_pattern
+    except ImportError:
+        sys.path.insert(0, str(pathlib.Path(sys.argv[1]) / "_wip"))
+        from globs import match_path_pattern
+    pattern, path = json.loads(sys.stdin.read())
+    start = time.perf_counter()
+    result = match_path_pattern(pattern, [path])
+    print(json.dumps([result[0], result[1], time.perf_counter() - start]))
+""")
+
+
+@pytest.mark.parametrize("pattern,path", HOSTILE,
+                         ids=["hostile-%d" % i for i in range(len(HOSTILE))])
+def test_hostile_glob_finishes_quickly(pattern, path):
+    completed = subprocess.run(
+        [sys.executable, "-c", RUNNER, str(ROOT)],
+        input=json.dumps([pattern, path]), capture_output=True, text=True,
+        timeout=LIMIT_SECONDS + 10,  # interpreter start-up is not measured
+    )
+    assert completed.returncode == 0, completed.stderr
+    matched, bad_pattern, seconds = json.loads(completed.stdout)
+    assert bad_pattern is None
+    assert matched is pattern.startswith("!(")
+    assert seconds < LIMIT_SECONDS
+
+
+def test_re_engine_is_only_used_within_its_step_bound():
+    """Python's re serves a candidate only when its worst case is bounded."""
+    try:
+        from adrkit_mcp import compile_path_pattern
+    except ImportError:
+        sys.path.insert(0, str(ROOT / "_wip"))
+        from globs import compile_path_pattern
+    # Nested quantifiers over branching bodies never go to re.
+    assert compile_path_pattern("+(a|b)*(c|d)x")._re_max_length == -1
+    # A typical pattern uses re for typical paths, and not for huge ones.
+    typical = compile_path_pattern("**/*.ts")
+    assert 100 <= typical._re_max_length < 4096
