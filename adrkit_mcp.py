@@ -2461,23 +2461,24 @@ def _read_candidate(dir_fd, dir_path, name):
             return "stat-error", None
         if info.st_size > MAX_SOURCE_BYTES:
             return "too-large", None
+        # Ask for one byte more than the file should hold: a short read of exactly
+        # st_size bytes is the whole file; anything else means it changed under us.
         chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, MAX_SOURCE_BYTES + 1 - total)
+        while total <= info.st_size:
+            chunk = os.read(fd, info.st_size + 1 - total)
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
-            if total > MAX_SOURCE_BYTES:
-                raise CorpusUnavailable("corpus-changed-during-load")
-        after = os.fstat(fd)
-    except OSError:
-        return "stat-error", None
+            if total == info.st_size and len(chunks) == 1:
+                break  # the common case: one read; the post-load identity check covers the rest
+    except OSError as error:
+        return "file-read", "%s: %s" % (error.strerror or "cannot read", name)
     finally:
         os.close(fd)
-    if _stat_identity(after) != _stat_identity(info) or total != info.st_size:
+    if total != info.st_size:
         raise CorpusUnavailable("corpus-changed-during-load")
-    return b"".join(chunks), _stat_identity(info)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks), _stat_identity(info)
 
 
 def _list_candidates(canonical_dir, dir_fd):
@@ -2495,9 +2496,10 @@ def _list_candidates(canonical_dir, dir_fd):
     return names
 
 
-def _display_path(canonical_root, canonical_dir, name):
-    relative = os.path.relpath(os.path.join(canonical_dir, name), canonical_root)
-    return relative.replace(os.sep, "/")
+def _display_prefix(canonical_root, canonical_dir):
+    """The repo-relative, '/'-separated ADR dir with a trailing '/' ('' when it is the root)."""
+    relative = os.path.relpath(canonical_dir, canonical_root)
+    return "" if relative == os.curdir else relative.replace(os.sep, "/") + "/"
 
 
 def load_projection(config, should_stop=lambda: False):
@@ -2529,12 +2531,13 @@ def _load_projection_locked(config, should_stop):
         if dir_fd is not None and _stat_identity(os.fstat(dir_fd))[:2] != _stat_identity(os.stat(canonical_dir))[:2]:
             raise CorpusUnavailable("corpus-changed-during-load")
         names = _list_candidates(canonical_dir, dir_fd)
-        names.sort(key=lambda name: utf16_key(_display_path(canonical_root, canonical_dir, name)))
+        names.sort(key=utf16_key)  # every display path shares one prefix: the name decides
+        prefix = _display_prefix(canonical_root, canonical_dir)
         pre_read_findings, parsed, identities, fresh_cache = [], [], [], {}
         for name in names:
             if should_stop():
                 raise CallCancelled()
-            path = _display_path(canonical_root, canonical_dir, name)
+            path = prefix + name
             data, identity = _read_candidate(dir_fd, canonical_dir, name)
             if data == "file-read":
                 parsed.append(_ParsedFile(None, [{"rule": "file-read", "severity": "error",
