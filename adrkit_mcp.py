@@ -10112,6 +10112,7 @@ def command_doctor(argv):
             sys.stdout.write("        %s: %s\n" % (where, finding["message"]))
         if len(group) > 20:
             sys.stdout.write("        ... and %d more\n" % (len(group) - 20))
+        sys.stdout.write("      fix: %s\n" % _finding_fix(rule))
     for path, why in _markdown_outside_the_corpus(canonical_root, canonical_dir):
         report.note("%s is not read as a record: %s" % (path, why))
     _doctor_handshake(report, canonical_root, adr_dir)
@@ -10120,6 +10121,34 @@ def command_doctor(argv):
         return 1
     sys.stdout.write("A client configured with --cwd %s --dir %s would work.\n" % (canonical_root, adr_dir))
     return 0
+
+
+_FINDING_FIXES = {
+    "frontmatter-fence": "start the file with a line that is exactly --- (no BOM, no blank line, "
+                         "no trailing space) and close the frontmatter with another --- line",
+    "frontmatter-parse": "fix the YAML between the two --- lines (the message says where)",
+    "file-read": "make the file readable, and check its YAML anchors and aliases",
+    "record-too-large": "keep each record under 64 KiB: move long material to a linked document",
+    "record-stat-error": "make the record a regular, readable file inside the ADR folder",
+    "unique-id": "give each record its own id (and file number)",
+    "strict-unknown-key": "remove or rename the field: schema v0.1.0 allows no other keys",
+    "required-field": "add the missing field (id, title, status and date are required)",
+    "import-incomplete": "add the deciders once they are known",
+    "accepted-conflictsWith": "nothing to fix if the conflict is intended; otherwise resolve it",
+    "affects-unresolvable": "nothing to fix: such matchers are inert on this server",
+    "affects-bad-pattern": "write path globs relative to the repository root, package matchers as "
+                           "name or name@<semver range>",
+}
+
+
+def _finding_fix(rule):
+    if rule in _FINDING_FIXES:
+        return _FINDING_FIXES[rule]
+    if rule.startswith("dangling-"):
+        return "point the reference at an existing record id, or remove it"
+    if rule in CROSS_FIELD_RULES:
+        return CROSS_FIELD_RULES[rule][0]
+    return "correct the field named in each finding to match schema v0.1.0"
 
 
 def _markdown_outside_the_corpus(canonical_root, canonical_dir, depth_limit=8):

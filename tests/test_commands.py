@@ -1,0 +1,118 @@
+"""The `call` and `doctor` subcommands, run as a user runs them: the real module in a child process."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MODULE = os.environ.get("ADRKIT_MCP_MODULE") or os.path.join(REPO, "adrkit_mcp.py")
+CORPORA = os.path.join(REPO, "tests", "conformance", "corpora")
+
+
+def run(*args, cwd=REPO, env=None):
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("ADRKIT_MCP_")}
+    environment.update(env or {})
+    return subprocess.run([sys.executable, MODULE] + list(args), cwd=cwd, env=environment,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    def make(name):
+        root = tmp_path / name
+        shutil.copytree(os.path.join(CORPORA, name), str(root))
+        (root / ".git").mkdir()
+        return root
+    return make
+
+
+def test_call_on_the_projects_own_corpus_is_the_readme_main_job():
+    done = run("call", "get_decision_context", '{"files": ["adrkit_mcp.py"]}')
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["result"]["outcome"] == "matches"
+    governing = [entry["id"] for entry in result["result"]["governing"]]
+    assert "0001" in governing
+    assert result["result"]["findings"]["items"] == []  # our own ADRs are valid, zero findings
+    assert result["corpusHealth"]["excludedCount"] == 0
+
+
+def test_call_prints_indented_structured_json(corpus):
+    root = corpus("lifecycle")
+    done = run("call", "get_decision", '{"ref": "0001"}', "--cwd", str(root))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(b"{\n  ")
+    assert json.loads(done.stdout)["result"]["decision"]["id"] == "0001"
+
+
+def test_call_input_error_exits_1_with_the_reason_on_stderr(corpus):
+    root = corpus("lifecycle")
+    done = run("call", "search_decisions", '{"query": "x", "limit": 0}', "--cwd", str(root))
+    assert done.returncode == 1
+    assert done.stdout == b""
+    assert b"limit must be an integer from 1 to 100" in done.stderr
+
+
+def test_call_usage_errors_exit_2(corpus):
+    root = corpus("lifecycle")
+    assert run("call", "no_such_tool", "{}", "--cwd", str(root)).returncode == 2
+    assert run("call", "get_decision", "{not json", "--cwd", str(root)).returncode == 2
+    assert run("call", "get_decision", "--cwd", str(root)).returncode == 2
+    assert run("call", "get_decision", "{}", "--bogus").returncode == 2
+
+
+def test_call_unusable_root_exits_1(tmp_path):
+    done = run("call", "list_superseded", "{}", "--cwd", str(tmp_path))
+    assert done.returncode == 1
+    assert b"is not a Git worktree" in done.stderr
+
+
+def test_call_honours_the_environment(corpus):
+    root = corpus("alt-layout")
+    done = run("call", "list_superseded", "{}", env={"ADRKIT_MCP_CWD": str(root), "ADRKIT_MCP_DIR": "records"})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["corpusHealth"]["recordCount"] > 0
+
+
+def test_doctor_passes_on_a_healthy_corpus_and_completes_both_handshakes():
+    done = run("doctor")
+    assert done.returncode == 0, done.stdout.decode() + done.stderr.decode()
+    text = done.stdout.decode()
+    assert "legacy handshake (2025-11-25): the child server answered and lists 4 tools" in text
+    assert "modern server/discover + tools/list (2026-07-28): the child server answered" in text
+    assert "would work" in text
+
+
+def test_doctor_explains_findings_and_files_that_are_not_records(corpus):
+    root = corpus("file-shapes")
+    done = run("doctor", "--cwd", str(root))
+    text = done.stdout.decode()
+    assert done.returncode == 0, text  # findings do not stop a client from working
+    assert "record-too-large" in text and "fix: keep each record under 64 KiB" in text
+    assert "docs/adr/notes.md is not read as a record: its name is not NNNN-slug.md" in text
+    assert "docs/adr/drafts/0624-nested-record.md is not read as a record: it is in a subfolder" in text
+    assert "docs/adr/README.md is not read as a record: conventional documentation" in text
+
+
+def test_doctor_fails_with_the_fix_for_an_unusable_configuration(tmp_path):
+    (tmp_path / ".git").mkdir()
+    done = run("doctor", "--cwd", str(tmp_path), "--dir", "nowhere")
+    assert done.returncode == 1
+    text = done.stdout.decode()
+    assert "FAIL  Configured ADR directory was not found." in text
+    assert "fix: create the folder" in text
+
+
+def test_doctor_fails_when_the_child_server_cannot_start(monkeypatch, capsys):
+    """The handshake step runs a real child; a command that cannot start must fail the check."""
+    sys.path.insert(0, REPO)
+    from _support import M
+    report = M._Report()
+    monkeypatch.setattr(M, "server_launch_command", lambda: [sys.executable, "-c", "import sys; sys.exit(3)"])
+    M._doctor_handshake(report, REPO, "docs/adr")
+    assert report.failed
+    assert "legacy handshake (2025-11-25) failed (exit 3)" in capsys.readouterr().out
