@@ -52,12 +52,30 @@ import urllib.parse
 import zipfile
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
-import pathspec
-import pathspec.util
-import yaml
-from yaml.events import AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
-from yaml.parser import Parser as _YamlPyParser
-from yaml.tokens import AliasToken, AnchorToken, BlockEndToken, BlockEntryToken, BlockMappingStartToken, BlockSequenceStartToken, DirectiveToken, DocumentEndToken, DocumentStartToken, FlowEntryToken, FlowMappingEndToken, FlowMappingStartToken, FlowSequenceEndToken, FlowSequenceStartToken, KeyToken, ScalarToken, StreamEndToken, StreamStartToken, TagToken, ValueToken
+# The two runtime dependencies; the .pyz carries both. A clear sentence beats a traceback.
+try:
+    import pathspec
+    import pathspec.util
+    import yaml
+    from yaml.events import (
+        AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
+        ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
+    )
+    from yaml.parser import Parser as _YamlPyParser
+    from yaml.tokens import (
+        AliasToken, AnchorToken, BlockEndToken, BlockEntryToken, BlockMappingStartToken,
+        BlockSequenceStartToken, DirectiveToken, DocumentEndToken, DocumentStartToken,
+        FlowEntryToken, FlowMappingEndToken, FlowMappingStartToken, FlowSequenceEndToken,
+        FlowSequenceStartToken, KeyToken, ScalarToken, StreamEndToken, StreamStartToken, TagToken,
+        ValueToken
+    )
+except ImportError as _missing:
+    _hint = ("adrkit-mcp needs PyYAML and pathspec (%s). Install them with: python3 -m pip install "
+             "PyYAML==6.0.3 pathspec==1.1.1 -- or run the self-contained dist/adrkit-mcp.pyz" % _missing)
+    if __name__ == "__main__":
+        sys.stderr.write("adrkit-mcp: %s\n" % _hint)
+        sys.exit(1)
+    raise ImportError(_hint) from None
 
 __all__ = ["create_server", "main"]
 
