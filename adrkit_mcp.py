@@ -80,7 +80,7 @@ except ImportError as _missing:
 __all__ = ["create_server", "main"]
 
 # ---------------------------------------------------------------------------
-# Wire: protocol constants
+# 1. Wire: protocol constants
 # ---------------------------------------------------------------------------
 
 # The one per-request revision we implement.  `server/discover` advertises it
@@ -166,7 +166,7 @@ def _diagnose(text):
 
 
 # ---------------------------------------------------------------------------
-# Wire: frames
+# 1. Wire: frames
 # ---------------------------------------------------------------------------
 
 class _RpcError(Exception):
@@ -341,7 +341,7 @@ def _input_reader(stream):
 
 
 # ---------------------------------------------------------------------------
-# Wire: lines and messages
+# 1. Wire: lines and messages
 # ---------------------------------------------------------------------------
 
 def _reject_constant(name):
@@ -388,7 +388,7 @@ def _id_key(request_id):
 
 
 # ---------------------------------------------------------------------------
-# Era: which protocol a request speaks
+# 2. Era: which protocol a request speaks
 # ---------------------------------------------------------------------------
 #
 # A process starts undecided.  `initialize` (without the modern claim) opens
@@ -493,7 +493,7 @@ def _negotiate_legacy(params):
 
 
 # ---------------------------------------------------------------------------
-# Dispatch: tool calls, deadlines, batches
+# 3. Dispatch: tool calls, deadlines, batches
 # ---------------------------------------------------------------------------
 
 class _ToolCall(object):
@@ -600,7 +600,7 @@ class _BatchCollector(object):
 
 
 # ---------------------------------------------------------------------------
-# Dispatch: one stdio connection
+# 3. Dispatch: one stdio connection
 # ---------------------------------------------------------------------------
 
 class _Connection(object):
@@ -978,7 +978,7 @@ class _Connection(object):
 
 
 # ---------------------------------------------------------------------------
-# Dispatch: the embedding API
+# 3. Dispatch: the embedding API
 # ---------------------------------------------------------------------------
 
 class _UnusableConfigError(ValueError):
@@ -1111,7 +1111,7 @@ def create_server(cwd=None, dir=None, stdin=None, stdout=None,
 
 
 # ---------------------------------------------------------------------------
-# Dispatch: the command line
+# 3. Dispatch: the command line
 # ---------------------------------------------------------------------------
 
 _USAGE = """\
@@ -2313,8 +2313,13 @@ class Record(object):
         self.body = body
         self.id = frontmatter["id"]
         self._normalized = None
-        canonical = canonical_json({"sourcePath": path, "frontmatter": frontmatter, "body": body})
-        self.digest = hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).digest()
+        # What the fingerprint covers: path, parsed frontmatter (not its bytes: a re-serialised
+        # but equal frontmatter keeps the fingerprint) and body. Any deterministic encoding will
+        # do, since clients only compare fingerprints; the C JSON encoder is the cheap one.
+        digest = hashlib.sha256(path.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0" + stable_json(frontmatter).encode("ascii") + b"\0")
+        digest.update(body.encode("utf-8", "surrogatepass"))
+        self.digest = digest.digest()
 
     def summary(self):
         fm = self.frontmatter
@@ -2390,8 +2395,7 @@ class Projection(object):
         digest = hashlib.sha256()
         for record in records:
             digest.update(record.digest)
-        digest.update(canonical_json([findings, self.record_count, self.excluded_count]).encode(
-            "utf-8", "surrogatepass"))
+        digest.update(stable_json([findings, self.record_count, self.excluded_count]).encode("ascii"))
         self.fingerprint = digest.hexdigest()
 
     def health(self):
@@ -2399,17 +2403,9 @@ class Projection(object):
                 "excludedCount": self.excluded_count}
 
 
-def canonical_json(value):
-    """Compact JSON with object keys in code-unit order: equal values give equal text."""
-    return json.dumps(_canonical_value(value), ensure_ascii=True, separators=(",", ":"), allow_nan=True)
-
-
-def _canonical_value(value):
-    if isinstance(value, dict):
-        return {key: _canonical_value(value[key]) for key in sorted(value, key=utf16_key)}
-    if isinstance(value, list):
-        return [_canonical_value(item) for item in value]
-    return value
+def stable_json(value):
+    """Deterministic compact JSON (sorted keys, ASCII): equal values give equal text."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
 
 
 class _ParsedFile(object):
@@ -2866,7 +2862,7 @@ class _Array(_Node):
         start = len(issues)
         output = [self.item.check(item, path + (index,), issues) for index, item in enumerate(value)]
         if self.unique and not _aborted(issues, start):
-            if len(set(canonical_json(item) for item in value)) != len(value):
+            if len(set(stable_json(item) for item in value)) != len(value):
                 issues.append(("custom", path, "Items must be unique"))
         return output
 
@@ -3191,7 +3187,36 @@ def _is_ipv6(text):
 
 
 # ---------------------------------------------------------------------------
-# UTF-16 code units
+# 9. Globs: Path globs with the exact semantics of picomatch 4.0.5
+# ---------------------------------------------------------------------------
+#
+# The reference compiles every path pattern with
+# picomatch(pattern, {dot: false, nocase: false, nonegate: true}).  picomatch
+# turns the glob into the *source text of a JavaScript regular expression* and
+# hands it to V8, so its behaviour is the sum of two things: the glob-to-regex
+# translation (with all of its quirks) and V8's regex semantics (UTF-16 code
+# units, Annex B syntax, variable-length lookbehind, size limits).  This
+# section reproduces both:
+#
+# 1. _glob_make_source ports picomatch's makeRe and yields the same regex
+#    source text, character for character.
+# 2. _GlobRegex parses that text as V8 does (no flags) into a small syntax
+#    tree; _GlobRegexSyntaxError marks sources V8 rejects, which picomatch
+#    silently replaces by a regex that never matches.
+# 3. Two engines match the tree and agree on every input: Python's re (C
+#    speed) when a bound on its backtracking, computed from the tree and the
+#    candidate's length, is small; otherwise a memoised NFA whose work is
+#    polynomial (instructions x length per run), so hostile globs cannot cause
+#    catastrophic backtracking.
+#
+# Strings are handled as sequences of UTF-16 code units: an astral character
+# becomes its two surrogates before any of the above runs.
+
+
+
+
+# ---------------------------------------------------------------------------
+# 9. Globs: UTF-16 code units
 # ---------------------------------------------------------------------------
 
 _GLOB_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
@@ -3215,7 +3240,7 @@ def _glob_utf16(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# picomatch 4.0.5: glob -> JavaScript regex source
+# 9. Globs: picomatch 4.0.5: glob -> JavaScript regex source
 # ---------------------------------------------------------------------------
 #
 # What follows mirrors picomatch's parse.js for the options the product uses
@@ -3225,6 +3250,8 @@ def _glob_utf16(text: str) -> str:
 # because the vectors pin down the regex text those corners produce.
 
 _GLOB_MAX_LENGTH = 65536
+# Frames of picomatch's recursive escapeLast that fit on V8's stack (Node 20).
+_GLOB_V8_MAX_RECURSION = 7849
 
 _GLOB_DOT_LITERAL = "\\."
 _GLOB_PLUS_LITERAL = "\\+"
@@ -3273,6 +3300,7 @@ _GLOB_BACKSLASH_RUN_RE = re.compile(r"\\+")
 _GLOB_NO_FASTPATH_RE = re.compile(r"^[*!]|[/()\[\]{}\"]")
 _GLOB_EXT_SUFFIX_RE = re.compile("^(" + _GLOB_JS_DOT + "*?)\\.([A-Za-z0-9_]+)\\Z")
 _GLOB_NEGATE_REST_RE = re.compile(r"\.[^\\/.]+\Z")
+_GLOB_ONLY_CLOSE_PARENS_RE = re.compile(r"\)+\Z")
 _GLOB_SIMPLE_AT_RE = re.compile(r"@\([^\\()\[\]{}|]+\)\Z")
 _GLOB_UNESCAPE_RE = re.compile(r"\\(" + _GLOB_JS_DOT + ")")
 _GLOB_ONLY_STARS_RE = re.compile(r"[*?]+\Z")
@@ -3288,17 +3316,90 @@ def _glob_escape_regex(text: str) -> str:
     return _GLOB_REGEX_SPECIAL_RE.sub(lambda m: "\\" + m.group(), text)
 
 
-def _glob_escape_last(text: str, char: str) -> str:
-    """Backslash-escape the last unescaped *char* (picomatch's escapeLast)."""
-    from_index = len(text)
-    while True:
-        idx = text.rfind(char, 0, from_index + 1)
+def _glob_escape_unclosed(text: str, char: str, count: int) -> str:
+    """Escape *char* as picomatch does for *count* unclosed ``[``/``(``/``{``.
+
+    picomatch calls its recursive escapeLast once per unclosed opener; each
+    call escapes the last *char* not preceded by a backslash, recursing once
+    per occurrence it skips.  Doing all calls in one backward pass keeps this
+    linear.  The recursion depth is tracked too: past about 7,850 frames (the
+    depth measured with Node 20's default stack) V8 throws, so picomatch
+    rejects the pattern, and so does this port.
+    """
+    positions = []
+    passed = 0
+    idx = len(text)
+    while len(positions) < count:
+        idx = text.rfind(char, 0, idx)
         if idx == -1:
-            return text
-        if idx > 0 and text[idx - 1] == "\\":
-            from_index = idx - 1
-            continue
-        return text[:idx] + "\\" + text[idx:]
+            # The remaining calls find nothing after recursing through every
+            # occurrence.
+            passed += 1
+            break
+        if idx == 0 or text[idx - 1] != "\\":
+            positions.append(idx)
+        passed += 1
+    if passed >= _GLOB_V8_MAX_RECURSION:
+        raise ValueError("picomatch overflows the V8 stack on this pattern")
+    pieces = []
+    end = len(text)
+    for idx in positions:  # right to left
+        pieces.append(text[idx:end])
+        end = idx
+    pieces.append(text[:end])
+    return "\\".join(reversed(pieces))
+
+
+class _GlobRope:
+    """Immutable text made of appended chunks (picomatch's state.output).
+
+    picomatch appends to its output, cuts its tail and restores earlier
+    snapshots of it.  As a chain of chunks each of these is cheap, where a
+    Python str would be copied on every append (quadratic for 64 KiB globs).
+    """
+
+    __slots__ = ("prev", "chunk", "length")
+
+    def __init__(self, prev, chunk: str):
+        self.prev = prev
+        self.chunk = chunk
+        self.length = len(chunk) + (prev.length if prev is not None else 0)
+
+    def __add__(self, text: str) -> "_GlobRope":
+        return _GlobRope(self, text) if text else self
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __bool__(self) -> bool:
+        return self.length > 0
+
+    def head(self, count: int) -> "_GlobRope":
+        """The first *count* units (JS ``s.slice(0, count)``)."""
+        count = max(count, 0)
+        node = self
+        while node.length > count:
+            start = node.length - len(node.chunk)
+            if start >= count:
+                node = node.prev
+            else:
+                return _GlobRope(node.prev, node.chunk[:count - start])
+        return node
+
+    def drop_tail(self, count: int) -> "_GlobRope":
+        """JS ``s.slice(0, -count)``, where a count of 0 empties the text."""
+        return self.head(self.length - count if count else 0)
+
+    def __str__(self) -> str:
+        chunks = []
+        node = self
+        while node is not None:
+            chunks.append(node.chunk)
+            node = node.prev
+        return "".join(reversed(chunks))
+
+
+_GLOB_EMPTY_ROPE = _GlobRope(None, "")
 
 
 def _glob_split_top_level(text: str) -> List[str]:
@@ -3547,7 +3648,7 @@ class _GlobParser:
         self.input = text
         self.index = -1
         self.start = 0
-        self.output = ""
+        self.output = _GLOB_EMPTY_ROPE
         self.backtrack = False
         self.brackets = 0
         self.braces = 0
@@ -3567,8 +3668,9 @@ class _GlobParser:
         self.index += 1
         return self.input[self.index] if self.index < len(self.input) else ""
 
-    def remaining(self) -> str:
-        return self.input[self.index + 1:]
+    def rest_starts_with(self, text: str) -> bool:
+        """picomatch's ``remaining().startsWith(text)``, without the copy."""
+        return self.input.startswith(text, self.index + 1)
 
     def eos(self) -> bool:
         return self.index == len(self.input) - 1
@@ -3592,7 +3694,7 @@ class _GlobParser:
             is_extglob = tok.extglob or (bool(self.extglobs) and tok.type == "paren")
             if tok.type not in ("slash", "paren") and not is_brace and not is_extglob:
                 # A `**` followed by anything but a separator is just a star.
-                self.output = self.output[:-len(prev.output)]
+                self.output = self.output.drop_tail(len(prev.output))
                 prev.type = "star"
                 prev.value = "*"
                 prev.output = _GLOB_STAR
@@ -3648,13 +3750,14 @@ class _GlobParser:
             extglob_star = _GLOB_STAR
             if len(ext.inner) > 1 and "/" in ext.inner:
                 extglob_star = _GLOB_GLOBSTAR
-            rest = self.remaining()
-            if extglob_star != _GLOB_STAR or self.eos() or (rest and rest.strip(")") == ""):
+            rest = self.index + 1
+            if (extglob_star != _GLOB_STAR or self.eos()
+                    or _GLOB_ONLY_CLOSE_PARENS_RE.match(self.input, rest)):
                 output = ")$))" + extglob_star
-            if "*" in ext.inner and rest and _GLOB_NEGATE_REST_RE.match(rest):
+            if "*" in ext.inner and _GLOB_NEGATE_REST_RE.match(self.input, rest):
                 # picomatch re-parses a plain extension after `!(*...)` so the
                 # negative lookahead can include it (`!(*.d).ts`).
-                expression = _GlobParser(rest, fastpaths=False).run()
+                expression = _GlobParser(self.input[rest:], fastpaths=False).run()
                 output = ")" + expression + ")" + extglob_star + ")"
         self.push(_GlobToken("paren", ")", output, extglob=True))
         self.decrement("parens")
@@ -3707,20 +3810,20 @@ class _GlobParser:
         return "^(?:" + output + ")$"
 
     def finish(self) -> str:
-        while self.brackets > 0:
-            self.output = _glob_escape_last(self.output, "[")
-            self.decrement("brackets")
-        while self.parens > 0:
-            self.output = _glob_escape_last(self.output, "(")
-            self.decrement("parens")
-        while self.braces > 0:
-            self.output = _glob_escape_last(self.output, "{")
-            self.decrement("braces")
+        output = str(self.output)
+        # Unclosed openers become literal characters.
+        if self.brackets > 0:
+            output = _glob_escape_unclosed(output, "[", self.brackets)
+        if self.parens > 0:
+            output = _glob_escape_unclosed(output, "(", self.parens)
+        if self.braces > 0:
+            output = _glob_escape_unclosed(output, "{", self.braces)
+        self.output = _GLOB_EMPTY_ROPE + output
         if self.prev.type in ("star", "bracket"):
             self.push(_GlobToken("maybe_slash", "", _GLOB_SLASH_LITERAL + "?"))
         if self.backtrack:
-            self.output = "".join(tok.text() for tok in self.tokens)
-        return self.output
+            return "".join(tok.text() for tok in self.tokens)
+        return str(self.output)
 
     def step(self, value: str) -> None:  # noqa: C901 - mirrors one big JS loop
         if value == "\0":
@@ -3735,7 +3838,7 @@ class _GlobParser:
             if nxt is None:
                 self.push(_GlobToken("text", "\\\\"))
                 return
-            run = len(self.remaining()) - len(self.remaining().lstrip("\\"))
+            run = len(_GLOB_BACKSLASH_RUN_RE.match(self.input, self.index).group()) - 1
             if run > 2:
                 # picomatch collapses long backslash runs.
                 self.index += run
@@ -3796,7 +3899,7 @@ class _GlobParser:
             return
 
         if value == "[":
-            if "]" not in self.remaining():
+            if self.input.find("]", self.index + 1) == -1:
                 value = "\\" + value
             else:
                 self.increment("brackets")
@@ -3821,7 +3924,7 @@ class _GlobParser:
                 return
             # A class of plain characters also matches its own literal text.
             escaped = _glob_escape_regex(prev.value)
-            self.output = self.output[:-len(prev.value)]
+            self.output = self.output.drop_tail(len(prev.value))
             prev.value = "(?:" + escaped + "|" + prev.value + ")"
             self.output += prev.value
             return
@@ -3854,7 +3957,7 @@ class _GlobParser:
                 self.backtrack = True
             if not brace.comma and not brace.dots:
                 # `{x}` without a comma or range is literal text.
-                out = self.output[:brace.output_index]
+                out = self.output.head(brace.output_index)
                 later = self.tokens[brace.tokens_index:]
                 brace.value = brace.output = "\\{"
                 value = output = "\\}"
@@ -3880,7 +3983,7 @@ class _GlobParser:
             if prev.type == "dot" and self.index == self.start + 1:
                 # A leading "./" (possibly repeated) is dropped.
                 self.start = self.index + 1
-                self.output = ""
+                self.output = _GLOB_EMPTY_ROPE
                 self.tokens.pop()
                 self.prev = self.bos
                 return
@@ -3911,7 +4014,7 @@ class _GlobParser:
                 nxt = self.peek()
                 output = value
                 if (prev.value == "(" and (nxt is None or nxt not in "!=<:")) or (
-                        nxt == "<" and not _GLOB_LOOKAROUND_NAME_RE.search(self.remaining())):
+                        nxt == "<" and not _GLOB_LOOKAROUND_NAME_RE.search(self.input, self.index + 1)):
                     output = "\\" + value
                 self.push(_GlobToken("text", value, output))
                 return
@@ -3969,8 +4072,7 @@ class _GlobParser:
             self.backtrack = True
             return
 
-        rest = self.remaining()
-        if len(rest) >= 2 and rest[0] == "(" and rest[1] != "?":
+        if self.rest_starts_with("(") and self.peek(2) not in (None, "?"):
             self.extglob_open("star", value)
             return
 
@@ -3987,23 +4089,21 @@ class _GlobParser:
                 return
 
             # Consecutive `/**` segments collapse into one globstar.
-            while rest[:3] == "/**":
-                after = self.input[self.index + 4] if self.index + 4 < len(self.input) else ""
-                if after and after != "/":
+            while self.rest_starts_with("/**"):
+                if self.peek(4) not in (None, "/"):
                     break
-                rest = rest[3:]
                 self.index += 3
 
             if prior.type == "bos" and self.eos():
                 prev.type = "globstar"
                 prev.value += value
                 prev.output = _GLOB_GLOBSTAR
-                self.output = prev.output
+                self.output = _GLOB_EMPTY_ROPE + prev.output
                 return
 
             if prior.type == "slash" and prior.prev.type != "bos" and not after_star and self.eos():
                 # Trailing `/**` also matches the bare directory.
-                self.output = self.output[:-len(prior.output + prev.output)]
+                self.output = self.output.drop_tail(len(prior.output + prev.output))
                 prior.output = "(?:" + prior.output
                 prev.type = "globstar"
                 prev.output = _GLOB_GLOBSTAR + "|$)"
@@ -4011,9 +4111,9 @@ class _GlobParser:
                 self.output += prior.output + prev.output
                 return
 
-            if prior.type == "slash" and prior.prev.type != "bos" and rest[:1] == "/":
-                end = "|$" if len(rest) > 1 else ""
-                self.output = self.output[:-len(prior.output + prev.output)]
+            if prior.type == "slash" and prior.prev.type != "bos" and self.rest_starts_with("/"):
+                end = "|$" if self.peek(2) is not None else ""
+                self.output = self.output.drop_tail(len(prior.output + prev.output))
                 prior.output = "(?:" + prior.output
                 prev.type = "globstar"
                 prev.output = _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + "|" + _GLOB_SLASH_LITERAL + end + ")"
@@ -4023,16 +4123,16 @@ class _GlobParser:
                 self.push(_GlobToken("slash", "/", ""))
                 return
 
-            if prior.type == "bos" and rest[:1] == "/":
+            if prior.type == "bos" and self.rest_starts_with("/"):
                 prev.type = "globstar"
                 prev.value += value
                 prev.output = "(?:^|" + _GLOB_SLASH_LITERAL + "|" + _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + ")"
-                self.output = prev.output
+                self.output = _GLOB_EMPTY_ROPE + prev.output
                 self.advance()
                 self.push(_GlobToken("slash", "/", ""))
                 return
 
-            self.output = self.output[:-len(prev.output)]
+            self.output = self.output.drop_tail(len(prev.output))
             prev.type = "globstar"
             prev.output = _GLOB_GLOBSTAR
             prev.value += value
@@ -4110,7 +4210,7 @@ def _glob_make_source(pattern: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# JavaScript regular expressions (V8, no flags, Annex B syntax)
+# 9. Globs: JavaScript regular expressions (V8, no flags, Annex B syntax)
 # ---------------------------------------------------------------------------
 #
 # Syntax tree nodes are tuples whose first item is one of the kinds below.
@@ -4129,6 +4229,10 @@ _GLOB_RX_LOOK = 8       # (kind, child, behind, negated)
 _GLOB_RX_BACKREF = 9    # (kind, capture_index)
 
 _GLOB_MAX_UNIT = 0xFFFF
+# V8 limits, measured with Node 20: captures per regex, and atoms in a run of
+# text before compiling the regex fails.
+_GLOB_V8_MAX_CAPTURES = 32767
+_GLOB_V8_MAX_TEXT_RUN = 32768
 # V8 clamps quantifier bounds here and treats a maximum this large as unbounded.
 _GLOB_RX_INFINITY = 2 ** 31 - 1
 
@@ -4152,7 +4256,7 @@ class _GlobRegexSyntaxError(ValueError):
 
 
 class _GlobTooComplexError(ValueError):
-    """The regex is beyond what this port evaluates (see module notes)."""
+    """The regex needs a bigger NFA program than this port builds."""
 
 
 def _glob_ranges_normalise(ranges) -> tuple:
@@ -4273,6 +4377,7 @@ class _GlobRxParser:
         self.max_depth = 0
         self.has_backrefs = False
         self.max_count = 0
+        self.max_text_run = 0
 
     def error(self, message: str):
         raise _GlobRegexSyntaxError(message)
@@ -4325,11 +4430,18 @@ class _GlobRxParser:
         for name in self.named_refs:
             if name not in self.names:
                 self.error("Invalid named capture referenced")
+        if self.capture_count > _GLOB_V8_MAX_CAPTURES:
+            self.error("Too many captures")
         tree = self.close_frame(root)
         return self.resolve_names(tree)
 
     def close_frame(self, frame: _GlobRxFrame):
         alternatives = frame.alternatives + [frame.terms]
+        for terms in alternatives:
+            run = 0
+            for term in terms:
+                run = run + 1 if term[0] == _GLOB_RX_SET else 0
+                self.max_text_run = max(self.max_text_run, run)
         branches = [t[0] if len(t) == 1 else (_GLOB_RX_SEQ, tuple(t)) for t in alternatives]
         body = branches[0] if len(branches) == 1 else (_GLOB_RX_ALT, tuple(branches))
         if frame.kind == "look":
@@ -4665,13 +4777,21 @@ def _glob_rx_fold(root, combine, into_lookarounds: bool = True):
 
 
 class _GlobRegex:
-    """A parsed regex: its tree plus facts the engines need."""
+    """A parsed regex: its tree plus facts the engines need.
 
-    __slots__ = ("tree", "max_depth", "has_backrefs", "max_count", "anchored")
+    ``too_large`` mirrors V8, which compiles a regex on first use and throws
+    "Regular expression too large" when one alternative holds 32,768
+    consecutive single-unit atoms (literal characters, classes, dots).  A
+    glob of 32K literal characters hits this, so the reference's matcher
+    throws for it.
+    """
+
+    __slots__ = ("tree", "max_depth", "has_backrefs", "max_count", "anchored", "too_large")
 
     def __init__(self, source: str):
         parser = _GlobRxParser(source)
         self.tree = parser.parse()
+        self.too_large = parser.max_text_run >= _GLOB_V8_MAX_TEXT_RUN
         # Groups nest at most max_depth deep; each may add a quantifier level.
         self.max_depth = 2 * parser.max_depth + 1
         self.has_backrefs = parser.has_backrefs
@@ -4688,7 +4808,7 @@ def _glob_rx_is_valid(source: str) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# Engine 1: Python's re, when its backtracking is provably cheap
+# 9. Globs: Engine 1: Python's re, when its backtracking is provably cheap
 # ---------------------------------------------------------------------------
 #
 # A backtracking matcher explores at most one path per combination of choices
@@ -4957,7 +5077,7 @@ def _glob_python_engine(regex: _GlobRegex):
 
 
 # ---------------------------------------------------------------------------
-# Engine 2: a memoised NFA, polynomial on every input
+# 9. Globs: Engine 2: a memoised NFA, polynomial on every input
 # ---------------------------------------------------------------------------
 #
 # The tree compiles to a small instruction program (Thompson construction).
@@ -4991,11 +5111,14 @@ _GLOB_BACKREF_STEP_BUDGET = 1_000_000
 _GLOB_SMALL_SET = 256
 
 
-class _GlobMatchBudgetError(ValueError):
-    """A back-reference regex needed more steps than the budget allows.
+class _GlobMatchError(ValueError):
+    """Running the regex throws, as it would in the reference.
 
-    Back-references make regex matching NP-hard, so these (exotic) patterns
-    run under a budget; the caller reports the pattern as an invalid glob.
+    V8 throws while matching regexes beyond its limits (see _GlobRegex), and
+    this port throws for regexes beyond its own: a program over the size cap,
+    or a back-reference search over its step budget (back-references make
+    matching NP-hard).  The reference reports a matcher that throws as an
+    invalid glob, and so does match_path_pattern.
     """
 
 
@@ -5106,7 +5229,7 @@ class _GlobMachine:
             try:
                 programs = self._build(cap)
             except _GlobTooComplexError as exc:
-                raise _GlobMatchBudgetError(str(exc)) from exc
+                raise _GlobMatchError(str(exc)) from exc
             self._by_length[cap] = programs
         return programs
 
@@ -5345,7 +5468,7 @@ class _GlobCaptureRun:
                 seen.add(state)
                 self.steps += 1
                 if self.steps > _GLOB_BACKREF_STEP_BUDGET:
-                    raise _GlobMatchBudgetError("back-reference search budget exhausted")
+                    raise _GlobMatchError("back-reference search budget exhausted")
                 op = ops[pc]
                 if op <= _GLOB_OP_RANGES:
                     index_ = pos - 1 if backward else pos
@@ -5429,7 +5552,7 @@ class _GlobCaptureRun:
 
 
 # ---------------------------------------------------------------------------
-# The product's path matcher
+# 9. Globs: The product's path matcher
 # ---------------------------------------------------------------------------
 
 
@@ -5450,7 +5573,7 @@ class _GlobPathMatcher:
     """One compiled path pattern (see compile_path_pattern)."""
 
     __slots__ = ("pattern", "bad_pattern", "_allows_dot", "_re_match",
-                 "_re_max_length", "_machine")
+                 "_re_max_length", "_machine", "_exec_error")
 
     def __init__(self, pattern: str):
         self.pattern = pattern
@@ -5459,6 +5582,9 @@ class _GlobPathMatcher:
         self._re_match = None
         self._re_max_length = -1
         self._machine = None
+        # Set when running the regex must throw (_GlobMatchError); like the
+        # reference, the error surfaces only if a candidate reaches the regex.
+        self._exec_error = None
         if pattern.startswith("/"):
             self.bad_pattern = "leading-slash"
             return
@@ -5469,28 +5595,31 @@ class _GlobPathMatcher:
             return
         try:
             regex = _GlobRegex(source)
-            self._machine = _GlobMachine(regex)
         except _GlobRegexSyntaxError:
             # picomatch swallows V8's SyntaxError and uses a regex that never
             # matches; only its literal-equality shortcut can still succeed.
             return
-        except (_GlobTooComplexError, RecursionError):
-            # Beyond what this port evaluates (a regex program over the size
-            # cap or lookarounds nested absurdly deep): treat as unusable.
-            self.bad_pattern = "invalid-glob"
+        if regex.too_large:
+            self._exec_error = "V8 reports the regular expression as too large"
+            return
+        try:
+            self._machine = _GlobMachine(regex)
+        except (_GlobTooComplexError, RecursionError) as exc:
+            self._exec_error = "regex beyond this port's limits: %s" % (exc,)
             return
         self._re_match, self._re_max_length = _glob_python_engine(regex)
 
     def picomatch_is_match(self, candidate: str) -> bool:
         """picomatch's own isMatch for an already normalised candidate.
 
-        Raises _GlobMatchBudgetError for a back-reference regex that exceeds
-        its step budget.
+        Raises _GlobMatchError where running the regex throws.
         """
         if self.bad_pattern is not None or not candidate:
             return False
         if candidate == self.pattern:
             return True
+        if self._exec_error is not None:
+            raise _GlobMatchError(self._exec_error)
         if self._machine is None:
             return False
         units = _glob_utf16(candidate)
@@ -5502,9 +5631,14 @@ class _GlobPathMatcher:
         """The product's rule for one already normalised candidate.
 
         A candidate with a dot segment only matches a pattern that has one.
+        Raises _GlobMatchError where running the regex throws.
         """
         if not self._allows_dot and _glob_has_dot_segment(candidate):
             return False
+        # The common case, kept short: servers match thousands of patterns
+        # against hundreds of paths per call.
+        if 0 < len(candidate) <= self._re_max_length and candidate.isascii():
+            return candidate == self.pattern or self._re_match(candidate) is not None
         return self.picomatch_is_match(candidate)
 
 
@@ -5533,14 +5667,17 @@ class PicomatchPattern(pathspec.RegexPattern):
     __slots__ = ("bad_pattern",)
 
     def __init__(self, pattern, include: Optional[bool] = None) -> None:
+        # *include* exists for RegexPattern.__copy__, which passes the compiled
+        # regex and its include flag back in; both follow from the pattern.
         if isinstance(pattern, str):
-            matcher = compile_path_pattern(pattern)
-            self.bad_pattern = matcher.bad_pattern
-            super().__init__(_GlobSearch(matcher), None if matcher.bad_pattern else True)
-            self.pattern = pattern
+            search = _GlobSearch(compile_path_pattern(pattern))
+        elif isinstance(pattern, _GlobSearch):
+            search = pattern
         else:
-            self.bad_pattern = None
-            super().__init__(pattern, include)
+            raise TypeError("picomatch patterns must be str, not %s" % type(pattern).__name__)
+        self.bad_pattern = search.matcher.bad_pattern
+        super().__init__(search, None if self.bad_pattern else True)
+        self.pattern = search.matcher.pattern
 
 
 class _GlobSearch:
@@ -5571,13 +5708,18 @@ except pathspec.util.AlreadyRegisteredError:
     pass
 
 
+@functools.lru_cache(maxsize=4096)
+def _glob_spec_pattern(pattern: str) -> PicomatchPattern:
+    return PicomatchPattern(pattern)
+
+
 def match_path_pattern(pattern: str, paths: Iterable[str]) -> Tuple[bool, Optional[str]]:
     """(matched, bad_pattern) exactly like the reference ``matchPathPattern``.
 
     bad_pattern is None, "leading-slash" or "invalid-glob".  *matched* is
     True when any path, normalised like the reference does, matches.
     """
-    spec_pattern = PicomatchPattern(pattern)
+    spec_pattern = _glob_spec_pattern(pattern)
     if spec_pattern.bad_pattern is not None:
         return False, spec_pattern.bad_pattern
     try:
@@ -5587,14 +5729,14 @@ def match_path_pattern(pattern: str, paths: Iterable[str]) -> Tuple[bool, Option
             # and fed to the pattern's match_file directly.
             if spec_pattern.match_file(_glob_normalise_candidate(path)) is not None:
                 return True, None
-    except _GlobMatchBudgetError:
+    except _GlobMatchError:
         # The reference reports a matcher that throws as an invalid glob.
         return False, "invalid-glob"
     return False, None
 
 
 # ---------------------------------------------------------------------------
-# Frontmatter YAML loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
+# 10. YAML: Frontmatter YAML loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
 # ---------------------------------------------------------------------------
 #
 # The reference product parses ADR frontmatter with the JavaScript library
@@ -5642,7 +5784,7 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 
 
 # ---------------------------------------------------------------------------
-# Public types
+# 10. YAML: Public types
 # ---------------------------------------------------------------------------
 
 
@@ -5730,7 +5872,7 @@ class YamlSet(object):
 
 
 # ---------------------------------------------------------------------------
-# Internal error plumbing
+# 10. YAML: Internal error plumbing
 # ---------------------------------------------------------------------------
 
 
@@ -5785,7 +5927,7 @@ _YAML_MSG_COMPACT_MAP = "Nested mappings are not allowed in compact mappings"
 
 
 # ---------------------------------------------------------------------------
-# Scanner
+# 10. YAML: Scanner
 # ---------------------------------------------------------------------------
 
 # Characters after which `-`, `?` and `:` act as indicators (besides the end
@@ -7054,7 +7196,7 @@ class _YamlScanner(object):
 
 
 # ---------------------------------------------------------------------------
-# Scalar text helpers (JS folding and escape rules)
+# 10. YAML: Scalar text helpers (JS folding and escape rules)
 # ---------------------------------------------------------------------------
 
 
@@ -7265,7 +7407,7 @@ def _yaml_block_value(source, folded, chomp, explicit, trim_base, at_root, on_er
 
 
 # ---------------------------------------------------------------------------
-# Parser (PyYAML's event parser with JS document/property/error rules)
+# 10. YAML: Parser (PyYAML's event parser with JS document/property/error rules)
 # ---------------------------------------------------------------------------
 
 # JS String.prototype.trim white space (used for directive lines).
@@ -7878,7 +8020,7 @@ class _YamlPurePipeline(_YamlScanner, _YamlParser):
 
 
 # ---------------------------------------------------------------------------
-# Node graph
+# 10. YAML: Node graph
 # ---------------------------------------------------------------------------
 
 
@@ -7936,7 +8078,7 @@ _YAML_NO_KEY = object()
 
 
 # ---------------------------------------------------------------------------
-# Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
+# 10. YAML: Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
 # ---------------------------------------------------------------------------
 
 # JS RegExp `$` matches only at the very end, hence \Z throughout.
@@ -8249,7 +8391,7 @@ def _yaml_resolve_tagged_scalar(text, tag, schema11):
 
 
 # ---------------------------------------------------------------------------
-# Composer: events -> node graph
+# 10. YAML: Composer: events -> node graph
 # ---------------------------------------------------------------------------
 
 
@@ -8466,7 +8608,7 @@ class _YamlComposer(object):
 
 
 # ---------------------------------------------------------------------------
-# JS value conversion (Document.toJS)
+# 10. YAML: JS value conversion (Document.toJS)
 # ---------------------------------------------------------------------------
 
 
@@ -9084,7 +9226,7 @@ def _yaml_js_exponential(value):
 
 
 # ---------------------------------------------------------------------------
-# Entry point
+# 10. YAML: Entry point
 # ---------------------------------------------------------------------------
 
 
@@ -9141,7 +9283,7 @@ def _yaml_load_pure_python(source):
 
 
 # ---------------------------------------------------------------------------
-# libyaml fast path
+# 10. YAML: libyaml fast path
 # ---------------------------------------------------------------------------
 #
 # libyaml (PyYAML's C extension) implements YAML 1.1 lexing, so its events
@@ -9319,7 +9461,7 @@ def load_frontmatter_yaml(source):
 
 
 # ---------------------------------------------------------------------------
-# Package patterns and semver ranges
+# 11. Semver: Package patterns and semver ranges
 #
 # A port of what the reference server needs from node-semver 7.8.5: the
 # `validRange` normalisation (strict mode, no includePrerelease), `satisfies`
@@ -9944,7 +10086,7 @@ def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
 
 
 # ---------------------------------------------------------------------------
-# 9. Subcommands for people and scripts: call, doctor (config is below)
+# 12. Commands: Subcommands for people and scripts: call and doctor
 # ---------------------------------------------------------------------------
 
 SUBCOMMANDS = ("call", "config", "doctor")
@@ -10244,7 +10386,7 @@ def _doctor_handshake(report, canonical_root, adr_dir):
 
 
 # ---------------------------------------------------------------------------------------------
-# Client configuration printer: `adrkit-mcp config <client> [--cwd ROOT] [--dir DIR]`,
+# 12. Commands: client configuration printer, `adrkit-mcp config <client> [--cwd ROOT] [--dir DIR]`,
 # `adrkit-mcp config --list`, `adrkit-mcp config --all`.
 #
 # Prints on stdout only the JSON to merge into the client's own configuration file; everything

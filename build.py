@@ -36,8 +36,8 @@ Where the .pyz unpacks
   Windows); a private per-user directory in the temp dir ($TMPDIR/adrkit-mcp-<uid>, mode 0700,
   refused if not owned by the user).  A complete earlier copy anywhere in that list is reused
   without writing.  Two first runs at once are serialised by shiv's lock file and an atomic rename.
-  The running program never writes bytecode (sys.dont_write_bytecode), so after that one unpacking
-  the .pyz writes nothing.
+  The unpacking also compiles the bytecode (once, in-process); the running program never writes
+  bytecode (sys.dont_write_bytecode), so after that one unpacking the .pyz writes nothing.
 """
 
 import argparse
@@ -207,9 +207,11 @@ def _adrkit_cache_path(archive, root_dir, build_id):
     sys.exit(1)
 
 
-def _adrkit_extract(archive, target_path, *args, **kwargs):
+def _adrkit_extract(archive, target_path, compile_pyc=False, compile_workers=0, force=False):
+    # Compile the bytecode once, inside the one-time unpacking, in this process (one worker: no
+    # process pool), so later starts import .pyc files instead of compiling 10,000 lines each time.
     try:
-        return _adrkit_shiv_extract(archive, target_path, *args, **kwargs)
+        return _adrkit_shiv_extract(archive, target_path, True, 1, force)
     except OSError as exc:
         sys.stderr.write(
             "adrkit-mcp: could not unpack its bundled packages into %s: %s\n"
