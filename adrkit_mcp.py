@@ -2185,9 +2185,13 @@ def _evaluate_matcher(record, matcher, candidates):
             return False, _affects_finding(record, matcher, "affects-bad-pattern", "warn",
                                            FINDING_MESSAGES[key].format(pattern=pattern))
         allows_dot = _pattern_allows_dot(pattern)
-        for candidate in candidates:
-            if (allows_dot or not _has_dot_segment(candidate)) and compiled.matches(candidate):
-                return True, None
+        try:
+            for candidate in candidates:
+                if (allows_dot or not _has_dot_segment(candidate)) and compiled.matches(candidate):
+                    return True, None
+        except ValueError:  # the JS regex engine would throw here (its limits): an invalid glob
+            return False, _affects_finding(record, matcher, "affects-bad-pattern", "warn",
+                                           FINDING_MESSAGES["path-invalid-glob"].format(pattern=pattern))
         return False, None
     if kind == "package":
         if parse_package_pattern(pattern) is None:
@@ -3475,7 +3479,8 @@ def _glob_has_repeated_char_prefix_overlap(branches: List[str]) -> bool:
 
 
 def _glob_parse_repeated_extglob(pattern: str, require_end: bool = True):
-    """Return (body, end) for a leading ``+(...)``/``*(...)``, else None."""
+    """(kind, body, index of the closing paren) for a leading ``+(...)`` or
+    ``*(...)``, else None."""
     if len(pattern) < 2 or pattern[0] not in "+*" or pattern[1] != "(":
         return None
     bracket = paren = 0
@@ -5108,6 +5113,7 @@ _GLOB_VM_MAX_PROGRAM = 100_000
 _GLOB_VM_EXPAND_COUNTS = 256
 _GLOB_VM_MAX_LOOK_NESTING = 100
 _GLOB_BACKREF_STEP_BUDGET = 1_000_000
+_GLOB_LOOKAHEAD_RE_BUDGET = 10_000
 _GLOB_SMALL_SET = 256
 
 
@@ -5140,10 +5146,12 @@ class _GlobFragment:
 
 
 class _GlobProgram:
+    # Two shortcuts for lookaround programs, which run at many positions:
     # `linear` lists the instructions of a program that only consumes a fixed
-    # run of units (`(?!\.)`, `(?=.)`: most lookarounds picomatch emits); such
-    # a lookaround is checked in place instead of by a nested run.
-    __slots__ = ("ops", "arg_a", "arg_b", "joins", "backward", "linear")
+    # run of units (`(?!\.)`, `(?=.)`), checked in place; `fast` is a Python
+    # re match function for a lookahead whose backtracking is bounded by a
+    # constant (`(?!(?:^|\/)\.)` in every globstar).
+    __slots__ = ("ops", "arg_a", "arg_b", "joins", "backward", "linear", "fast")
 
 
 class _GlobMachine:
@@ -5214,6 +5222,8 @@ class _GlobMachine:
         # memo entry per position) serves all copies.
         key = (tuple(program.ops), tuple(program.arg_a), tuple(program.arg_b), backward)
         if key not in known:
+            if depth and not backward and not captures and program.linear is None:
+                program.fast = _glob_lookahead_re(tree)
             known[key] = len(programs)
             programs.append(program)
         return known[key]
@@ -5319,11 +5329,27 @@ def _glob_vm_link(fragment: _GlobFragment, backward: bool) -> _GlobProgram:
     program.ops, program.arg_a, program.arg_b = ops, arg_a, arg_b
     program.joins = joins
     program.backward = backward
+    program.fast = None
     consuming = ops[:-1]
     program.linear = None
     if all(op <= _GLOB_OP_RANGES for op in consuming):
         program.linear = tuple(zip(consuming, arg_a, arg_b))
     return program
+
+
+def _glob_lookahead_re(body):
+    """re match function for a lookahead body of constant cost, else None."""
+    text, _ = _glob_rx_fold(body, _glob_rx_to_python)
+    if text is None:
+        return None
+    paths, steps = _glob_rx_fold(body, _glob_rx_cost)
+    total = _glob_poly_add(steps, paths)
+    if total is None or len(total) != 1 or total[0] > _GLOB_LOOKAHEAD_RE_BUDGET:
+        return None
+    try:
+        return re.compile(text).match
+    except (re.error, RecursionError, OverflowError):
+        return None
 
 
 def _glob_vm_linear_accepts(program: _GlobProgram, text: str, pos: int) -> bool:
@@ -5405,6 +5431,10 @@ def _glob_vm_run(programs, index: int, text: str, starts, memo) -> bool:
                 sub = programs[arg_a[pc]]
                 if sub.linear is not None:
                     found = _glob_vm_linear_accepts(sub, text, pos)
+                elif sub.fast is not None:
+                    # re's match(text, pos) keeps `\A` at the true start and
+                    # lets lookbehinds see before pos, as JS does.
+                    found = sub.fast(text, pos) is not None
                 else:
                     key = (arg_a[pc], pos)
                     found = memo.get(key)
@@ -5772,7 +5802,9 @@ def match_path_pattern(pattern: str, paths: Iterable[str]) -> Tuple[bool, Option
 #
 # When PyYAML's C extension (libyaml) is importable, plain documents take a
 # faster route: libyaml produces the events and the same composer and
-# converter run on them (see "libyaml fast path" below).
+# converter run on them (see "libyaml fast path" below).  Before either, the
+# simple frontmatter most records use is read by a line-based recogniser
+# that declines anything else (see "Line-based fast path" below).
 #
 # Errors surface as FrontmatterYamlError with `.stage`, `.code`, `.message`.
 
@@ -9445,6 +9477,248 @@ def _yaml_load_c(source):
     return _yaml_convert(root, False)
 
 
+# ---------------------------------------------------------------------------
+# 10. YAML: Line-based fast path
+# ---------------------------------------------------------------------------
+#
+# Nearly all ADR frontmatter is a handful of `key: value` lines, a few
+# indented lists and small nested maps.  For that shape the general
+# pipeline (scanner, event parser, composer, converter) is far more machinery
+# than needed and costs about a millisecond a record in pure Python, which
+# dominates a cold call over a large corpus (the .pyz ships no libyaml).
+#
+# _yaml_fast_load recognises a strict subset line by line and builds the
+# value directly, resolving every plain scalar with the same core-schema
+# code the composer uses.  Anything outside the subset -- or anything it is
+# not certain the full path reads the same way -- makes it decline, and the
+# full path decides (including every error).  The subset:
+#
+#   * a root block mapping at column 0; nested block mappings and block
+#     sequences, each at one consistent column (a sequence may also sit at
+#     its key's own column, `key:` then `- item`);
+#   * keys: plain `[A-Za-z_][A-Za-z0-9_.-]*` that resolve to strings, each
+#     directly followed by `:` and a space or the end of the line, unique
+#     within their mapping (so JS key order is insertion order: no key can
+#     look like an array index);
+#   * sequence items: a one-line value, or a compact mapping
+#     (`- key: value` with its other keys under the first one);
+#   * one-line values: plain scalars, single-quoted scalars, double-quoted
+#     scalars without backslash escapes, and one-line flow sequences of
+#     those (no nesting, no trailing comma);
+#   * whole-line comments and blank lines anywhere, and a comment after a
+#     one-line value (` #` after a plain scalar; one or more spaces and `#`
+#     after a closing quote or `]`).
+#
+# Declined: tabs, CR, control and line-separator characters, a BOM or any
+# JS white space other than the ASCII space, directives, document markers,
+# anchors, aliases, tags, block scalars, multi-line scalars, flow mappings,
+# explicit keys, a comment right after `key:` or inside a flow sequence,
+# empty sequence items, nested compact sequences, duplicate keys, an empty
+# document.  tests/test_yaml_fast_path.py checks that, whenever it accepts,
+# the result equals the full path's.  It runs before libyaml too: on typical
+# records it is several times faster than the libyaml route, whose composer
+# and converter are Python.
+
+class _YamlFastDecline(Exception):
+    """The source is outside the fast path's subset."""
+
+
+# Characters whose treatment differs between readers or depends on context
+# (white space, line breaks, printability); their presence anywhere declines.
+_YAML_FAST_BAD_CHAR_RE = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+    "\ud800-\udfff\ufeff\ufffe\uffff]"
+)
+_YAML_FAST_KEY_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*):(?: +|\Z)")
+# After a quoted scalar or a flow sequence: spaces, then maybe a comment
+# (which needs white space before its `#`).
+_YAML_FAST_AFTER_VALUE = r"(?: *\Z| +#.*\Z)"
+_YAML_FAST_AFTER_VALUE_RE = re.compile(_YAML_FAST_AFTER_VALUE)
+_YAML_FAST_DOUBLE_RE = re.compile(r'"([^"\\]*)"' + _YAML_FAST_AFTER_VALUE)
+_YAML_FAST_SINGLE_RE = re.compile(r"'((?:[^']|'')*)'" + _YAML_FAST_AFTER_VALUE)
+# A plain scalar may not start with an indicator; `-` is allowed only where
+# it cannot be a sequence entry (`-1`, `-x`).  `?` and `:` starts, which
+# YAML allows before a non-space, are left to the full path.
+_YAML_FAST_PLAIN_BAD_FIRST = "-?:,[]{}#&*!|>'\"%@` "
+_YAML_FAST_DASH_PLAIN_SECOND = frozenset("0123456789.ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+# Inside a one-line plain scalar: a comment, a mapping indicator or flow
+# indicators (legal in block plain scalars, but rare enough to leave alone).
+_YAML_FAST_PLAIN_BAD_RE = re.compile(r"[\[\]{}]| #|: |:\Z")
+# One flow-sequence item and the `,` or `]` after it.
+_YAML_FAST_FLOW_ITEM_RE = re.compile(
+    r""" *(?:"([^"\\]*)"|'((?:[^']|'')*)'|((?:[^-?:,\[\]{}#&*!|>'"%@` ]|-[0-9A-Za-z.])[^,\[\]{}]*?)) *([,\]])"""
+)
+_YAML_FAST_EMPTY_FLOW_RE = re.compile(r"\[ *\]" + _YAML_FAST_AFTER_VALUE)
+# The JS library limits an implicit key to 1024 characters before its `:`.
+_YAML_FAST_MAX_KEY = 1000
+# Far below the full path's nesting limit; real frontmatter nests 2-3 deep.
+_YAML_FAST_MAX_DEPTH = 32
+
+
+def _yaml_fast_plain(text):
+    """A one-line plain scalar (already stripped) as the composer reads it."""
+    if text[0] in _YAML_CORE_FIRST_CHARS:
+        resolved = _yaml_resolve_core(text)
+        if resolved is not None:
+            return resolved[0]
+    return text
+
+
+def _yaml_fast_flow_seq(text):
+    """`[a, "b", 'c']` on one line, nothing but a comment after it."""
+    if _YAML_FAST_EMPTY_FLOW_RE.match(text):
+        return []
+    items = []
+    match_item = _YAML_FAST_FLOW_ITEM_RE.match
+    pos = 1
+    while True:
+        match = match_item(text, pos)
+        if match is None:
+            raise _YamlFastDecline()
+        double, single, plain, after = match.groups()
+        if double is not None:
+            items.append(double)
+        elif single is not None:
+            items.append(single.replace("''", "'"))
+        else:
+            if _YAML_FAST_PLAIN_BAD_RE.search(plain):
+                raise _YamlFastDecline()
+            items.append(_yaml_fast_plain(plain))
+        pos = match.end()
+        if after == "]":
+            if not _YAML_FAST_AFTER_VALUE_RE.match(text, pos):
+                raise _YamlFastDecline()
+            return items
+
+
+def _yaml_fast_inline(text):
+    """The value written on the same line as its key or `- ` (non-empty,
+    leading spaces removed)."""
+    first = text[0]
+    if first == '"':
+        match = _YAML_FAST_DOUBLE_RE.match(text)
+        if match is None:
+            raise _YamlFastDecline()
+        return match.group(1)
+    if first == "'":
+        match = _YAML_FAST_SINGLE_RE.match(text)
+        if match is None:
+            raise _YamlFastDecline()
+        return match.group(1).replace("''", "'")
+    if first == "[":
+        return _yaml_fast_flow_seq(text)
+    if first in _YAML_FAST_PLAIN_BAD_FIRST and not (
+        first == "-" and len(text) > 1 and text[1] in _YAML_FAST_DASH_PLAIN_SECOND
+    ):
+        raise _YamlFastDecline()
+    comment = text.find(" #")
+    if comment != -1:
+        text = text[:comment]
+    text = text.rstrip(" ")
+    if _YAML_FAST_PLAIN_BAD_RE.search(text):
+        raise _YamlFastDecline()
+    return _yaml_fast_plain(text)
+
+
+def _yaml_fast_is_entry(content):
+    return content[:2] == "- " or content == "-"
+
+
+class _YamlFastReader(object):
+    """Recursive descent over the significant lines (column, content)."""
+
+    def __init__(self, columns, contents):
+        self.columns = columns
+        self.contents = contents
+        self.count = len(contents)
+
+    def block_map(self, i, column, depth):
+        """The mapping whose keys sit at `column`, from line i; returns
+        (dict, index of the first line after it)."""
+        if depth > _YAML_FAST_MAX_DEPTH:
+            raise _YamlFastDecline()
+        columns, contents, count = self.columns, self.contents, self.count
+        result = {}
+        while i < count:
+            at = columns[i]
+            if at < column:
+                break
+            if at > column:
+                # More indented than the keys but not a pending key's value:
+                # a continuation line or an indentation error.
+                raise _YamlFastDecline()
+            content = contents[i]
+            match = _YAML_FAST_KEY_RE.match(content)
+            if match is None:
+                raise _YamlFastDecline()
+            key = match.group(1)
+            if key in result or len(key) > _YAML_FAST_MAX_KEY:
+                raise _YamlFastDecline()  # duplicates: the full path reports them
+            if key[0] in _YAML_CORE_FIRST_CHARS and _yaml_resolve_core(key) is not None:
+                raise _YamlFastDecline()  # `null:`, `true:` ... are not string keys
+            rest = content[match.end():]
+            i += 1
+            if rest:
+                result[key] = _yaml_fast_inline(rest)
+            elif i < count and columns[i] > column:
+                if _yaml_fast_is_entry(contents[i]):
+                    result[key], i = self.block_seq(i, columns[i], depth + 1)
+                else:
+                    result[key], i = self.block_map(i, columns[i], depth + 1)
+            elif i < count and columns[i] == column and _yaml_fast_is_entry(contents[i]):
+                # A sequence may share its key's column.
+                result[key], i = self.block_seq(i, column, depth + 1)
+            else:
+                result[key] = None
+        return result, i
+
+    def block_seq(self, i, column, depth):
+        """The sequence whose `-` entries sit at `column`, from line i."""
+        if depth > _YAML_FAST_MAX_DEPTH:
+            raise _YamlFastDecline()
+        columns, contents, count = self.columns, self.contents, self.count
+        items = []
+        while i < count and columns[i] == column and _yaml_fast_is_entry(contents[i]):
+            content = contents[i]
+            rest = content[1:].lstrip(" ")
+            if not rest or _yaml_fast_is_entry(rest):
+                raise _YamlFastDecline()  # value on later lines, or `- - x`
+            if _YAML_FAST_KEY_RE.match(rest):
+                # `- key: value`: a mapping whose keys share the first key's
+                # column.  Re-read this line as that key's line.
+                key_column = column + len(content) - len(rest)
+                columns[i] = key_column
+                contents[i] = rest
+                item, i = self.block_map(i, key_column, depth + 1)
+            else:
+                item = _yaml_fast_inline(rest)
+                i += 1
+            items.append(item)
+        # A deeper line after the last entry continues a scalar or is an
+        # error; the enclosing mapping declines on it.
+        return items, i
+
+
+def _yaml_fast_load(source):
+    """The value of a simple document, or _YamlFastDecline."""
+    if _YAML_FAST_BAD_CHAR_RE.search(source):
+        raise _YamlFastDecline()
+    columns = []
+    contents = []
+    for line in source.split("\n"):
+        content = line.lstrip(" ")
+        if content and content[0] != "#":
+            columns.append(len(line) - len(content))
+            contents.append(content)
+    if not contents or columns[0] != 0 or _yaml_fast_is_entry(contents[0]):
+        raise _YamlFastDecline()
+    reader = _YamlFastReader(columns, contents)
+    value, end = reader.block_map(0, 0, 0)
+    if end != reader.count:
+        raise _YamlFastDecline()
+    return value
+
+
 def load_frontmatter_yaml(source):
     """Parse frontmatter YAML exactly as the reference JS library does.
 
@@ -9452,6 +9726,10 @@ def load_frontmatter_yaml(source):
     list, dict in JS own-key order, and YamlDate / bytes / YamlOrderedMap /
     YamlSet for the rare tagged values).  Raises FrontmatterYamlError.
     """
+    try:
+        return _yaml_fast_load(source)
+    except _YamlFastDecline:
+        pass
     if YAML_C_LOADER_AVAILABLE:
         try:
             return _yaml_load_c(source)

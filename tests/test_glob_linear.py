@@ -44,10 +44,12 @@ HOSTILE = [
 
 RUNNER = textwrap.dedent("""
     import json, pathlib, sys, time
+    root = pathlib.Path(sys.argv[1])
+    sys.path.insert(0, str(root))
     try:
         from adrkit_mcp import match_path_pattern
     except ImportError:
-        sys.path.insert(0, str(pathlib.Path(sys.argv[1]) / "_wip"))
+        sys.path.insert(0, str(root / "_wip"))
         from globs import match_path_pattern
     pattern, path = json.loads(sys.stdin.read())
     start = time.perf_counter()

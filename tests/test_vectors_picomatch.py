@@ -86,7 +86,7 @@ def test_pattern_match_file_follows_the_product_rules():
     assert rejected.bad_pattern == "leading-slash"
 
 
-def test_registration_survives_a_second_import(tmp_path):
+def test_registration_survives_a_second_import():
     """The module may be imported twice under different names."""
     import importlib.util
     spec = importlib.util.spec_from_file_location("globs_second_copy", GLOBS.__file__)
@@ -131,6 +131,19 @@ def test_candidates_are_normalised_like_the_reference():
 def test_astral_characters_are_two_code_units():
     assert match_path_pattern("??", ["\U0001F600"]) == (True, None)
     assert match_path_pattern("?", ["\U0001F600"]) == (False, None)
+
+
+def test_v8_limits_are_mirrored():
+    # V8 compiles a regex on first use and throws for a run of 32,768 literal
+    # characters; the reference then reports the pattern as invalid, but only
+    # once a candidate actually reaches the regex.
+    huge = "a" * 32768
+    assert match_path_pattern(huge, ["b"]) == (False, "invalid-glob")
+    assert match_path_pattern(huge, []) == (False, None)
+    assert match_path_pattern(huge, [huge]) == (True, None)  # literal equality first
+    assert match_path_pattern("a" * 32767, ["b"]) == (False, None)
+    # More than 32,767 capture groups is a SyntaxError: never matches.
+    assert match_path_pattern("()" * 32768, ["x"]) == (False, None)
 
 
 def test_pattern_that_hangs_picomatch_is_reported_invalid():
