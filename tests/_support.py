@@ -1,10 +1,8 @@
 """Shared helpers for the unit tests of the corpus reader and the four tools.
 
 * ``M`` is the module under test: ``$ADRKIT_MCP_MODULE`` when set (a build or
-  a mutant), else ``adrkit_mcp.py`` from the repository root, else the
-  development build ``/tmp/adrkit_core_dev.py`` (a temporary fallback while the
-  module is being assembled; delete ``DEV_BUILD_PATH`` once the module is in).
-  A stand-in is loaded under a private module name, never as ``adrkit_mcp``.
+  a mutant, loaded under a private module name, never as ``adrkit_mcp``), else
+  ``adrkit_mcp.py`` from the repository root.
 * ``Repo`` is a real repository root on disk (a ``.git`` directory or a
   linked-worktree ``.git`` file, an ADR folder, real record files) plus small
   wrappers around ``call_tool``.
@@ -24,7 +22,6 @@ import sys
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODULE_PATH = os.path.join(REPO_ROOT, "adrkit_mcp.py")
-DEV_BUILD_PATH = "/tmp/adrkit_core_dev.py"  # temporary fallback, see module docstring
 
 
 def _load_module():
@@ -36,7 +33,7 @@ def _load_module():
             sys.path.insert(0, REPO_ROOT)
         import adrkit_mcp
         return adrkit_mcp, False
-    path = override or DEV_BUILD_PATH
+    path = override
     name = "_adrkit_mcp_under_test"
     if name in sys.modules:
         return sys.modules[name], True

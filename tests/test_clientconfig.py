@@ -1,9 +1,7 @@
 """`adrkit-mcp config`: every client's snippet against the shape that client documents.
 
-The tests run the real command line, `python3 adrkit_mcp.py config ...`, as soon as adrkit_mcp.py
-carries the config section (it defines command_config).  Until then they run the section on its
-own from _wip/clientconfig.py; with neither, they skip.  ADRKIT_CONFIG_SOURCE=module|section
-forces one of the two; ADRKIT_TEST_MODULE=/path/to/adrkit_mcp.py tests another copy of the module.
+The tests run the real command line, `python3 adrkit_mcp.py config ...`.
+ADRKIT_TEST_MODULE=/path/to/adrkit_mcp.py tests another copy of the module.
 
 The shape checkers encode each client's documentation (see the comments in the section):
   claude-desktop  modelcontextprotocol.io/docs/develop/connect-local-servers
@@ -26,41 +24,18 @@ import pytest
 PROJECT = Path(__file__).resolve().parent.parent
 # ADRKIT_TEST_MODULE points the packaging tests at another copy of adrkit_mcp.py (development).
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
-SECTION = PROJECT / "_wip" / "clientconfig.py"
 SERVER = "adrkit"
 CLIENTS = ("claude-desktop", "claude-code", "vscode", "cursor", "copilot-cli", "cline",
            "continue")
 ENV_STYLE = ("claude-desktop", "cursor", "cline")  # root and dir travel in env
-RUN_SECTION = ("import runpy, sys\n"
-               "namespace = runpy.run_path(sys.argv.pop(1))\n"
-               "sys.exit(namespace['command_config'](sys.argv[1:]))\n")
-
-
-def _source():
-    forced = os.environ.get("ADRKIT_CONFIG_SOURCE", "")
-    if forced in ("module", "section"):
-        return forced
-    if MODULE.is_file() and "def command_config(" in MODULE.read_text(encoding="utf-8"):
-        return "module"
-    if SECTION.is_file():
-        return "section"
-    return None
-
-
-SOURCE = _source()
-pytestmark = pytest.mark.skipif(SOURCE is None, reason="neither adrkit_mcp.py with the config "
-                                "section nor _wip/clientconfig.py exists yet")
 
 
 def launched_file():
-    return str(MODULE if SOURCE == "module" else SECTION)
+    return str(MODULE)
 
 
 def run_config(*args, cwd=None, env=None):
-    if SOURCE == "module":
-        command = [sys.executable, str(MODULE), "config"] + list(args)
-    else:
-        command = [sys.executable, "-c", RUN_SECTION, str(SECTION)] + list(args)
+    command = [sys.executable, str(MODULE), "config"] + list(args)
     full_env = dict(os.environ)
     for name in ("ADRKIT_MCP_CWD", "ADRKIT_MCP_DIR"):
         full_env.pop(name, None)
@@ -308,7 +283,6 @@ def test_help_goes_to_stdout():
     assert result.returncode == 0 and "usage:" in result.stdout
 
 
-@pytest.mark.skipif(SOURCE != "module", reason="needs adrkit_mcp.py with a main()")
 @pytest.mark.parametrize("client", ["claude-desktop", "claude-code"])
 def test_the_printed_command_starts_the_program(client, repo):
     entry = CHECKERS[client](parse_stdout(run_config(client, "--cwd", str(repo))))

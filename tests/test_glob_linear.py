@@ -46,11 +46,7 @@ RUNNER = textwrap.dedent("""
     import json, pathlib, sys, time
     root = pathlib.Path(sys.argv[1])
     sys.path.insert(0, str(root))
-    try:
-        from adrkit_mcp import match_path_pattern
-    except ImportError:
-        sys.path.insert(0, str(root / "_wip"))
-        from globs import match_path_pattern
+    from adrkit_mcp import match_path_pattern
     pattern, path = json.loads(sys.stdin.read())
     start = time.perf_counter()
     result = match_path_pattern(pattern, [path])
@@ -75,11 +71,7 @@ def test_hostile_glob_finishes_quickly(pattern, path):
 
 def test_re_engine_is_only_used_within_its_step_bound():
     """Python's re serves a candidate only when its worst case is bounded."""
-    try:
-        from adrkit_mcp import compile_path_pattern
-    except ImportError:
-        sys.path.insert(0, str(ROOT / "_wip"))
-        from globs import compile_path_pattern
+    from adrkit_mcp import compile_path_pattern
     # Nested quantifiers over branching bodies never go to re.
     assert compile_path_pattern("+(a|b)*(c|d)x")._re_max_length == -1
     # A typical pattern uses re for typical paths, and not for huge ones.

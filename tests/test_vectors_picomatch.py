@@ -11,11 +11,7 @@ import sys
 import pathspec
 import pytest
 
-try:
-    from adrkit_mcp import PicomatchPattern, compile_path_pattern, match_path_pattern
-except ImportError:  # the section is still being developed on its own
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "_wip"))
-    from globs import PicomatchPattern, compile_path_pattern, match_path_pattern
+from adrkit_mcp import PicomatchPattern, compile_path_pattern, match_path_pattern
 
 # The module that holds the matcher, for tests that reach its engines.
 GLOBS = sys.modules[match_path_pattern.__module__]

@@ -5,16 +5,11 @@ reference's parsePackagePattern and semver 7.8.5's validRange / satisfies.
 """
 import json
 import pathlib
-import sys
 import time
 
 import pytest
 
-try:
-    from adrkit_mcp import js_trim, parse_package_pattern, semver_satisfies, semver_valid_range
-except ImportError:  # the section is still being developed on its own
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "_wip"))
-    from semver_range import js_trim, parse_package_pattern, semver_satisfies, semver_valid_range
+from adrkit_mcp import js_trim, parse_package_pattern, semver_satisfies, semver_valid_range
 
 VECTORS_PATH = pathlib.Path(__file__).resolve().parent / "data" / "vectors" / "semver-range.json"
 DATA = json.loads(VECTORS_PATH.read_text(encoding="utf-8"))

@@ -17,13 +17,8 @@ import time
 
 import pytest
 
-try:
-    from adrkit_mcp import FrontmatterYamlError, load_frontmatter_yaml
-    import adrkit_mcp as _loader_module
-except ImportError:  # pragma: no cover - before the module is assembled
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "_wip"))
-    from yaml12 import FrontmatterYamlError, load_frontmatter_yaml
-    import yaml12 as _loader_module
+import adrkit_mcp as _loader_module
+from adrkit_mcp import FrontmatterYamlError, load_frontmatter_yaml
 
 DATA_PATH = pathlib.Path(__file__).resolve().parent / "data" / "vectors" / "yaml.json"
 DATA = json.loads(DATA_PATH.read_text(encoding="utf-8"))

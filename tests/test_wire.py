@@ -7,8 +7,7 @@ test is validated against the official JSON Schema of the revision the
 request was made in (../shared/mcp-schema/<rev>/schema.json).
 
 Which module is tested: $ADRKIT_MCP_MODULE if set, else adrkit_mcp.py at the
-repository root if it exists, else a module assembled from _wip/wire.py and
-_wip/fake_core.py (the development stand-in for the corpus core).  Tests
+repository root.  Tests
 that need a slow or misbehaving tool run the module through a small wrapper
 that patches `call_tool` with test tools (names starting "test_"); the wire
 layer looks `call_tool` up at call time, so this works for the real module.
@@ -110,25 +109,13 @@ sys.exit(m.main())
 '''
 
 
-FAKE_BUILDS = []
-
-
 @pytest.fixture(scope="session")
 def server_module(tmp_path_factory):
     """Path of the single-module server to test (see the module docstring)."""
     override = os.environ.get("ADRKIT_MCP_MODULE")
     if override:
         return str(Path(override).resolve())
-    real = REPO / "adrkit_mcp.py"
-    if real.exists():
-        return str(real)
-    wire = (REPO / "_wip" / "wire.py").read_text(encoding="utf-8")
-    fake = (REPO / "_wip" / "fake_core.py").read_text(encoding="utf-8")
-    path = tmp_path_factory.mktemp("module") / "adrkit_mcp.py"
-    path.write_text(wire + "\n\n" + fake + '\n\nif __name__ == "__main__":\n    sys.exit(main())\n',
-                    encoding="utf-8")
-    FAKE_BUILDS.append(str(path))
-    return str(path)
+    return str(REPO / "adrkit_mcp.py")
 
 
 # The interpreter that runs the server process (pytest itself may run on
@@ -1513,8 +1500,6 @@ REPLAY = (REPO / ".." / "shared" / "conformance" / "replay.py").resolve()
 def test_conformance_scenarios_of_the_wire_layer(server_command, server_module, pattern):
     """The recorded expectations for framing, eras and start-up (including the
     departures from the reference) -- they need the real corpus core."""
-    if server_module in FAKE_BUILDS:
-        pytest.skip("the fake core's canned tool answers cannot match recorded corpora")
     if not REPLAY.exists():
         pytest.skip("the conformance pack is not at %s" % REPLAY)
     server = " ".join('"%s"' % part for part in server_command)
