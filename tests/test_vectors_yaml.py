@@ -12,7 +12,6 @@ import base64
 import json
 import math
 import pathlib
-import sys
 import time
 
 import pytest
