@@ -128,6 +128,12 @@ _MAX_REQUEST_TIMEOUT_MS = 2 ** 31 - 1
 # up the next.  The core's call_tool must therefore be thread-safe.
 _TOOL_WORKERS = 4
 
+# At most this many tool calls are admitted (queued or running) at once. The
+# reader waits for a free slot before admitting the next, so a client that
+# pipelines thousands of calls is held back by the pipe instead of growing our
+# memory with their arguments.
+_MAX_IN_FLIGHT = 64
+
 # JSON-RPC 2.0 and MCP error codes.
 _PARSE_ERROR = -32700
 _INVALID_REQUEST = -32600
@@ -504,7 +510,7 @@ class _ToolCall(object):
     and whatever comes later (a result after a timeout, say) is dropped.
     """
 
-    __slots__ = ("request_id", "name", "arguments", "modern", "reply", "stopped", "done", "lock")
+    __slots__ = ("request_id", "name", "arguments", "modern", "reply", "stopped", "done", "lock", "deadline")
 
     def __init__(self, request_id, name, arguments, modern, reply):
         self.request_id = request_id
@@ -515,6 +521,7 @@ class _ToolCall(object):
         self.stopped = False
         self.done = False
         self.lock = threading.Lock()
+        self.deadline = None  # its entry in _Deadlines, cancelled once the call concludes
 
     def should_stop(self):
         # Handed to the core, which asks at every record boundary.
@@ -530,17 +537,34 @@ class _Deadlines(object):
         self._order = itertools.count()
         self._thread = None  # type: Optional[threading.Thread]
         self._closed = False
+        self._cancelled = 0
 
     def add(self, when, callback):
+        """Schedule `callback`; returns the entry to hand to `cancel`."""
+        entry = [when, next(self._order), callback]
         with self._cond:
             if self._closed:
-                return
-            heapq.heappush(self._heap, (when, next(self._order), callback))
+                return entry
+            heapq.heappush(self._heap, entry)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="adrkit-mcp-deadlines")
                 self._thread.daemon = True
                 self._thread.start()
             self._cond.notify()
+        return entry
+
+    def cancel(self, entry):
+        """Forget a deadline that no longer matters: a finished call must not stay referenced
+        (arguments and all) until its timeout would have fired."""
+        with self._cond:
+            if entry[2] is None:
+                return
+            entry[2] = None
+            self._cancelled += 1
+            if self._cancelled > 64 and 2 * self._cancelled > len(self._heap):
+                self._heap = [kept for kept in self._heap if kept[2] is not None]
+                heapq.heapify(self._heap)
+                self._cancelled = 0
 
     def close(self):
         with self._cond:
@@ -559,6 +583,9 @@ class _Deadlines(object):
                     self._cond.wait(delay)
                     continue
                 callback = heapq.heappop(self._heap)[2]
+                if callback is None:  # cancelled
+                    self._cancelled = max(0, self._cancelled - 1)
+                    continue
                 self._cond.release()
                 try:
                     callback()
@@ -626,6 +653,7 @@ class _Connection(object):
         self._calls = queue.Queue()  # type: queue.Queue
         self._workers = []  # type: List[threading.Thread]
         self._deadlines = _Deadlines()
+        self._in_flight_slots = threading.BoundedSemaphore(_MAX_IN_FLIGHT)
         self._ended = threading.Event()
         self._end_reason = None  # type: Optional[str]
         self._end_error = None  # type: Optional[BaseException]
@@ -900,9 +928,13 @@ class _Connection(object):
             arguments = {}
         elif not isinstance(arguments, dict):
             raise _RpcError(_INVALID_PARAMS, "Invalid params: tools/call arguments must be an object")
+        while not self._in_flight_slots.acquire(timeout=0.1):
+            if self._ended.is_set():
+                return _PENDING  # shutting down: never answered
         call = _ToolCall(request_id, params["name"], arguments, modern, reply)
         with self._lock:
             if self._end_reason is not None:
+                self._in_flight_slots.release()
                 return _PENDING  # shutting down: never answered
             self._in_flight.setdefault(_id_key(request_id), []).append(call)
             if not self._workers:
@@ -912,8 +944,8 @@ class _Connection(object):
                     self._workers.append(worker)
                     worker.start()
         if self._timeout_ms > 0:
-            self._deadlines.add(time.monotonic() + self._timeout_ms / 1000.0,
-                                lambda: self._time_out(call))
+            call.deadline = self._deadlines.add(time.monotonic() + self._timeout_ms / 1000.0,
+                                                lambda: self._time_out(call))
         self._calls.put(call)
         return _PENDING
 
@@ -952,6 +984,10 @@ class _Connection(object):
                 return
             call.done = True
         call.stopped = True
+        if call.deadline is not None:
+            self._deadlines.cancel(call.deadline)
+            call.deadline = None
+        self._in_flight_slots.release()
         with self._lock:
             calls = self._in_flight.get(_id_key(call.request_id))
             if calls is not None and call in calls:
@@ -2075,12 +2111,14 @@ CONTEXT_BUCKETS = {"accepted": "governing", "draft": "activeProposals", "propose
 def tool_get_decision_context(projection, args, should_stop):
     files = args["files"]
     canonical_files = _sorted_unique(files)
-    candidates = [normalize_candidate_path(path) for path in files]
+    # "Any path matches" does not depend on repeats: match each distinct path once, first
+    # occurrence first (the order decides which path a throwing pattern meets first).
+    candidates = list(dict.fromkeys(normalize_candidate_path(path) for path in files))
     entries, derived = [], []
     for record in projection.records:
         if should_stop():
             raise CallCancelled()
-        fired, findings = resolve_record_affects(record, candidates)
+        fired, findings = resolve_record_affects(record, candidates, should_stop)
         derived.extend(findings)
         if fired:
             entry = record.summary()
@@ -2211,10 +2249,12 @@ def _pattern_allows_dot(pattern):
     return _has_dot_segment(pattern)
 
 
-def resolve_record_affects(record, candidates):
+def resolve_record_affects(record, candidates, should_stop=lambda: False):
     """(firedMatchers, findings) of one record; a matching negated matcher suppresses the record."""
     fired, findings, suppressed = {}, [], False
     for matcher in record.frontmatter["affects"]:
+        if should_stop():  # a record may carry thousands of matchers: stop between them too
+            raise CallCancelled()
         if matcher.get("repo"):
             continue  # qualified with another repository: not ours to resolve
         matched, finding = _evaluate_matcher(record, matcher, candidates)
