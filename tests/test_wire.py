@@ -17,6 +17,7 @@ The MUSTs of ../shared/MCP-WIRE.md map to tests named test_m_<section>_*.
 """
 
 import json
+import shutil
 import os
 import queue
 import signal
@@ -1464,21 +1465,57 @@ def test_embedded_server_accepts_binary_streams(module, repo_root):
 # The official Python SDK client
 # ---------------------------------------------------------------------------
 
+@pytest.fixture(scope="session")
+def large_corpus_root(tmp_path_factory):
+    """The conformance pack's 270-record corpus (with findings), as a Git worktree."""
+    root = tmp_path_factory.mktemp("large") / "repo"
+    shutil.copytree(str(REPO / "tests" / "conformance" / "corpora" / "large"), str(root))
+    (root / ".git").mkdir()
+    return str(root)
+
+
 @pytest.mark.parametrize("mode", ["auto", "legacy", "2026-07-28"])
-def test_official_sdk_client_in_every_mode(server_command, repo_root, mode):
+def test_official_sdk_client_in_every_mode(server_command, large_corpus_root, mode):
+    """The official Python SDK client (mcp 2.3.0) in each of its modes: list the tools, call each
+    tool, see an input error as isError and an unknown tool as -32602, walk both cursors."""
     mcp = pytest.importorskip("mcp")
     anyio = pytest.importorskip("anyio")
     expected_version = "2025-11-25" if mode == "legacy" else MODERN
 
+    async def walk(client, tool, arguments, channel):
+        """Follow one channel's cursor to its end; returns every item seen."""
+        seen, cursor = [], None
+        while True:
+            page_arguments = dict(arguments, limit=7, findingsLimit=7)
+            if cursor is not None:
+                page_arguments["cursor" if channel == "results" else "findingsCursor"] = cursor
+            result = await client.call_tool(tool, page_arguments)
+            assert not result.is_error
+            outcome = result.structured_content["result"]
+            page = outcome["items"] if channel == "results" else outcome["findings"]["items"]
+            cursor = outcome["cursor"] if channel == "results" else outcome["findings"]["cursor"]
+            seen.extend(page)
+            if cursor is None:
+                return seen
+
     async def scenario():
         params = mcp.StdioServerParameters(command=server_command[0],
-                                           args=server_command[1:] + ["--cwd", repo_root])
+                                           args=server_command[1:] + ["--cwd", large_corpus_root])
         async with mcp.Client(params, mode=mode) as client:
             assert client.protocol_version == expected_version
             listed = await client.list_tools()
             assert [t.name for t in listed.tools] == TOOL_NAMES
-            result = await client.call_tool("list_superseded", {})
-            assert not result.is_error and result.structured_content is not None
+            everything = await walk(client, "search_decisions", {"query": "e"}, "results")
+            ids = [(item["id"], item["sourcePath"]) for item in everything]
+            assert len(ids) > 20 and len(set(ids)) == len(ids)  # several pages, no repeats
+            findings = await walk(client, "list_superseded", {}, "findings")
+            assert len(findings) > 7
+            found = await client.call_tool("get_decision", {"ref": everything[0]["id"]})
+            assert found.structured_content["result"]["outcome"] in ("found", "ambiguous-local-id")
+            context = await client.call_tool("get_decision_context", {"files": ["src/a.ts"]})
+            assert context.structured_content["result"]["outcome"] == "matches"
+            superseded = await client.call_tool("list_superseded", {})
+            assert superseded.structured_content["corpusHealth"]["recordCount"] > 0
             result = await client.call_tool("search_decisions", {"query": "x", "bogus": 1})
             assert result.is_error
             with pytest.raises(mcp.MCPError) as caught:
