@@ -2376,9 +2376,11 @@ class Record(object):
 
     def matched_fields(self, needle):
         """Which of body, id, tag, title contain the normalised needle (in that fixed order)."""
-        if _LONE_SURROGATE.search(needle):
-            return self._matched_fields_by_code_unit(needle)
         body, ident, tags, title = self._normalized_fields()
+        if _LONE_SURROGATE.search(needle):
+            # JS `includes` works on UTF-16 code units: half of an astral pair can match.
+            body, ident, title = _as_code_units(body), _as_code_units(ident), _as_code_units(title)
+            tags = tuple(_as_code_units(tag) for tag in tags)
         fields = []
         if needle in body:
             fields.append("body")
@@ -2398,17 +2400,6 @@ class Record(object):
                 normalize_search_text(self.body), normalize_search_text(self.id),
                 tuple(normalize_search_text(tag) for tag in fm["tags"]), normalize_search_text(fm["title"]))
         return self._normalized
-
-    def _matched_fields_by_code_unit(self, needle):
-        """JS `includes` works on UTF-16 code units: half of an astral pair can match."""
-        body, ident, tags, title = self._normalized_fields()
-        body, ident, title = _as_code_units(body), _as_code_units(ident), _as_code_units(title)
-        tags = tuple(_as_code_units(tag) for tag in tags)
-        fields = []
-        for name, hay in (("body", body), ("id", ident), ("tag", tags), ("title", title)):
-            if (any(needle in tag for tag in hay) if name == "tag" else needle in hay):
-                fields.append(name)
-        return fields
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -2519,24 +2510,22 @@ def _read_candidate(dir_fd, dir_path, name):
             return "stat-error", None
         if info.st_size > MAX_SOURCE_BYTES:
             return "too-large", None
-        # Ask for one byte more than the file should hold: a short read of exactly
-        # st_size bytes is the whole file; anything else means it changed under us.
+        # Read until st_size bytes are in, asking for one byte more: a file that grew or shrank
+        # while read ends with another total, and the post-load identity check covers the rest.
         chunks, total = [], 0
-        while total <= info.st_size:
+        while total < info.st_size:
             chunk = os.read(fd, info.st_size + 1 - total)
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
-            if total == info.st_size and len(chunks) == 1:
-                break  # the common case: one read; the post-load identity check covers the rest
     except OSError as error:
         return "file-read", "%s: %s" % (error.strerror or "cannot read", name)
     finally:
         os.close(fd)
     if total != info.st_size:
         raise CorpusUnavailable("corpus-changed-during-load")
-    return chunks[0] if len(chunks) == 1 else b"".join(chunks), _stat_identity(info)
+    return b"".join(chunks), _stat_identity(info)
 
 
 def _list_candidates(canonical_dir, dir_fd):

@@ -7,10 +7,7 @@ import tempfile
 
 import pytest
 
-try:
-    from . import _support as support
-except ImportError:  # tests/ is not a package: pytest put it on sys.path
-    import _support as support
+import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 
 
 @pytest.fixture

@@ -13,10 +13,7 @@ import os
 
 import pytest
 
-try:
-    from . import conformance_harness as harness
-except ImportError:  # tests/ is not a package: pytest put it on sys.path
-    import conformance_harness as harness
+import conformance_harness as harness  # tests/ is on sys.path (pytest rootdir insertion)
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SERVER_MODULE = os.path.join(REPO_ROOT, "adrkit_mcp.py")

@@ -5,10 +5,7 @@ import json
 
 import pytest
 
-try:
-    from . import conformance_harness as h
-except ImportError:  # tests/ is not a package: pytest put it on sys.path
-    import conformance_harness as h
+import conformance_harness as h  # tests/ is on sys.path (pytest rootdir insertion)
 
 SI = h.SERVER_INFO_KEY
 

@@ -27,12 +27,8 @@ import uuid
 
 import pytest
 
-try:
-    from . import _support as support
-    from . import test_wire as wire
-except ImportError:  # tests/ is not a package: pytest put it on sys.path
-    import _support as support
-    import test_wire as wire
+import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
+import test_wire as wire
 
 M = support.M
 record_text = support.record_text

@@ -10,10 +10,7 @@ does.
 
 import pytest
 
-try:
-    from . import _support as support
-except ImportError:  # tests/ is not a package: pytest put it on sys.path
-    import _support as support
+import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 
 M = support.M
 record_text = support.record_text

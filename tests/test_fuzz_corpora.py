@@ -37,12 +37,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-try:
-    from . import _support as support
-    from . import test_wire as wire
-except ImportError:  # tests/ is not a package: pytest put it on sys.path
-    import _support as support
-    import test_wire as wire
+import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
+import test_wire as wire
 
 M = support.M
 record_text = support.record_text

@@ -51,12 +51,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-try:
-    from . import _support as support
-    from . import test_wire as wire
-except ImportError:  # tests/ is not a package: pytest put it on sys.path
-    import _support as support
-    import test_wire as wire
+import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
+import test_wire as wire
 
 # The session-scoped fixtures of test_wire (module path, command, honouring
 # $ADRKIT_MCP_MODULE and $ADRKIT_MCP_PYTHON) are reused as they are.
