@@ -56,7 +56,6 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 try:
     import pathspec
     import pathspec.util
-    import yaml
     from yaml.events import (
         AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
         ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
@@ -2204,8 +2203,10 @@ def normalize_candidate_path(path):
     return path[2:] if path.startswith("./") else path
 
 
-def _has_dot_segment(path):
-    return any(segment.startswith(".") and segment not in (".", "..") for segment in path.split("/"))
+@functools.lru_cache(maxsize=4096)
+def _path_pattern(factory, pattern):
+    """The pattern object pathspec's registered "picomatch" type compiles."""
+    return factory(pattern)
 
 
 def _affects_finding(record, matcher, rule, severity, message):
@@ -2217,15 +2218,15 @@ def _evaluate_matcher(record, matcher, candidates):
     """(matched, finding or None) for one affects matcher against the candidate paths."""
     kind, pattern = matcher["type"], matcher["pattern"]
     if kind == "path":
-        compiled = compile_path_pattern(pattern)
-        if compiled.bad_pattern is not None:
-            key = "path-leading-slash" if compiled.bad_pattern == "leading-slash" else "path-invalid-glob"
+        spec = _path_pattern(pathspec.util.lookup_pattern("picomatch"), pattern)
+        if spec.include is None:  # pathspec's null operation: a pattern the reference rejects
+            bad = getattr(spec, "bad_pattern", None)
+            key = "path-leading-slash" if bad == "leading-slash" else "path-invalid-glob"
             return False, _affects_finding(record, matcher, "affects-bad-pattern", "warn",
                                            FINDING_MESSAGES[key].format(pattern=pattern))
-        allows_dot = _pattern_allows_dot(pattern)
         try:
             for candidate in candidates:
-                if (allows_dot or not _has_dot_segment(candidate)) and compiled.matches(candidate):
+                if spec.match_file(candidate) is not None:
                     return True, None
         except ValueError:  # the JS regex engine would throw here (its limits): an invalid glob
             return False, _affects_finding(record, matcher, "affects-bad-pattern", "warn",
@@ -2242,11 +2243,6 @@ def _evaluate_matcher(record, matcher, candidates):
                                        FINDING_MESSAGES["entity-inert"].format(pattern=pattern))
     return False, _affects_finding(record, matcher, "affects-unresolvable", "info",
                                    FINDING_MESSAGES["other-inert"].format(type=kind, pattern=pattern))
-
-
-@functools.lru_cache(maxsize=4096)
-def _pattern_allows_dot(pattern):
-    return _has_dot_segment(pattern)
 
 
 def resolve_record_affects(record, candidates, should_stop=lambda: False):
@@ -2815,10 +2811,10 @@ def _received(value):
         return "array"
     if isinstance(value, dict):
         return "object"
-    return _JS_CLASS_NAMES.get(type(value).__name__, "object")
-
-
-_JS_CLASS_NAMES = {"YamlDate": "Date", "bytes": "Buffer", "YamlOrderedMap": "Map", "YamlSet": "Set"}
+    if isinstance(value, bytes):
+        return "Buffer"
+    # The YAML door's value objects (Date, Map, Set) and _Missing name their JS class.
+    return getattr(value, "js_class", "object")
 
 
 class _String(_Node):
@@ -2948,9 +2944,10 @@ class _Object(_Node):
 class _Missing(object):
     """An absent key: reported as 'received undefined' (a required-field finding)."""
 
+    js_class = "undefined"
+
 
 _MISSING = _Missing()
-_JS_CLASS_NAMES["_Missing"] = "undefined"
 
 
 def _aborted(issues, start):
@@ -5153,7 +5150,7 @@ class _GlobMatchError(ValueError):
     this port throws for regexes beyond its own: a program over the size cap,
     or a back-reference search over its step budget (back-references make
     matching NP-hard).  The reference reports a matcher that throws as an
-    invalid glob, and so does match_path_pattern.
+    invalid glob, and so does PicomatchPattern.match_paths.
     """
 
 
@@ -5629,7 +5626,7 @@ def _glob_normalise_candidate(path: str) -> str:
 
 
 class _GlobPathMatcher:
-    """One compiled path pattern (see compile_path_pattern)."""
+    """One compiled path pattern (see PicomatchPattern)."""
 
     __slots__ = ("pattern", "bad_pattern", "_allows_dot", "_re_match",
                  "_re_max_length", "_machine", "_exec_error")
@@ -5701,62 +5698,77 @@ class _GlobPathMatcher:
         return self.picomatch_is_match(candidate)
 
 
+    # pathspec calls a RegexPattern's regex through `search` (and `match`).
+    def search(self, candidate: str) -> Optional[str]:
+        return candidate if self.matches(candidate) else None
+
+    match = search
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _GlobPathMatcher) and other.pattern == self.pattern
+
+    def __hash__(self) -> int:
+        return hash(self.pattern)
+
+
 @functools.lru_cache(maxsize=4096)
-def compile_path_pattern(pattern: str) -> _GlobPathMatcher:
+def _glob_compile(pattern: str) -> _GlobPathMatcher:
     """Compile *pattern* once; the server re-matches the same corpus patterns
     on every call, so compilation is cached per distinct pattern."""
     return _GlobPathMatcher(pattern)
 
 
 class PicomatchPattern(pathspec.RegexPattern):
-    """pathspec pattern type for picomatch globs ("picomatch").
+    """The globs engine's door: a picomatch glob as a pathspec pattern type.
 
-    It subclasses RegexPattern because RegexPattern accepts any precompiled
-    object with a ``match`` method as its regex and calls ``regex.search``
-    from ``match_file``.  The picomatch grammar cannot always be expressed as
-    a Python regex (JS lookbehinds, back-references, and Python's backtracking
-    on hostile globs), so the "regex" handed over is this module's matcher,
-    whose ``search`` applies the product's rule to a normalised candidate.
+    Registered with pathspec as "picomatch"; the product looks it up there and
+    matches through pathspec's Pattern interface:
 
-    A pattern the product rejects (``bad_pattern`` set) becomes a pathspec
-    null-operation (``include`` None).  Use pathspec's "simple" backend: the
-    re2/hyperscan backends would recompile the regex text themselves.
+        spec = pathspec.util.lookup_pattern("picomatch")("src/**/*.ts")
+        spec.include is None        # a pattern the reference rejects, and
+        spec.bad_pattern            # why: "leading-slash" or "invalid-glob"
+        spec.match_file("src/a.ts") # a RegexMatchResult, or None
+
+    `match_file` takes a candidate already normalised (see `match_paths`) and
+    applies the reference's whole rule, the dot-segment rule included; it
+    raises ValueError where the reference's regex throws (an invalid glob).
+    The "regex" handed to RegexPattern is this engine's compiled matcher,
+    whose `search` runs it: the grammar cannot always be a Python regex (JS
+    lookbehinds, back-references, and re's backtracking on hostile globs).
     """
 
     __slots__ = ("bad_pattern",)
 
-    def __init__(self, pattern, include: Optional[bool] = None) -> None:
+    def __init__(self, pattern: Any, include: Optional[bool] = None) -> None:
         # *include* exists for RegexPattern.__copy__, which passes the compiled
-        # regex and its include flag back in; both follow from the pattern.
+        # matcher and its include flag back in; both follow from the pattern.
         if isinstance(pattern, str):
-            search = _GlobSearch(compile_path_pattern(pattern))
-        elif isinstance(pattern, _GlobSearch):
-            search = pattern
+            matcher = _glob_compile(pattern)
+        elif isinstance(pattern, _GlobPathMatcher):
+            matcher = pattern
         else:
             raise TypeError("picomatch patterns must be str, not %s" % type(pattern).__name__)
-        self.bad_pattern = search.matcher.bad_pattern
-        super().__init__(search, None if self.bad_pattern else True)
-        self.pattern = search.matcher.pattern
+        self.bad_pattern = matcher.bad_pattern
+        super().__init__(matcher, None if self.bad_pattern else True)
+        self.pattern = matcher.pattern
 
+    def match_paths(self, paths: Iterable[str]) -> Tuple[bool, Optional[str]]:
+        """(matched, bad_pattern) exactly like the reference's matchPathPattern.
 
-class _GlobSearch:
-    """Duck-typed stand-in for re.Pattern, as RegexPattern expects."""
-
-    __slots__ = ("matcher",)
-
-    def __init__(self, matcher: _GlobPathMatcher):
-        self.matcher = matcher
-
-    def search(self, candidate: str):
-        return candidate if self.matcher.matches(candidate) else None
-
-    match = search
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, _GlobSearch) and other.matcher.pattern == self.matcher.pattern
-
-    def __hash__(self) -> int:
-        return hash(self.matcher.pattern)
+        Each path is normalised as the reference does (backslashes to "/",
+        one leading "./" dropped; pathspec's own normalize_file would also
+        strip a leading "/", which the reference does not).  bad_pattern is
+        None, "leading-slash" or "invalid-glob" (also when the regex throws).
+        """
+        if self.bad_pattern is not None:
+            return False, self.bad_pattern
+        try:
+            for path in paths:
+                if self.regex.matches(_glob_normalise_candidate(path)):
+                    return True, None
+        except _GlobMatchError:
+            return False, "invalid-glob"
+        return False, None
 
 
 try:
@@ -5765,33 +5777,6 @@ except pathspec.util.AlreadyRegisteredError:
     # The module can be imported twice under different names (tests); the
     # first registration stays, and both classes behave identically.
     pass
-
-
-@functools.lru_cache(maxsize=4096)
-def _glob_spec_pattern(pattern: str) -> PicomatchPattern:
-    return PicomatchPattern(pattern)
-
-
-def match_path_pattern(pattern: str, paths: Iterable[str]) -> Tuple[bool, Optional[str]]:
-    """(matched, bad_pattern) exactly like the reference ``matchPathPattern``.
-
-    bad_pattern is None, "leading-slash" or "invalid-glob".  *matched* is
-    True when any path, normalised like the reference does, matches.
-    """
-    spec_pattern = _glob_spec_pattern(pattern)
-    if spec_pattern.bad_pattern is not None:
-        return False, spec_pattern.bad_pattern
-    try:
-        for path in paths:
-            # pathspec's own normalize_file would also strip a leading "/",
-            # which the reference does not, so candidates are normalised here
-            # and fed to the pattern's match_file directly.
-            if spec_pattern.match_file(_glob_normalise_candidate(path)) is not None:
-                return True, None
-    except _GlobMatchError:
-        # The reference reports a matcher that throws as an invalid glob.
-        return False, "invalid-glob"
-    return False, None
 
 
 # ---------------------------------------------------------------------------
@@ -5838,12 +5823,6 @@ def match_path_pattern(pattern: str, paths: Iterable[str]) -> Tuple[bool, Option
 # Errors surface as FrontmatterYamlError with `.stage`, `.code`, `.message`.
 
 
-try:
-    from yaml._yaml import CParser as _YamlCEventParser
-except ImportError:  # pragma: no cover - depends on the PyYAML build
-    _YamlCEventParser = None
-
-
 # ---------------------------------------------------------------------------
 # 10. YAML: Public types
 # ---------------------------------------------------------------------------
@@ -5867,69 +5846,57 @@ class FrontmatterYamlError(Exception):
         self.message = message
 
 
-class YamlDate(object):
-    """A JS Date produced by `!!timestamp` (or a %YAML 1.1 plain timestamp).
+class _YamlJSObject(object):
+    """A JS object the door returns for a tagged value, equal by content."""
 
-    `iso` is the JS `toISOString()` text (UTC, millisecond precision), or None
-    for an invalid date.
-    """
+    __slots__ = ()
+    __hash__ = None
+
+    def _content(self):
+        return getattr(self, self.__slots__[0])
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._content() == self._content()
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __repr__(self):
+        return "%s(%r)" % (type(self).__name__, self._content())
+
+
+class _YamlDate(_YamlJSObject):
+    """A JS Date from `!!timestamp` (or a %YAML 1.1 plain timestamp): `iso` is
+    its `toISOString()` text (UTC, millisecond precision), None if invalid."""
 
     __slots__ = ("iso",)
+    js_class = "Date"
 
     def __init__(self, iso):
         self.iso = iso
 
-    def __eq__(self, other):
-        return isinstance(other, YamlDate) and other.iso == self.iso
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
     def __hash__(self):
         return hash(("YamlDate", self.iso))
 
-    def __repr__(self):
-        return "YamlDate(%r)" % (self.iso,)
 
-
-class YamlOrderedMap(object):
+class _YamlOrderedMap(_YamlJSObject):
     """A JS Map (from `!!omap`): `entries` is a list of (key, value) pairs."""
 
     __slots__ = ("entries",)
+    js_class = "Map"
 
     def __init__(self, entries=None):
         self.entries = [] if entries is None else entries
 
-    def __eq__(self, other):
-        return isinstance(other, YamlOrderedMap) and other.entries == self.entries
 
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    __hash__ = None
-
-    def __repr__(self):
-        return "YamlOrderedMap(%r)" % (self.entries,)
-
-
-class YamlSet(object):
+class _YamlSet(_YamlJSObject):
     """A JS Set (from `!!set`): `items` is the list of members in order."""
 
     __slots__ = ("items",)
+    js_class = "Set"
 
     def __init__(self, items=None):
         self.items = [] if items is None else items
-
-    def __eq__(self, other):
-        return isinstance(other, YamlSet) and other.items == self.items
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    __hash__ = None
-
-    def __repr__(self):
-        return "YamlSet(%r)" % (self.items,)
 
 
 # ---------------------------------------------------------------------------
@@ -7120,23 +7087,27 @@ class _YamlScanner(object):
             while end != -1 and end + 1 < n and s[end + 1] == "'":
                 end = s.find(quote, end + 2, n)
         if end != -1:
-            # Every line the quotes span must be indented enough.
+            # Every line the quotes span must be indented enough; the first
+            # line that is not cuts the scalar at the end of the line before
+            # it (its CR excluded), wherever the closing quote was found.
             nl = s.find("\n", start, end)
             while nl != -1:
                 cont = self._continue_scalar(nl + 1)
                 if cont < 0:
                     break
                 nl = s.find("\n", cont, end)
-            closed = nl == -1
-            if not closed:
-                end = nl - 1
+            if nl != -1:
+                end = nl - (2 if s[nl - 1] == "\r" else 1)
         else:
-            closed = False
             end = n - 1
         raw = s[start:end + 1]
+        # As the JS library's composer decides it: the scalar is closed when
+        # its text ends with the quote, even a quote of an escaped pair cut
+        # off from its partner (`'Core:0001''` before an unindented line).
+        closed = len(raw) > 1 and raw[-1] == quote
         inner = raw[1:-1] if len(raw) > 1 else ""
         if double:
-            value = _yaml_double_quoted(inner, self._soft)
+            value = _yaml_double_quoted(inner, self._soft, raw[-1] if len(raw) > 1 else "")
         else:
             value = _yaml_fold_lines(inner) if "\n" in inner else inner
             if "''" in value:
@@ -7313,13 +7284,18 @@ def _yaml_join_surrogates(text):
     )
 
 
-def _yaml_double_quoted(inner, on_error):
-    """Decode the text between double quotes (JS doubleQuotedValue)."""
+def _yaml_double_quoted(inner, on_error, last=""):
+    """Decode the text between double quotes (JS doubleQuotedValue).
+
+    *last* is the scalar's final character (its closing quote when closed):
+    like the JS decoder, an escape at the very end reads into it.
+    """
     if "\\" not in inner and "\n" not in inner:
         return inner
     out = []
     i = 0
     n = len(inner)
+    inner += last
     surrogate = False
     while i < n:
         ch = inner[i]
@@ -7334,7 +7310,7 @@ def _yaml_double_quoted(inner, on_error):
             out.append(breaks or " ")
         elif ch == "\\":
             i += 1
-            nxt = inner[i] if i < n else ""
+            nxt = inner[i] if i < len(inner) else ""
             if nxt in _YAML_ESCAPES and nxt:
                 out.append(_YAML_ESCAPES[nxt])
             elif nxt == "\n":
@@ -8375,7 +8351,7 @@ def _yaml_iso_from_ms(ms):
 
 
 def _yaml_timestamp(text):
-    """JS timestamp.resolve: a YamlDate, or None when the text does not match."""
+    """JS timestamp.resolve: a _YamlDate, or None when the text does not match."""
     match = _YAML_TIMESTAMP_RE.match(text)
     if not match:
         return None
@@ -8396,7 +8372,7 @@ def _yaml_timestamp(text):
         if abs(offset) < 30:
             offset *= 60
         ms -= 60000 * offset
-    return YamlDate(_yaml_iso_from_ms(ms))
+    return _YamlDate(_yaml_iso_from_ms(ms))
 
 
 # Node's Buffer.from(text, 'base64'): white space and unknown characters are
@@ -8803,12 +8779,12 @@ class _YamlToJS(object):
             elif kind == "pairs":
                 result = []
             else:
-                result = YamlOrderedMap()
+                result = _YamlOrderedMap()
             items = node.items
         else:
             if node.kind == "set":
                 kind = "set"
-                result = YamlSet()
+                result = _YamlSet()
             else:
                 kind = "map"
                 result = {}
@@ -9035,11 +9011,11 @@ def _yaml_js_property_key(value):
         return ",".join("" if item is None else _yaml_js_property_key(item) for item in value)
     if isinstance(value, dict):
         return "[object Object]"
-    if isinstance(value, YamlOrderedMap):
+    if isinstance(value, _YamlOrderedMap):
         return "[object Map]"
-    if isinstance(value, YamlSet):
+    if isinstance(value, _YamlSet):
         return "[object Set]"
-    if isinstance(value, YamlDate):
+    if isinstance(value, _YamlDate):
         return value.iso or "Invalid Date"
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
@@ -9344,169 +9320,6 @@ def _yaml_load_pure_python(source):
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: libyaml fast path
-# ---------------------------------------------------------------------------
-#
-# libyaml (PyYAML's C extension) implements YAML 1.1 lexing, so its events
-# agree with the JS library only on plain, well-formed documents.  The fast
-# path is therefore opportunistic: a pre-screen rejects text using any
-# construct where the two lexers differ, the event stream is checked for
-# the remaining ones, and any error, warning or doubt sends the source to
-# the pure-Python path, which alone decides what is wrong and how.  Results
-# are then identical by construction; tests/test_vectors_yaml.py checks it
-# on every vector case.
-
-# Measured on all 573 vector cases and on differential fuzzing against the
-# JS library: with the screening below, libyaml gives identical results.
-_YAML_USE_C_PARSER = True
-
-YAML_C_LOADER_AVAILABLE = _YamlCEventParser is not None and _YAML_USE_C_PARSER
-
-_YAML_C_UNSAFE_RE = re.compile(
-    # Tabs, CR, NEL/LS/PS, BOM, control characters, lone surrogates: the
-    # lexers disagree about white space, line breaks and printability.
-    "[\t\r\x85\u2028\u2029\ufeff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff]"
-    # Directives and document markers.
-    "|^%|^(?:---|\\.\\.\\.)(?:[ \\n]|$)"
-    # Comments glued to a quote, bracket or block scalar header.
-    "|[\"'\\]}|>]#"
-    # Explicit keys and bare `:` lines (JS indentation leniency).
-    "|^[ ]*(?:-[ ]+)*[?:](?:[ ]|$)"
-    # `?` or `:` opening a flow item: libyaml reads `[?x]` as a key.
-    "|[\\[{,][ ]*[?:]"
-    # Tags, and anchors/aliases whose JS name goes past libyaml's.
-    "|(?:^|[ \\[{,])!"
-    "|(?:^|[ \\[{,])[&*][A-Za-z0-9_-]*[^A-Za-z0-9_ \\n,\\[\\]{}-]",
-    re.M,
-)
-
-
-_YAML_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
-
-
-class _YamlFallback(Exception):
-    """libyaml's reading cannot be trusted for this source."""
-
-
-class _YamlFallbackSink(object):
-    """Error holder for the libyaml path: any problem means fall back."""
-
-    _yaml_pending = None
-
-    def _yaml_record(self, code, message, pos=None):
-        raise _YamlFallback()
-
-
-class _YamlCEvents(object):
-    """libyaml events, checked for constructs where the lexers differ."""
-
-    def __init__(self, parser, source):
-        self._parser = parser
-        self._source = source
-        self._documents = 0
-        # Per open collection: [is_mapping, next node is a key, flow line].
-        self._frames = []
-
-    def get_event(self):
-        event = self._parser.get_event()
-        cls = event.__class__
-        frames = self._frames
-        if cls is ScalarEvent:
-            if event.style in ("|", ">"):
-                if not _yaml_c_block_scalar_ok(self._source, event):
-                    raise _YamlFallback()
-            elif event.start_mark.line != event.end_mark.line:
-                # Multi-line plain/quoted scalars follow JS-specific
-                # indentation rules.
-                raise _YamlFallback()
-            self._node_done()
-        elif cls is AliasEvent:
-            self._node_done()
-        elif cls is SequenceStartEvent or cls is MappingStartEvent:
-            if frames and frames[-1][1]:
-                raise _YamlFallback()  # a collection as a mapping key
-            if len(frames) >= _YAML_MAX_DEPTH:
-                raise _YamlFallback()
-            mapping = cls is MappingStartEvent
-            frames.append([mapping, mapping, event.start_mark.line if event.flow_style else None])
-        elif cls is SequenceEndEvent or cls is MappingEndEvent:
-            frame = frames.pop()
-            if frame[2] is not None and frame[2] != event.end_mark.line:
-                raise _YamlFallback()  # flow collections spanning lines
-            self._node_done()
-        elif cls is DocumentStartEvent:
-            self._documents += 1
-            if self._documents > 1 or event.explicit or event.version or event.tags:
-                raise _YamlFallback()
-        return event
-
-    def _node_done(self):
-        frames = self._frames
-        if frames and frames[-1][0]:
-            # Keys and values alternate inside a mapping.
-            frames[-1][1] = not frames[-1][1]
-
-
-def _yaml_c_block_scalar_ok(source, event):
-    """Is this block scalar one where libyaml and the JS library agree?
-
-    The JS library rejects leading blank lines indented deeper than the
-    first content line (libyaml takes them as the indentation), and its
-    explicit indentation indicators count from a different base.
-    """
-    start = event.start_mark.index
-    if not source.endswith("\n") and event.end_mark.index >= len(source):
-        # At the very end without a line break the clip/keep rules differ.
-        return False
-    header = start
-    while header < len(source) and source[header] not in "|>":
-        header += 1
-    eol = source.find("\n", header)
-    if eol < 0:
-        return True
-    head = source[header:eol].split("#", 1)[0].strip()
-    if any(ch.isdigit() for ch in head):
-        return False
-    # Leading blank lines, up to the first non-blank line -- which libyaml
-    # may already consider outside the scalar, so look past its end.
-    longest_blank = 0
-    pos = eol + 1
-    while pos < len(source):
-        nl = source.find("\n", pos)
-        line = source[pos:] if nl < 0 else source[pos:nl]
-        if line.strip(" "):
-            return len(line) - len(line.lstrip(" ")) >= longest_blank
-        longest_blank = max(longest_blank, len(line))
-        if nl < 0:
-            break
-        pos = nl + 1
-    return True
-
-
-def _yaml_load_c(source):
-    """libyaml-based loader; raises _YamlFallback when it cannot decide."""
-    if (source and not source.endswith("\n")) or _YAML_C_UNSAFE_RE.search(source):
-        # (Frontmatter always ends with a line break; without one the two
-        # lexers disagree about block scalars at the very end.)
-        raise _YamlFallback()
-    if _YAML_ASTRAL_RE.search(source) and any(len(line) > 512 for line in source.split("\n")):
-        # The JS 1024-character key limit counts UTF-16 units, libyaml's
-        # counts characters.
-        raise _YamlFallback()
-    parser = _YamlCEventParser(source)
-    sink = _YamlFallbackSink()
-    try:
-        composer = _YamlComposer(_YamlCEvents(parser, source), lambda: False, sink)
-        root = composer.compose()
-    except (_YamlSyntaxError, yaml.YAMLError):
-        # Any problem at all: the pure-Python path reports it the JS way.
-        raise _YamlFallback()
-    finally:
-        parser.dispose()
-    return _yaml_convert(root, False)
-
-
-# ---------------------------------------------------------------------------
 # 10. YAML: Line-based fast path
 # ---------------------------------------------------------------------------
 #
@@ -9548,7 +9361,7 @@ def _yaml_load_c(source):
 # records it is several times faster than the libyaml route, whose composer
 # and converter are Python.
 
-class _YamlFastDecline(Exception):
+class _YamlFastDecline(LookupError):
     """The source is outside the fast path's subset."""
 
 
@@ -9748,22 +9561,26 @@ def _yaml_fast_load(source):
     return value
 
 
-def load_frontmatter_yaml(source):
-    """Parse frontmatter YAML exactly as the reference JS library does.
+def load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
+    """The YAML engine's door: parse frontmatter YAML as yaml 2.9.0 does.
 
     Returns plain Python data (str, bool, None, int/float as JS numbers,
-    list, dict in JS own-key order, and YamlDate / bytes / YamlOrderedMap /
-    YamlSet for the rare tagged values).  Raises FrontmatterYamlError.
+    list, dict in JS own-key order; bytes and small value objects for the
+    rare tagged values: a JS Date has `.iso`, a Map `.entries`, a Set
+    `.items`; each names its class in `.js_class`).  Raises
+    FrontmatterYamlError.
+
+    *route* picks the path: "auto" (the line-based fast path, and the full
+    path where it declines), "full" (the full path only) or "fast" (the fast
+    path only; raises LookupError where it declines).  Tests prove the two
+    paths equal; the product always uses "auto".
     """
-    try:
-        return _yaml_fast_load(source)
-    except _YamlFastDecline:
-        pass
-    if YAML_C_LOADER_AVAILABLE:
+    if route != "full":
         try:
-            return _yaml_load_c(source)
-        except _YamlFallback:
-            pass
+            return _yaml_fast_load(source)
+        except _YamlFastDecline:
+            if route == "fast":
+                raise
     return _yaml_load_pure_python(source)
 
 
