@@ -1646,6 +1646,23 @@ def tool_definitions():
     return tools
 
 
+# --- JavaScript strings: trimming, ordering, lengths ---------------------------
+
+# ECMAScript WhiteSpace + LineTerminator: the set `String.prototype.trim` removes.
+_JS_WHITESPACE = (
+    "\t\n\x0b\x0c\r \xa0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(text: str) -> str:
+    """Trim `text` exactly like ECMAScript `String.prototype.trim`."""
+    # str.strip with an explicit character set is a single C-level pass and,
+    # unlike the argument-less form, does not touch U+001C-U+001F or U+0085.
+    return text.strip(_JS_WHITESPACE)
+
+
 # --- One ordering rule for the whole server ---------------------------------
 
 def utf16_key(text):
@@ -8149,7 +8166,6 @@ _YAML_PARSE_FLOAT_RE = re.compile(
 )
 
 _YAML_TAG_PREFIX = "tag:yaml.org,2002:"
-_YAML_TAG_STR = _YAML_TAG_PREFIX + "str"
 
 
 def _yaml_number(value):
@@ -9588,8 +9604,8 @@ def load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
 # 11. Semver: Package patterns and semver ranges
 #
 # A port of what the reference server needs from node-semver 7.8.5: the
-# `validRange` normalisation (strict mode, no includePrerelease), `satisfies`
-# for the same options, plus the reference's `parsePackagePattern` wrapper.
+# `validRange` decision (strict mode, no includePrerelease) inside the
+# reference's `parsePackagePattern` wrapper.
 #
 # The port follows node-semver's own pipeline step by step (whitespace
 # collapse, "||" split, build strip, hyphen ranges, comparator/tilde/caret
@@ -9618,10 +9634,8 @@ _semver_JS_WHITESPACE = (
 )
 
 
-def js_trim(text: str) -> str:
-    """Trim `text` exactly like ECMAScript `String.prototype.trim`."""
-    # str.strip with an explicit character set is a single C-level pass and,
-    # unlike the argument-less form, does not touch U+001C-U+001F or U+0085.
+def _semver_trim(text: str) -> str:
+    """ECMAScript `String.prototype.trim`: strip exactly the set above."""
     return text.strip(_semver_JS_WHITESPACE)
 
 
@@ -9714,7 +9728,6 @@ _semver_BUILD_STRIP_RE = re.compile("\\+([a-zA-Z0-9-]+(?:\\.[a-zA-Z0-9-]+)*)")
 _semver_BUILD_RE = re.compile(_semver_BUILD)
 # JS `/\s+/g`, used both for collapsing and for split(/\s+/).
 _semver_WS_RUN_RE = re.compile(_semver_WS + "+")
-_semver_DIGITS_ONLY_RE = re.compile("[0-9]+\\Z")
 
 # Helpers for scanning with COMPARATOR_TRIM_RE in linear time (see below).
 _semver_RUN_CHARS = frozenset("v=" + _semver_JS_WHITESPACE)
@@ -9735,35 +9748,6 @@ class _semver_Invalid(ValueError):
 
 # --- versions -------------------------------------------------------------
 
-def _semver_is_numeric_id(identifier: str) -> bool:
-    return _semver_DIGITS_ONLY_RE.match(identifier) is not None
-
-
-def _semver_compare_identifiers(left: str, right: str) -> int:
-    """node-semver's compareIdentifiers, on the identifiers' text.
-
-    node keeps numeric identifiers below MAX_SAFE_INTEGER as numbers and the
-    rest as strings, but either way two numeric identifiers end up compared as
-    IEEE doubles; float() rounds decimal text the same way JS Number() does.
-    """
-    left_numeric = _semver_is_numeric_id(left)
-    right_numeric = _semver_is_numeric_id(right)
-    if left_numeric and right_numeric:
-        left_value = float(left)
-        right_value = float(right)
-        if left_value == right_value:
-            return 0
-        return -1 if left_value < right_value else 1
-    if left == right:
-        return 0
-    if left_numeric:
-        return -1
-    if right_numeric:
-        return 1
-    # Identifiers are ASCII, so code-point order equals JS UTF-16 order.
-    return -1 if left < right else 1
-
-
 class _semver_Version:
     """A parsed strict semver version (node-semver's SemVer class)."""
 
@@ -9774,7 +9758,7 @@ class _semver_Version:
         # text has astral characters, and those never match FULL anyway.
         if len(text) > _semver_MAX_LENGTH:
             raise _semver_Invalid("version is too long")
-        match = _semver_FULL_RE.match(js_trim(text))
+        match = _semver_FULL_RE.match(_semver_trim(text))
         if match is None:
             raise _semver_Invalid("invalid version")
         self.major = int(match.group(1))
@@ -9792,39 +9776,6 @@ class _semver_Version:
         if self.prerelease:
             self.version += "-" + prerelease_text
 
-    def compare(self, other: "_semver_Version") -> int:
-        if self.version == other.version:
-            return 0
-        mine = (self.major, self.minor, self.patch)
-        theirs = (other.major, other.minor, other.patch)
-        if mine != theirs:
-            return -1 if mine < theirs else 1
-        return self._compare_prerelease(other)
-
-    def _compare_prerelease(self, other: "_semver_Version") -> int:
-        # A version without a prerelease sorts after one with a prerelease.
-        if self.prerelease and not other.prerelease:
-            return -1
-        if not self.prerelease and other.prerelease:
-            return 1
-        if not self.prerelease and not other.prerelease:
-            return 0
-        index = 0
-        while True:
-            left = self.prerelease[index] if index < len(self.prerelease) else None
-            right = other.prerelease[index] if index < len(other.prerelease) else None
-            if left is None and right is None:
-                return 0
-            if right is None:
-                return 1
-            if left is None:
-                return -1
-            if left != right:
-                # node returns here even if the comparison says "equal"
-                # (huge numeric identifiers that round to the same double).
-                return _semver_compare_identifiers(left, right)
-            index += 1
-
 
 # --- comparators ----------------------------------------------------------
 
@@ -9834,7 +9785,7 @@ class _semver_Comparator:
     __slots__ = ("operator", "semver", "value")
 
     def __init__(self, text: str) -> None:
-        text = " ".join(_semver_WS_RUN_RE.split(js_trim(text)))
+        text = " ".join(_semver_WS_RUN_RE.split(_semver_trim(text)))
         match = _semver_COMPARATOR_RE.match(text)
         if match is None:
             raise _semver_Invalid("invalid comparator")
@@ -9844,22 +9795,6 @@ class _semver_Comparator:
         # None stands for node's Comparator.ANY.
         self.semver = _semver_Version(version_text) if version_text else None
         self.value = "" if self.semver is None else self.operator + self.semver.version
-
-    def test(self, version: _semver_Version) -> bool:
-        if self.semver is None:
-            return True
-        order = version.compare(self.semver)
-        operator = self.operator
-        if operator == "":
-            return order == 0
-        if operator == ">":
-            return order > 0
-        if operator == ">=":
-            return order >= 0
-        if operator == "<":
-            return order < 0
-        return order <= 0  # "<="
-
 
 # --- textual rewrites (node-semver's classes/range.js helpers) -------------
 
@@ -9877,7 +9812,7 @@ def _semver_next(number_text: str) -> str:
 
 
 def _semver_hyphen_replace(match: "re.Match") -> str:
-    (from_text, from_major, from_minor, from_patch, from_pre, _from_build,
+    (from_text, from_major, from_minor, from_patch, _from_pre, _from_build,
      to_text, to_major, to_minor, to_patch, to_pre, _to_build) = match.groups()
     if _semver_is_x(from_major):
         low = ""
@@ -9899,7 +9834,7 @@ def _semver_hyphen_replace(match: "re.Match") -> str:
         high = "<=%s.%s.%s-%s" % (to_major, to_minor, to_patch, to_pre)
     else:
         high = "<=" + to_text
-    return js_trim(low + " " + high)
+    return _semver_trim(low + " " + high)
 
 
 def _semver_replace_caret(comp: str) -> str:
@@ -9944,7 +9879,7 @@ def _semver_replace_tilde(comp: str) -> str:
 
 
 def _semver_replace_xrange(comp: str) -> str:
-    comp = js_trim(comp)
+    comp = _semver_trim(comp)
     match = _semver_XRANGE_RE.match(comp)
     if match is None:
         return comp
@@ -9997,12 +9932,12 @@ def _semver_each_word(text: str, rewrite) -> str:
 def _semver_parse_comparator(comp: str) -> str:
     """Turn one space-free word into plain comparators (node's parseComparator)."""
     comp = _semver_BUILD_RE.sub("", comp, count=1)
-    comp = _semver_each_word(js_trim(comp), _semver_replace_caret)
-    comp = _semver_each_word(js_trim(comp), _semver_replace_tilde)
+    comp = _semver_each_word(_semver_trim(comp), _semver_replace_caret)
+    comp = _semver_each_word(_semver_trim(comp), _semver_replace_tilde)
     comp = _semver_each_word(comp, _semver_replace_xrange)
     # A "*" is AND-ed with the rest, so it is simply dropped (first one only,
     # like JS `replace` with a non-global regex).
-    return _semver_STAR_RE.sub("", js_trim(comp), count=1)
+    return _semver_STAR_RE.sub("", _semver_trim(comp), count=1)
 
 
 def _semver_comparator_trim_join(match: "re.Match") -> str:
@@ -10093,7 +10028,7 @@ def _semver_parse_set(text: str) -> List[_semver_Comparator]:
         comparator = parsed.get(word)
         if comparator is None:
             # `>=0.0.0` is the same as "*".
-            plain = _semver_GTE0_RE.sub("", js_trim(word), count=1)
+            plain = _semver_GTE0_RE.sub("", _semver_trim(word), count=1)
             comparator = parsed[word] = _semver_Comparator(plain)
         comparators.append(comparator)
 
@@ -10112,11 +10047,11 @@ def _semver_parse_set(text: str) -> List[_semver_Comparator]:
 def _semver_parse_range(range_text: str) -> List[List[_semver_Comparator]]:
     """node-semver's `new Range(range_text)`; raises _semver_Invalid."""
     # Collapse whitespace first so the bounded regexes above are sufficient.
-    raw = _semver_WS_RUN_RE.sub(" ", js_trim(range_text))
+    raw = _semver_WS_RUN_RE.sub(" ", _semver_trim(range_text))
     alternatives = []
     parsed_alternatives: Dict[str, List[_semver_Comparator]] = {}
     for alternative in raw.split("||"):
-        alternative = js_trim(alternative)
+        alternative = _semver_trim(alternative)
         comparators = parsed_alternatives.get(alternative)
         if comparators is None:
             comparators = parsed_alternatives[alternative] = _semver_parse_set(alternative)
@@ -10139,7 +10074,7 @@ def _semver_parse_range(range_text: str) -> List[List[_semver_Comparator]]:
     return alternatives
 
 
-def semver_valid_range(range_text: str) -> Optional[str]:
+def _semver_valid_range(range_text: str) -> Optional[str]:
     """node-semver 7.8.5 `validRange(range_text)` (strict, no prereleases).
 
     Returns the normalised range (e.g. "^1.2" -> ">=1.2.0 <2.0.0-0"), "*"
@@ -10150,42 +10085,9 @@ def semver_valid_range(range_text: str) -> Optional[str]:
     except _semver_Invalid:
         return None
     formatted = "||".join(
-        " ".join(js_trim(comparator.value) for comparator in comparators)
+        " ".join(_semver_trim(comparator.value) for comparator in comparators)
         for comparators in alternatives)
     return formatted or "*"
-
-
-def _semver_test_set(comparators: List[_semver_Comparator], version: _semver_Version) -> bool:
-    for comparator in comparators:
-        if not comparator.test(version):
-            return False
-    if version.prerelease:
-        # A prerelease only matches when some comparator names a prerelease of
-        # the very same major.minor.patch (so ^1.2.3-pr.1 admits 1.2.3-pr.2
-        # but not 1.2.4-alpha).
-        for comparator in comparators:
-            allowed = comparator.semver
-            if allowed is not None and allowed.prerelease and (
-                    allowed.major, allowed.minor, allowed.patch) == (
-                    version.major, version.minor, version.patch):
-                return True
-        return False
-    return True
-
-
-def semver_satisfies(version: str, range_text: str) -> bool:
-    """node-semver 7.8.5 `satisfies(version, range_text)` (strict, no prereleases)."""
-    try:
-        alternatives = _semver_parse_range(range_text)
-    except _semver_Invalid:
-        return False
-    if not version:
-        return False
-    try:
-        parsed_version = _semver_Version(version)
-    except _semver_Invalid:
-        return False
-    return any(_semver_test_set(comparators, parsed_version) for comparators in alternatives)
 
 
 def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
@@ -10199,10 +10101,10 @@ def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
     split_at = pattern.rfind("@")
     has_range = split_at > 0
     name = pattern[:split_at] if has_range else pattern
-    range_text = js_trim(pattern[split_at + 1:]) if has_range else None
-    if not js_trim(name) or (has_range and not range_text):
+    range_text = _semver_trim(pattern[split_at + 1:]) if has_range else None
+    if not _semver_trim(name) or (has_range and not range_text):
         return None
-    if range_text and semver_valid_range(range_text) is None:
+    if range_text and _semver_valid_range(range_text) is None:
         return None
     if range_text:
         return {"name": name, "range": range_text}
