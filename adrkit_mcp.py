@@ -3873,242 +3873,250 @@ class _GlobParser:
             return "".join(tok.text() for tok in self.tokens)
         return str(self.output)
 
-    def step(self, value: str) -> None:  # noqa: C901 - mirrors one big JS loop
+    # -- one character of picomatch's parse loop, one method per token kind ----
+
+    def step(self, value: str) -> None:
         if value == "\0":
             return
-        prev = self.prev
-
         if value == "\\":
-            nxt = self.peek()
-            if nxt in ("/", ".", ";"):
-                # The backslash is dropped; the next character is parsed as usual.
+            value = self._step_backslash(value)
+            if value is None:
                 return
-            if nxt is None:
-                self.push(_GlobToken("text", "\\\\"))
-                return
-            run = len(_GLOB_BACKSLASH_RUN_RE.match(self.input, self.index).group()) - 1
-            if run > 2:
-                # picomatch collapses long backslash runs.
-                self.index += run
-                if run % 2:
-                    value += "\\"
-            value += self.advance()
-            if self.brackets == 0:
-                self.push(_GlobToken("text", value))
-                return
-
-        if self.brackets > 0 and (value != "]" or prev.value in ("[", "[^")):
-            if value == ":":
-                inner = prev.value[1:]
-                if "[" in inner:
-                    prev.posix = True
-                    if ":" in inner:
-                        idx = prev.value.rfind("[")
-                        posix = _GLOB_POSIX_CLASSES.get(prev.value[idx + 2:])
-                        if posix:
-                            prev.value = prev.value[:idx] + posix
-                            self.backtrack = True
-                            self.advance()
-                            if not self.bos.output and self.tokens.index(prev) == 1:
-                                self.bos.output = _GLOB_ONE_CHAR
-                            return
-            if (value == "[" and self.peek() != ":") or (value == "-" and self.peek() == "]"):
-                value = "\\" + value
-            if value == "]" and prev.value in ("[", "[^"):
-                value = "\\" + value
-            prev.value += value
-            self.append(value)
-            return
-
-        if self.quotes == 1 and value != '"':
+        if self.brackets > 0 and (value != "]" or self.prev.value in ("[", "[^")):
+            self._step_inside_brackets(value)
+        elif self.quotes == 1 and value != '"':
             value = _glob_escape_regex(value)
-            prev.value += value
+            self.prev.value += value
             self.append(value)
-            return
+        elif value == "*":
+            self.step_star(self.prev)
+        else:
+            getattr(self, self._STEPS.get(value, "_step_text"))(value)
 
-        if value == '"':
-            self.quotes = 0 if self.quotes == 1 else 1
-            return
+    _STEPS = {
+        '"': "_step_quote", "(": "_step_open_paren", ")": "_step_close_paren",
+        "[": "_step_open_bracket", "]": "_step_close_bracket", "{": "_step_open_brace",
+        "}": "_step_close_brace", "|": "_step_bar", ",": "_step_comma", "/": "_step_slash",
+        ".": "_step_dot", "?": "_step_qmark", "!": "_step_bang", "+": "_step_plus",
+        "@": "_step_at",
+    }
 
-        if value == "(":
-            self.increment("parens")
-            self.push(_GlobToken("paren", value))
-            return
-
-        if value == ")":
-            ext = self.extglobs[-1] if self.extglobs else None
-            if ext is not None and self.parens == ext.parens + 1:
-                self.extglob_close(self.extglobs.pop())
-                return
-            # `parens` may go negative here, exactly as in picomatch; a negative
-            # count is truthy in JS, so later `)` are emitted unescaped.
-            self.push(_GlobToken("paren", value, ")" if self.parens else "\\)"))
-            self.decrement("parens")
-            return
-
-        if value == "[":
-            if self.input.find("]", self.index + 1) == -1:
-                value = "\\" + value
-            else:
-                self.increment("brackets")
-            self.push(_GlobToken("bracket", value))
-            return
-
-        if value == "]":
-            if prev.type == "bracket" and len(prev.value) == 1:
-                self.push(_GlobToken("text", value, "\\" + value))
-                return
-            if self.brackets == 0:
-                self.push(_GlobToken("text", value, "\\" + value))
-                return
-            self.decrement("brackets")
-            prev_value = prev.value[1:]
-            if not prev.posix and prev_value[:1] == "^" and "/" not in prev_value:
-                # A negated class must not match the path separator.
-                value = "/" + value
-            prev.value += value
-            self.append(value)
-            if _GLOB_REGEX_SPECIAL_RE.search(prev_value):
-                return
-            # A class of plain characters also matches its own literal text.
-            escaped = _glob_escape_regex(prev.value)
-            self.output = self.output.drop_tail(len(prev.value))
-            prev.value = "(?:" + escaped + "|" + prev.value + ")"
-            self.output += prev.value
-            return
-
-        if value == "{":
-            self.increment("braces")
-            tok = _GlobToken("brace", value, "(")
-            tok.output_index = len(self.output)
-            tok.tokens_index = len(self.tokens)
-            self.brace_stack.append(tok)
-            self.push(tok)
-            return
-
-        if value == "}":
-            if not self.brace_stack:
-                self.push(_GlobToken("text", value, value))
-                return
-            brace = self.brace_stack[-1]
-            output = ")"
-            if brace.dots:
-                snapshot = list(self.tokens)
-                bounds = []
-                for tok in reversed(snapshot):
-                    self.tokens.pop()
-                    if tok.type == "brace":
-                        break
-                    if tok.type != "dots":
-                        bounds.insert(0, tok.value)
-                output = _glob_expand_range(bounds)
-                self.backtrack = True
-            if not brace.comma and not brace.dots:
-                # `{x}` without a comma or range is literal text.
-                out = self.output.head(brace.output_index)
-                later = self.tokens[brace.tokens_index:]
-                brace.value = brace.output = "\\{"
-                value = output = "\\}"
-                self.output = out + "".join((t.output or t.value) for t in later)
-            self.push(_GlobToken("brace", value, output))
-            self.decrement("braces")
-            self.brace_stack.pop()
-            return
-
-        if value == "|":
+    def _step_backslash(self, value: str) -> Optional[str]:
+        """An escape; the escaped text, or None when it is already consumed."""
+        nxt = self.peek()
+        if nxt in ("/", ".", ";"):
+            # The backslash is dropped; the next character is parsed as usual.
+            return None
+        if nxt is None:
+            self.push(_GlobToken("text", "\\\\"))
+            return None
+        run = len(_GLOB_BACKSLASH_RUN_RE.match(self.input, self.index).group()) - 1
+        if run > 2:
+            # picomatch collapses long backslash runs.
+            self.index += run
+            if run % 2:
+                value += "\\"
+        value += self.advance()
+        if self.brackets == 0:
             self.push(_GlobToken("text", value))
-            return
+            return None
+        return value
 
-        if value == ",":
-            output = value
-            if self.brace_stack and self.stack and self.stack[-1] == "braces":
-                self.brace_stack[-1].comma = True
-                output = "|"
-            self.push(_GlobToken("comma", value, output))
+    def _step_inside_brackets(self, value: str) -> None:
+        prev = self.prev
+        if value == ":" and self._step_posix_class(prev):
             return
+        if (value == "[" and self.peek() != ":") or (value == "-" and self.peek() == "]"):
+            value = "\\" + value
+        if value == "]" and prev.value in ("[", "[^"):
+            value = "\\" + value
+        prev.value += value
+        self.append(value)
 
-        if value == "/":
-            if prev.type == "dot" and self.index == self.start + 1:
-                # A leading "./" (possibly repeated) is dropped.
-                self.start = self.index + 1
-                self.output = _GLOB_EMPTY_ROPE
+    def _step_posix_class(self, prev: _GlobToken) -> bool:
+        """`[[:name:]` inside a bracket: True when it became a POSIX class."""
+        inner = prev.value[1:]
+        if "[" not in inner:
+            return False
+        prev.posix = True
+        if ":" not in inner:
+            return False
+        idx = prev.value.rfind("[")
+        posix = _GLOB_POSIX_CLASSES.get(prev.value[idx + 2:])
+        if not posix:
+            return False
+        prev.value = prev.value[:idx] + posix
+        self.backtrack = True
+        self.advance()
+        if not self.bos.output and self.tokens.index(prev) == 1:
+            self.bos.output = _GLOB_ONE_CHAR
+        return True
+
+    def _step_quote(self, value: str) -> None:
+        self.quotes = 0 if self.quotes == 1 else 1
+
+    def _step_open_paren(self, value: str) -> None:
+        self.increment("parens")
+        self.push(_GlobToken("paren", value))
+
+    def _step_close_paren(self, value: str) -> None:
+        ext = self.extglobs[-1] if self.extglobs else None
+        if ext is not None and self.parens == ext.parens + 1:
+            self.extglob_close(self.extglobs.pop())
+            return
+        # `parens` may go negative here, exactly as in picomatch; a negative
+        # count is truthy in JS, so later `)` are emitted unescaped.
+        self.push(_GlobToken("paren", value, ")" if self.parens else "\\)"))
+        self.decrement("parens")
+
+    def _step_open_bracket(self, value: str) -> None:
+        if self.input.find("]", self.index + 1) == -1:
+            value = "\\" + value
+        else:
+            self.increment("brackets")
+        self.push(_GlobToken("bracket", value))
+
+    def _step_close_bracket(self, value: str) -> None:
+        prev = self.prev
+        if (prev.type == "bracket" and len(prev.value) == 1) or self.brackets == 0:
+            self.push(_GlobToken("text", value, "\\" + value))
+            return
+        self.decrement("brackets")
+        prev_value = prev.value[1:]
+        if not prev.posix and prev_value[:1] == "^" and "/" not in prev_value:
+            # A negated class must not match the path separator.
+            value = "/" + value
+        prev.value += value
+        self.append(value)
+        if _GLOB_REGEX_SPECIAL_RE.search(prev_value):
+            return
+        # A class of plain characters also matches its own literal text.
+        escaped = _glob_escape_regex(prev.value)
+        self.output = self.output.drop_tail(len(prev.value))
+        prev.value = "(?:" + escaped + "|" + prev.value + ")"
+        self.output += prev.value
+
+    def _step_open_brace(self, value: str) -> None:
+        self.increment("braces")
+        tok = _GlobToken("brace", value, "(")
+        tok.output_index = len(self.output)
+        tok.tokens_index = len(self.tokens)
+        self.brace_stack.append(tok)
+        self.push(tok)
+
+    def _step_close_brace(self, value: str) -> None:
+        if not self.brace_stack:
+            self.push(_GlobToken("text", value, value))
+            return
+        brace = self.brace_stack[-1]
+        output = ")"
+        if brace.dots:
+            bounds = []
+            for tok in reversed(list(self.tokens)):
                 self.tokens.pop()
-                self.prev = self.bos
-                return
-            self.push(_GlobToken("slash", value, _GLOB_SLASH_LITERAL))
-            return
+                if tok.type == "brace":
+                    break
+                if tok.type != "dots":
+                    bounds.insert(0, tok.value)
+            output = _glob_expand_range(bounds)
+            self.backtrack = True
+        if not brace.comma and not brace.dots:
+            # `{x}` without a comma or range is literal text.
+            out = self.output.head(brace.output_index)
+            later = self.tokens[brace.tokens_index:]
+            brace.value = brace.output = "\\{"
+            value = output = "\\}"
+            self.output = out + "".join((t.output or t.value) for t in later)
+        self.push(_GlobToken("brace", value, output))
+        self.decrement("braces")
+        self.brace_stack.pop()
 
-        if value == ".":
-            if self.braces > 0 and prev.type == "dot":
-                if prev.value == ".":
-                    prev.output = _GLOB_DOT_LITERAL
-                prev.type = "dots"
-                prev.output += value
-                prev.value += value
-                self.brace_stack[-1].dots = True
-                return
-            if self.braces + self.parens == 0 and prev.type not in ("bos", "slash"):
-                self.push(_GlobToken("text", value, _GLOB_DOT_LITERAL))
-                return
-            self.push(_GlobToken("dot", value, _GLOB_DOT_LITERAL))
-            return
+    def _step_bar(self, value: str) -> None:
+        self.push(_GlobToken("text", value))
 
-        if value == "?":
-            is_group = prev.value == "("
-            if not is_group and self.peek() == "(" and self.peek(2) != "?":
-                self.extglob_open("qmark", value)
-                return
-            if prev.type == "paren":
-                nxt = self.peek()
-                output = value
-                if (prev.value == "(" and (nxt is None or nxt not in "!=<:")) or (
-                        nxt == "<" and not _GLOB_LOOKAROUND_NAME_RE.search(self.input, self.index + 1)):
-                    output = "\\" + value
-                self.push(_GlobToken("text", value, output))
-                return
-            if prev.type in ("slash", "bos"):
-                self.push(_GlobToken("qmark", value, _GLOB_QMARK_NO_DOT))
-                return
-            self.push(_GlobToken("qmark", value, _GLOB_QMARK))
-            return
+    def _step_comma(self, value: str) -> None:
+        output = value
+        if self.brace_stack and self.stack and self.stack[-1] == "braces":
+            self.brace_stack[-1].comma = True
+            output = "|"
+        self.push(_GlobToken("comma", value, output))
 
-        if value == "!" and self.peek() == "(":
+    def _step_slash(self, value: str) -> None:
+        if self.prev.type == "dot" and self.index == self.start + 1:
+            # A leading "./" (possibly repeated) is dropped.
+            self.start = self.index + 1
+            self.output = _GLOB_EMPTY_ROPE
+            self.tokens.pop()
+            self.prev = self.bos
+            return
+        self.push(_GlobToken("slash", value, _GLOB_SLASH_LITERAL))
+
+    def _step_dot(self, value: str) -> None:
+        prev = self.prev
+        if self.braces > 0 and prev.type == "dot":
+            if prev.value == ".":
+                prev.output = _GLOB_DOT_LITERAL
+            prev.type = "dots"
+            prev.output += value
+            prev.value += value
+            self.brace_stack[-1].dots = True
+            return
+        if self.braces + self.parens == 0 and prev.type not in ("bos", "slash"):
+            self.push(_GlobToken("text", value, _GLOB_DOT_LITERAL))
+            return
+        self.push(_GlobToken("dot", value, _GLOB_DOT_LITERAL))
+
+    def _step_qmark(self, value: str) -> None:
+        prev = self.prev
+        if prev.value != "(" and self.peek() == "(" and self.peek(2) != "?":
+            self.extglob_open("qmark", value)
+            return
+        if prev.type == "paren":
+            nxt = self.peek()
+            output = value
+            if (prev.value == "(" and (nxt is None or nxt not in "!=<:")) or (
+                    nxt == "<" and not _GLOB_LOOKAROUND_NAME_RE.search(self.input, self.index + 1)):
+                output = "\\" + value
+            self.push(_GlobToken("text", value, output))
+            return
+        if prev.type in ("slash", "bos"):
+            self.push(_GlobToken("qmark", value, _GLOB_QMARK_NO_DOT))
+            return
+        self.push(_GlobToken("qmark", value, _GLOB_QMARK))
+
+    def _step_bang(self, value: str) -> None:
+        if self.peek() == "(":
             third = self.peek(3)
             if self.peek(2) != "?" or third is None or third not in "!=<:":
                 self.extglob_open("negate", value)
                 return
+        self._step_text(value)
 
-        if value == "+":
-            if self.peek() == "(" and self.peek(2) != "?":
-                self.extglob_open("plus", value)
-                return
-            if prev.value == "(":
-                self.push(_GlobToken("plus", value, _GLOB_PLUS_LITERAL))
-                return
-            if prev.type in ("bracket", "paren", "brace") or self.parens > 0:
-                self.push(_GlobToken("plus", value))
-                return
+    def _step_plus(self, value: str) -> None:
+        prev = self.prev
+        if self.peek() == "(" and self.peek(2) != "?":
+            self.extglob_open("plus", value)
+        elif prev.value == "(":
+            self.push(_GlobToken("plus", value, _GLOB_PLUS_LITERAL))
+        elif prev.type in ("bracket", "paren", "brace") or self.parens > 0:
+            self.push(_GlobToken("plus", value))
+        else:
             self.push(_GlobToken("plus", _GLOB_PLUS_LITERAL))
-            return
 
-        if value == "@":
-            if self.peek() == "(" and self.peek(2) != "?":
-                self.push(_GlobToken("at", value, "", extglob=True))
-                return
-            self.push(_GlobToken("text", value))
+    def _step_at(self, value: str) -> None:
+        if self.peek() == "(" and self.peek(2) != "?":
+            self.push(_GlobToken("at", value, "", extglob=True))
             return
+        self.push(_GlobToken("text", value))
 
-        if value != "*":
-            if value in ("$", "^"):
-                value = "\\" + value
-            more = _GLOB_NON_SPECIAL_RE.match(self.input, self.index + 1)
-            if more:
-                value += more.group()
-                self.index += len(more.group())
-            self.push(_GlobToken("text", value))
-            return
-
-        self.step_star(prev)
+    def _step_text(self, value: str) -> None:
+        if value in ("$", "^"):
+            value = "\\" + value
+        more = _GLOB_NON_SPECIAL_RE.match(self.input, self.index + 1)
+        if more:
+            value += more.group()
+            self.index += len(more.group())
+        self.push(_GlobToken("text", value))
 
     def step_star(self, prev: _GlobToken) -> None:
         value = "*"
