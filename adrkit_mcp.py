@@ -4133,66 +4133,7 @@ class _GlobParser:
             return
 
         if prev.type == "star":
-            prior = prev.prev
-            before = prior.prev
-            is_start = prior.type in ("slash", "bos")
-            after_star = before is not None and before.type in ("star", "globstar")
-            is_brace = self.braces > 0 and prior.type in ("comma", "brace")
-            is_extglob = bool(self.extglobs) and prior.type in ("pipe", "paren")
-            if not is_start and prior.type != "paren" and not is_brace and not is_extglob:
-                # `**` glued to text is an ordinary star.
-                self.push(_GlobToken("star", value, ""))
-                return
-
-            # Consecutive `/**` segments collapse into one globstar.
-            while self.rest_starts_with("/**"):
-                if self.peek(4) not in (None, "/"):
-                    break
-                self.index += 3
-
-            if prior.type == "bos" and self.eos():
-                prev.type = "globstar"
-                prev.value += value
-                prev.output = _GLOB_GLOBSTAR
-                self.output = _GLOB_EMPTY_ROPE + prev.output
-                return
-
-            if prior.type == "slash" and prior.prev.type != "bos" and not after_star and self.eos():
-                # Trailing `/**` also matches the bare directory.
-                self.output = self.output.drop_tail(len(prior.output + prev.output))
-                prior.output = "(?:" + prior.output
-                prev.type = "globstar"
-                prev.output = _GLOB_GLOBSTAR + "|$)"
-                prev.value += value
-                self.output += prior.output + prev.output
-                return
-
-            if prior.type == "slash" and prior.prev.type != "bos" and self.rest_starts_with("/"):
-                end = "|$" if self.peek(2) is not None else ""
-                self.output = self.output.drop_tail(len(prior.output + prev.output))
-                prior.output = "(?:" + prior.output
-                prev.type = "globstar"
-                prev.output = _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + "|" + _GLOB_SLASH_LITERAL + end + ")"
-                prev.value += value
-                self.output += prior.output + prev.output
-                self.advance()
-                self.push(_GlobToken("slash", "/", ""))
-                return
-
-            if prior.type == "bos" and self.rest_starts_with("/"):
-                prev.type = "globstar"
-                prev.value += value
-                prev.output = "(?:^|" + _GLOB_SLASH_LITERAL + "|" + _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + ")"
-                self.output = _GLOB_EMPTY_ROPE + prev.output
-                self.advance()
-                self.push(_GlobToken("slash", "/", ""))
-                return
-
-            self.output = self.output.drop_tail(len(prev.output))
-            prev.type = "globstar"
-            prev.output = _GLOB_GLOBSTAR
-            prev.value += value
-            self.output += prev.output
+            self._step_globstar(prev)
             return
 
         tok = _GlobToken("star", value, _GLOB_STAR)
@@ -4206,6 +4147,71 @@ class _GlobParser:
             self.output += guard
             prev.output += guard
         self.push(tok)
+
+
+    def _step_globstar(self, prev: _GlobToken) -> None:
+        """A second star: `**`, a globstar where it fills a whole segment."""
+        value = "*"
+        prior = prev.prev
+        before = prior.prev
+        is_start = prior.type in ("slash", "bos")
+        after_star = before is not None and before.type in ("star", "globstar")
+        is_brace = self.braces > 0 and prior.type in ("comma", "brace")
+        is_extglob = bool(self.extglobs) and prior.type in ("pipe", "paren")
+        if not is_start and prior.type != "paren" and not is_brace and not is_extglob:
+            # `**` glued to text is an ordinary star.
+            self.push(_GlobToken("star", value, ""))
+            return
+
+        # Consecutive `/**` segments collapse into one globstar.
+        while self.rest_starts_with("/**"):
+            if self.peek(4) not in (None, "/"):
+                break
+            self.index += 3
+
+        if prior.type == "bos" and self.eos():
+            prev.type = "globstar"
+            prev.value += value
+            prev.output = _GLOB_GLOBSTAR
+            self.output = _GLOB_EMPTY_ROPE + prev.output
+            return
+
+        if prior.type == "slash" and prior.prev.type != "bos" and not after_star and self.eos():
+            # Trailing `/**` also matches the bare directory.
+            self.output = self.output.drop_tail(len(prior.output + prev.output))
+            prior.output = "(?:" + prior.output
+            prev.type = "globstar"
+            prev.output = _GLOB_GLOBSTAR + "|$)"
+            prev.value += value
+            self.output += prior.output + prev.output
+            return
+
+        if prior.type == "slash" and prior.prev.type != "bos" and self.rest_starts_with("/"):
+            end = "|$" if self.peek(2) is not None else ""
+            self.output = self.output.drop_tail(len(prior.output + prev.output))
+            prior.output = "(?:" + prior.output
+            prev.type = "globstar"
+            prev.output = _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + "|" + _GLOB_SLASH_LITERAL + end + ")"
+            prev.value += value
+            self.output += prior.output + prev.output
+            self.advance()
+            self.push(_GlobToken("slash", "/", ""))
+            return
+
+        if prior.type == "bos" and self.rest_starts_with("/"):
+            prev.type = "globstar"
+            prev.value += value
+            prev.output = "(?:^|" + _GLOB_SLASH_LITERAL + "|" + _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + ")"
+            self.output = _GLOB_EMPTY_ROPE + prev.output
+            self.advance()
+            self.push(_GlobToken("slash", "/", ""))
+            return
+
+        self.output = self.output.drop_tail(len(prev.output))
+        prev.type = "globstar"
+        prev.output = _GLOB_GLOBSTAR
+        prev.value += value
+        self.output += prev.output
 
 
 def _glob_fastpath_source(text: str) -> Optional[str]:
@@ -5414,18 +5420,7 @@ def _glob_vm_linear_accepts(program: _GlobProgram, text: str, pos: int) -> bool:
         units = text[pos:pos + len(linear)]
         if len(units) < len(linear):
             return False
-    for (op, a, b), ch in zip(linear, units):
-        if op == _GLOB_OP_IN:
-            if ch not in a:
-                return False
-        elif op == _GLOB_OP_NOT_IN:
-            if ch in a:
-                return False
-        else:
-            i = bisect.bisect_right(a, ord(ch)) - 1
-            if i < 0 or ord(ch) > b[i]:
-                return False
-    return True
+    return all(_glob_vm_unit_ok(op, a, b, ch) for (op, a, b), ch in zip(linear, units))
 
 
 def _glob_vm_run(programs, index: int, text: str, starts, memo) -> bool:
@@ -5479,37 +5474,51 @@ def _glob_vm_run(programs, index: int, text: str, starts, memo) -> bool:
             elif op == _GLOB_OP_MATCH:
                 return True
             elif op == _GLOB_OP_LOOK:
-                sub = programs[arg_a[pc]]
-                if sub.linear is not None:
-                    found = _glob_vm_linear_accepts(sub, text, pos)
-                elif sub.fast is not None:
-                    # re's match(text, pos) keeps `\A` at the true start and
-                    # lets lookbehinds see before pos, as JS does.
-                    found = sub.fast(text, pos) is not None
-                else:
-                    key = (arg_a[pc], pos)
-                    found = memo.get(key)
-                    if found is None:
-                        found = _glob_vm_run(programs, arg_a[pc], text, (pos,), memo)
-                        memo[key] = found
-                if found == arg_b[pc]:
+                if _glob_vm_look(programs, arg_a[pc], text, pos, memo) == arg_b[pc]:
                     break
                 pc += 1
-            elif op == _GLOB_OP_BOL:
-                if pos != 0:
-                    break
+            elif _glob_vm_holds(op, arg_b[pc], text, pos):
                 pc += 1
-            elif op == _GLOB_OP_EOL:
-                if pos != n:
-                    break
-                pc += 1
-            else:  # _GLOB_OP_WORDB
-                boundary = ((pos > 0 and text[pos - 1] in _GLOB_WORD_CHARS)
-                            != (pos < n and text[pos] in _GLOB_WORD_CHARS))
-                if boundary == arg_b[pc]:
-                    break
-                pc += 1
+            else:
+                break
     return False
+
+
+def _glob_vm_look(programs, index: int, text: str, pos: int, memo) -> bool:
+    """Does lookaround program *index* match at *pos*? (memoised per position)"""
+    sub = programs[index]
+    if sub.linear is not None:
+        return _glob_vm_linear_accepts(sub, text, pos)
+    if sub.fast is not None:
+        # re's match(text, pos) keeps `\A` at the true start and lets
+        # lookbehinds see before pos, as JS does.
+        return sub.fast(text, pos) is not None
+    key = (index, pos)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _glob_vm_run(programs, index, text, (pos,), memo)
+    return found
+
+
+def _glob_vm_holds(op: int, negated: bool, text: str, pos: int) -> bool:
+    """The zero-width assertions ^, $ and \\b / \\B at *pos*."""
+    if op == _GLOB_OP_BOL:
+        return pos == 0
+    if op == _GLOB_OP_EOL:
+        return pos == len(text)
+    boundary = ((pos > 0 and text[pos - 1] in _GLOB_WORD_CHARS)
+                != (pos < len(text) and text[pos] in _GLOB_WORD_CHARS))
+    return boundary != negated
+
+
+def _glob_vm_unit_ok(op: int, a, b, ch: str) -> bool:
+    """Does a consuming instruction accept the code unit *ch*?"""
+    if op == _GLOB_OP_IN:
+        return ch in a
+    if op == _GLOB_OP_NOT_IN:
+        return ch not in a
+    i = bisect.bisect_right(a, ord(ch)) - 1
+    return i >= 0 and ord(ch) <= b[i]
 
 
 class _GlobCaptureRun:
@@ -5536,8 +5545,6 @@ class _GlobCaptureRun:
         program = self.programs[index]
         ops, arg_a, arg_b = program.ops, program.arg_a, program.arg_b
         backward = program.backward
-        text = self.text
-        n = len(text)
         seen = set()
         stack = [(0, pos, captures) for pos in reversed(list(starts))]
         while stack:
@@ -5551,85 +5558,61 @@ class _GlobCaptureRun:
                 if self.steps > _GLOB_BACKREF_STEP_BUDGET:
                     raise _GlobMatchError("back-reference search budget exhausted")
                 op = ops[pc]
-                if op <= _GLOB_OP_RANGES:
-                    index_ = pos - 1 if backward else pos
-                    if not 0 <= index_ < n:
-                        break
-                    ch = text[index_]
-                    if op == _GLOB_OP_IN:
-                        ok = ch in arg_a[pc]
-                    elif op == _GLOB_OP_NOT_IN:
-                        ok = ch not in arg_a[pc]
-                    else:
-                        i = bisect.bisect_right(arg_a[pc], ord(ch)) - 1
-                        ok = i >= 0 and ord(ch) <= arg_b[pc][i]
-                    if not ok:
-                        break
-                    pos += -1 if backward else 1
-                    pc += 1
-                elif op == _GLOB_OP_SPLIT:
+                if op == _GLOB_OP_SPLIT:
                     stack.append((arg_b[pc], pos, caps))
                     pc = arg_a[pc]
-                elif op == _GLOB_OP_JMP:
+                    continue
+                if op == _GLOB_OP_JMP:
                     pc = arg_a[pc]
-                elif op == _GLOB_OP_MATCH:
+                    continue
+                if op == _GLOB_OP_MATCH:
                     return caps
-                elif op == _GLOB_OP_OPEN:
-                    slot = 3 * arg_a[pc]
-                    caps = caps[:slot + 2] + (pos,) + caps[slot + 3:]
-                    pc += 1
-                elif op == _GLOB_OP_CLOSE:
-                    slot = 3 * arg_a[pc]
-                    begin = caps[slot + 2]
-                    caps = caps[:slot] + (min(begin, pos), max(begin, pos)) + caps[slot + 2:]
-                    pc += 1
-                elif op == _GLOB_OP_RESET:
-                    first, last = 3 * arg_a[pc], 3 * arg_b[pc] + 3
-                    caps = caps[:first] + (-1,) * (last - first) + caps[last:]
-                    pc += 1
-                elif op == _GLOB_OP_BACKREF:
-                    slot = 3 * arg_a[pc]
-                    begin, end = caps[slot], caps[slot + 1]
-                    if begin >= 0:
-                        # An unset group matches the empty string, as in JS.
-                        piece = text[begin:end]
-                        if backward:
-                            if not text.endswith(piece, 0, pos):
-                                break
-                            pos -= len(piece)
-                        else:
-                            if not text.startswith(piece, pos):
-                                break
-                            pos += len(piece)
-                    pc += 1
-                elif op == _GLOB_OP_LOOK:
-                    key = (arg_a[pc], pos, caps)
-                    if key not in self.memo:
-                        self.memo[key] = self.run(arg_a[pc], (pos,), caps)
-                    inner = self.memo[key]
-                    if arg_b[pc]:
-                        if inner is not None:
-                            break
-                    else:
-                        if inner is None:
-                            break
-                        caps = inner
-                    pc += 1
-                elif op == _GLOB_OP_BOL:
-                    if pos != 0:
-                        break
-                    pc += 1
-                elif op == _GLOB_OP_EOL:
-                    if pos != n:
-                        break
-                    pc += 1
-                else:  # _GLOB_OP_WORDB
-                    boundary = ((pos > 0 and text[pos - 1] in _GLOB_WORD_CHARS)
-                                != (pos < n and text[pos] in _GLOB_WORD_CHARS))
-                    if boundary == arg_b[pc]:
-                        break
-                    pc += 1
+                moved = self._step(op, arg_a[pc], arg_b[pc], pos, caps, backward)
+                if moved is None:
+                    break
+                pos, caps = moved
+                pc += 1
         return None
+
+    def _step(self, op: int, a, b, pos: int, caps: tuple, backward: bool):
+        """(position, captures) after one instruction, or None where it fails."""
+        text = self.text
+        if op <= _GLOB_OP_RANGES:
+            index = pos - 1 if backward else pos
+            if not 0 <= index < len(text) or not _glob_vm_unit_ok(op, a, b, text[index]):
+                return None
+            return pos + (-1 if backward else 1), caps
+        if op == _GLOB_OP_OPEN:
+            slot = 3 * a
+            return pos, caps[:slot + 2] + (pos,) + caps[slot + 3:]
+        if op == _GLOB_OP_CLOSE:
+            slot = 3 * a
+            begin = caps[slot + 2]
+            return pos, caps[:slot] + (min(begin, pos), max(begin, pos)) + caps[slot + 2:]
+        if op == _GLOB_OP_RESET:
+            first, last = 3 * a, 3 * b + 3
+            return pos, caps[:first] + (-1,) * (last - first) + caps[last:]
+        if op == _GLOB_OP_BACKREF:
+            return self._backref(3 * a, pos, caps, backward)
+        if op == _GLOB_OP_LOOK:
+            key = (a, pos, caps)
+            if key not in self.memo:
+                self.memo[key] = self.run(a, (pos,), caps)
+            inner = self.memo[key]
+            if b:  # negative: must not match, keeps the captures
+                return None if inner is not None else (pos, caps)
+            return None if inner is None else (pos, inner)
+        return (pos, caps) if _glob_vm_holds(op, b, text, pos) else None
+
+    def _backref(self, slot: int, pos: int, caps: tuple, backward: bool):
+        begin, end = caps[slot], caps[slot + 1]
+        if begin < 0:
+            return pos, caps  # an unset group matches the empty string, as in JS
+        text = self.text
+        piece = text[begin:end]
+        if backward:
+            return (pos - len(piece), caps) if text.endswith(piece, 0, pos) else None
+        return (pos + len(piece), caps) if text.startswith(piece, pos) else None
 
 
 # ---------------------------------------------------------------------------
