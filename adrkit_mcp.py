@@ -60,7 +60,6 @@ try:
     import idna.idnadata
     import idna.intranges
     import idna.uts46data
-    import yaml
     from yaml.events import (
         AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
         ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
@@ -2209,8 +2208,10 @@ def normalize_candidate_path(path):
     return path[2:] if path.startswith("./") else path
 
 
-def _has_dot_segment(path):
-    return any(segment.startswith(".") and segment not in (".", "..") for segment in path.split("/"))
+@functools.lru_cache(maxsize=4096)
+def _path_pattern(factory, pattern):
+    """The pattern object pathspec's registered "picomatch" type compiles."""
+    return factory(pattern)
 
 
 def _affects_finding(record, matcher, rule, severity, message):
@@ -2222,15 +2223,15 @@ def _evaluate_matcher(record, matcher, candidates):
     """(matched, finding or None) for one affects matcher against the candidate paths."""
     kind, pattern = matcher["type"], matcher["pattern"]
     if kind == "path":
-        compiled = compile_path_pattern(pattern)
-        if compiled.bad_pattern is not None:
-            key = "path-leading-slash" if compiled.bad_pattern == "leading-slash" else "path-invalid-glob"
+        spec = _path_pattern(pathspec.util.lookup_pattern("picomatch"), pattern)
+        if spec.include is None:  # pathspec's null operation: a pattern the reference rejects
+            bad = getattr(spec, "bad_pattern", None)
+            key = "path-leading-slash" if bad == "leading-slash" else "path-invalid-glob"
             return False, _affects_finding(record, matcher, "affects-bad-pattern", "warn",
                                            FINDING_MESSAGES[key].format(pattern=pattern))
-        allows_dot = _pattern_allows_dot(pattern)
         try:
             for candidate in candidates:
-                if (allows_dot or not _has_dot_segment(candidate)) and compiled.matches(candidate):
+                if spec.match_file(candidate) is not None:
                     return True, None
         except ValueError:  # the JS regex engine would throw here (its limits): an invalid glob
             return False, _affects_finding(record, matcher, "affects-bad-pattern", "warn",
@@ -2247,11 +2248,6 @@ def _evaluate_matcher(record, matcher, candidates):
                                        FINDING_MESSAGES["entity-inert"].format(pattern=pattern))
     return False, _affects_finding(record, matcher, "affects-unresolvable", "info",
                                    FINDING_MESSAGES["other-inert"].format(type=kind, pattern=pattern))
-
-
-@functools.lru_cache(maxsize=4096)
-def _pattern_allows_dot(pattern):
-    return _has_dot_segment(pattern)
 
 
 def resolve_record_affects(record, candidates, should_stop=lambda: False):
@@ -2825,10 +2821,10 @@ def _received(value):
         return "array"
     if isinstance(value, dict):
         return "object"
-    return _JS_CLASS_NAMES.get(type(value).__name__, "object")
-
-
-_JS_CLASS_NAMES = {"YamlDate": "Date", "bytes": "Buffer", "YamlOrderedMap": "Map", "YamlSet": "Set"}
+    if isinstance(value, bytes):
+        return "Buffer"
+    # The YAML door's value objects (Date, Map, Set) and _Missing name their JS class.
+    return getattr(value, "js_class", "object")
 
 
 def _is_js_object(value):
@@ -3068,9 +3064,10 @@ class _Object(_Node):
 class _Missing(object):
     """An absent key: reported as 'received undefined' (a required-field finding)."""
 
+    js_class = "undefined"
+
 
 _MISSING = _Missing()
-_JS_CLASS_NAMES["_Missing"] = "undefined"
 
 
 def _aborted(issues, start):
@@ -4266,242 +4263,250 @@ class _GlobParser:
             return "".join(tok.text() for tok in self.tokens)
         return str(self.output)
 
-    def step(self, value: str) -> None:  # noqa: C901 - mirrors one big JS loop
+    # -- one character of picomatch's parse loop, one method per token kind ----
+
+    def step(self, value: str) -> None:
         if value == "\0":
             return
-        prev = self.prev
-
         if value == "\\":
-            nxt = self.peek()
-            if nxt in ("/", ".", ";"):
-                # The backslash is dropped; the next character is parsed as usual.
+            value = self._step_backslash(value)
+            if value is None:
                 return
-            if nxt is None:
-                self.push(_GlobToken("text", "\\\\"))
-                return
-            run = len(_GLOB_BACKSLASH_RUN_RE.match(self.input, self.index).group()) - 1
-            if run > 2:
-                # picomatch collapses long backslash runs.
-                self.index += run
-                if run % 2:
-                    value += "\\"
-            value += self.advance()
-            if self.brackets == 0:
-                self.push(_GlobToken("text", value))
-                return
-
-        if self.brackets > 0 and (value != "]" or prev.value in ("[", "[^")):
-            if value == ":":
-                inner = prev.value[1:]
-                if "[" in inner:
-                    prev.posix = True
-                    if ":" in inner:
-                        idx = prev.value.rfind("[")
-                        posix = _GLOB_POSIX_CLASSES.get(prev.value[idx + 2:])
-                        if posix:
-                            prev.value = prev.value[:idx] + posix
-                            self.backtrack = True
-                            self.advance()
-                            if not self.bos.output and self.tokens.index(prev) == 1:
-                                self.bos.output = _GLOB_ONE_CHAR
-                            return
-            if (value == "[" and self.peek() != ":") or (value == "-" and self.peek() == "]"):
-                value = "\\" + value
-            if value == "]" and prev.value in ("[", "[^"):
-                value = "\\" + value
-            prev.value += value
-            self.append(value)
-            return
-
-        if self.quotes == 1 and value != '"':
+        if self.brackets > 0 and (value != "]" or self.prev.value in ("[", "[^")):
+            self._step_inside_brackets(value)
+        elif self.quotes == 1 and value != '"':
             value = _glob_escape_regex(value)
-            prev.value += value
+            self.prev.value += value
             self.append(value)
-            return
+        elif value == "*":
+            self.step_star(self.prev)
+        else:
+            getattr(self, self._STEPS.get(value, "_step_text"))(value)
 
-        if value == '"':
-            self.quotes = 0 if self.quotes == 1 else 1
-            return
+    _STEPS = {
+        '"': "_step_quote", "(": "_step_open_paren", ")": "_step_close_paren",
+        "[": "_step_open_bracket", "]": "_step_close_bracket", "{": "_step_open_brace",
+        "}": "_step_close_brace", "|": "_step_bar", ",": "_step_comma", "/": "_step_slash",
+        ".": "_step_dot", "?": "_step_qmark", "!": "_step_bang", "+": "_step_plus",
+        "@": "_step_at",
+    }
 
-        if value == "(":
-            self.increment("parens")
-            self.push(_GlobToken("paren", value))
-            return
-
-        if value == ")":
-            ext = self.extglobs[-1] if self.extglobs else None
-            if ext is not None and self.parens == ext.parens + 1:
-                self.extglob_close(self.extglobs.pop())
-                return
-            # `parens` may go negative here, exactly as in picomatch; a negative
-            # count is truthy in JS, so later `)` are emitted unescaped.
-            self.push(_GlobToken("paren", value, ")" if self.parens else "\\)"))
-            self.decrement("parens")
-            return
-
-        if value == "[":
-            if self.input.find("]", self.index + 1) == -1:
-                value = "\\" + value
-            else:
-                self.increment("brackets")
-            self.push(_GlobToken("bracket", value))
-            return
-
-        if value == "]":
-            if prev.type == "bracket" and len(prev.value) == 1:
-                self.push(_GlobToken("text", value, "\\" + value))
-                return
-            if self.brackets == 0:
-                self.push(_GlobToken("text", value, "\\" + value))
-                return
-            self.decrement("brackets")
-            prev_value = prev.value[1:]
-            if not prev.posix and prev_value[:1] == "^" and "/" not in prev_value:
-                # A negated class must not match the path separator.
-                value = "/" + value
-            prev.value += value
-            self.append(value)
-            if _GLOB_REGEX_SPECIAL_RE.search(prev_value):
-                return
-            # A class of plain characters also matches its own literal text.
-            escaped = _glob_escape_regex(prev.value)
-            self.output = self.output.drop_tail(len(prev.value))
-            prev.value = "(?:" + escaped + "|" + prev.value + ")"
-            self.output += prev.value
-            return
-
-        if value == "{":
-            self.increment("braces")
-            tok = _GlobToken("brace", value, "(")
-            tok.output_index = len(self.output)
-            tok.tokens_index = len(self.tokens)
-            self.brace_stack.append(tok)
-            self.push(tok)
-            return
-
-        if value == "}":
-            if not self.brace_stack:
-                self.push(_GlobToken("text", value, value))
-                return
-            brace = self.brace_stack[-1]
-            output = ")"
-            if brace.dots:
-                snapshot = list(self.tokens)
-                bounds = []
-                for tok in reversed(snapshot):
-                    self.tokens.pop()
-                    if tok.type == "brace":
-                        break
-                    if tok.type != "dots":
-                        bounds.insert(0, tok.value)
-                output = _glob_expand_range(bounds)
-                self.backtrack = True
-            if not brace.comma and not brace.dots:
-                # `{x}` without a comma or range is literal text.
-                out = self.output.head(brace.output_index)
-                later = self.tokens[brace.tokens_index:]
-                brace.value = brace.output = "\\{"
-                value = output = "\\}"
-                self.output = out + "".join((t.output or t.value) for t in later)
-            self.push(_GlobToken("brace", value, output))
-            self.decrement("braces")
-            self.brace_stack.pop()
-            return
-
-        if value == "|":
+    def _step_backslash(self, value: str) -> Optional[str]:
+        """An escape; the escaped text, or None when it is already consumed."""
+        nxt = self.peek()
+        if nxt in ("/", ".", ";"):
+            # The backslash is dropped; the next character is parsed as usual.
+            return None
+        if nxt is None:
+            self.push(_GlobToken("text", "\\\\"))
+            return None
+        run = len(_GLOB_BACKSLASH_RUN_RE.match(self.input, self.index).group()) - 1
+        if run > 2:
+            # picomatch collapses long backslash runs.
+            self.index += run
+            if run % 2:
+                value += "\\"
+        value += self.advance()
+        if self.brackets == 0:
             self.push(_GlobToken("text", value))
-            return
+            return None
+        return value
 
-        if value == ",":
-            output = value
-            if self.brace_stack and self.stack and self.stack[-1] == "braces":
-                self.brace_stack[-1].comma = True
-                output = "|"
-            self.push(_GlobToken("comma", value, output))
+    def _step_inside_brackets(self, value: str) -> None:
+        prev = self.prev
+        if value == ":" and self._step_posix_class(prev):
             return
+        if (value == "[" and self.peek() != ":") or (value == "-" and self.peek() == "]"):
+            value = "\\" + value
+        if value == "]" and prev.value in ("[", "[^"):
+            value = "\\" + value
+        prev.value += value
+        self.append(value)
 
-        if value == "/":
-            if prev.type == "dot" and self.index == self.start + 1:
-                # A leading "./" (possibly repeated) is dropped.
-                self.start = self.index + 1
-                self.output = _GLOB_EMPTY_ROPE
+    def _step_posix_class(self, prev: _GlobToken) -> bool:
+        """`[[:name:]` inside a bracket: True when it became a POSIX class."""
+        inner = prev.value[1:]
+        if "[" not in inner:
+            return False
+        prev.posix = True
+        if ":" not in inner:
+            return False
+        idx = prev.value.rfind("[")
+        posix = _GLOB_POSIX_CLASSES.get(prev.value[idx + 2:])
+        if not posix:
+            return False
+        prev.value = prev.value[:idx] + posix
+        self.backtrack = True
+        self.advance()
+        if not self.bos.output and self.tokens.index(prev) == 1:
+            self.bos.output = _GLOB_ONE_CHAR
+        return True
+
+    def _step_quote(self, value: str) -> None:
+        self.quotes = 0 if self.quotes == 1 else 1
+
+    def _step_open_paren(self, value: str) -> None:
+        self.increment("parens")
+        self.push(_GlobToken("paren", value))
+
+    def _step_close_paren(self, value: str) -> None:
+        ext = self.extglobs[-1] if self.extglobs else None
+        if ext is not None and self.parens == ext.parens + 1:
+            self.extglob_close(self.extglobs.pop())
+            return
+        # `parens` may go negative here, exactly as in picomatch; a negative
+        # count is truthy in JS, so later `)` are emitted unescaped.
+        self.push(_GlobToken("paren", value, ")" if self.parens else "\\)"))
+        self.decrement("parens")
+
+    def _step_open_bracket(self, value: str) -> None:
+        if self.input.find("]", self.index + 1) == -1:
+            value = "\\" + value
+        else:
+            self.increment("brackets")
+        self.push(_GlobToken("bracket", value))
+
+    def _step_close_bracket(self, value: str) -> None:
+        prev = self.prev
+        if (prev.type == "bracket" and len(prev.value) == 1) or self.brackets == 0:
+            self.push(_GlobToken("text", value, "\\" + value))
+            return
+        self.decrement("brackets")
+        prev_value = prev.value[1:]
+        if not prev.posix and prev_value[:1] == "^" and "/" not in prev_value:
+            # A negated class must not match the path separator.
+            value = "/" + value
+        prev.value += value
+        self.append(value)
+        if _GLOB_REGEX_SPECIAL_RE.search(prev_value):
+            return
+        # A class of plain characters also matches its own literal text.
+        escaped = _glob_escape_regex(prev.value)
+        self.output = self.output.drop_tail(len(prev.value))
+        prev.value = "(?:" + escaped + "|" + prev.value + ")"
+        self.output += prev.value
+
+    def _step_open_brace(self, value: str) -> None:
+        self.increment("braces")
+        tok = _GlobToken("brace", value, "(")
+        tok.output_index = len(self.output)
+        tok.tokens_index = len(self.tokens)
+        self.brace_stack.append(tok)
+        self.push(tok)
+
+    def _step_close_brace(self, value: str) -> None:
+        if not self.brace_stack:
+            self.push(_GlobToken("text", value, value))
+            return
+        brace = self.brace_stack[-1]
+        output = ")"
+        if brace.dots:
+            bounds = []
+            for tok in reversed(list(self.tokens)):
                 self.tokens.pop()
-                self.prev = self.bos
-                return
-            self.push(_GlobToken("slash", value, _GLOB_SLASH_LITERAL))
-            return
+                if tok.type == "brace":
+                    break
+                if tok.type != "dots":
+                    bounds.insert(0, tok.value)
+            output = _glob_expand_range(bounds)
+            self.backtrack = True
+        if not brace.comma and not brace.dots:
+            # `{x}` without a comma or range is literal text.
+            out = self.output.head(brace.output_index)
+            later = self.tokens[brace.tokens_index:]
+            brace.value = brace.output = "\\{"
+            value = output = "\\}"
+            self.output = out + "".join((t.output or t.value) for t in later)
+        self.push(_GlobToken("brace", value, output))
+        self.decrement("braces")
+        self.brace_stack.pop()
 
-        if value == ".":
-            if self.braces > 0 and prev.type == "dot":
-                if prev.value == ".":
-                    prev.output = _GLOB_DOT_LITERAL
-                prev.type = "dots"
-                prev.output += value
-                prev.value += value
-                self.brace_stack[-1].dots = True
-                return
-            if self.braces + self.parens == 0 and prev.type not in ("bos", "slash"):
-                self.push(_GlobToken("text", value, _GLOB_DOT_LITERAL))
-                return
-            self.push(_GlobToken("dot", value, _GLOB_DOT_LITERAL))
-            return
+    def _step_bar(self, value: str) -> None:
+        self.push(_GlobToken("text", value))
 
-        if value == "?":
-            is_group = prev.value == "("
-            if not is_group and self.peek() == "(" and self.peek(2) != "?":
-                self.extglob_open("qmark", value)
-                return
-            if prev.type == "paren":
-                nxt = self.peek()
-                output = value
-                if (prev.value == "(" and (nxt is None or nxt not in "!=<:")) or (
-                        nxt == "<" and not _GLOB_LOOKAROUND_NAME_RE.search(self.input, self.index + 1)):
-                    output = "\\" + value
-                self.push(_GlobToken("text", value, output))
-                return
-            if prev.type in ("slash", "bos"):
-                self.push(_GlobToken("qmark", value, _GLOB_QMARK_NO_DOT))
-                return
-            self.push(_GlobToken("qmark", value, _GLOB_QMARK))
-            return
+    def _step_comma(self, value: str) -> None:
+        output = value
+        if self.brace_stack and self.stack and self.stack[-1] == "braces":
+            self.brace_stack[-1].comma = True
+            output = "|"
+        self.push(_GlobToken("comma", value, output))
 
-        if value == "!" and self.peek() == "(":
+    def _step_slash(self, value: str) -> None:
+        if self.prev.type == "dot" and self.index == self.start + 1:
+            # A leading "./" (possibly repeated) is dropped.
+            self.start = self.index + 1
+            self.output = _GLOB_EMPTY_ROPE
+            self.tokens.pop()
+            self.prev = self.bos
+            return
+        self.push(_GlobToken("slash", value, _GLOB_SLASH_LITERAL))
+
+    def _step_dot(self, value: str) -> None:
+        prev = self.prev
+        if self.braces > 0 and prev.type == "dot":
+            if prev.value == ".":
+                prev.output = _GLOB_DOT_LITERAL
+            prev.type = "dots"
+            prev.output += value
+            prev.value += value
+            self.brace_stack[-1].dots = True
+            return
+        if self.braces + self.parens == 0 and prev.type not in ("bos", "slash"):
+            self.push(_GlobToken("text", value, _GLOB_DOT_LITERAL))
+            return
+        self.push(_GlobToken("dot", value, _GLOB_DOT_LITERAL))
+
+    def _step_qmark(self, value: str) -> None:
+        prev = self.prev
+        if prev.value != "(" and self.peek() == "(" and self.peek(2) != "?":
+            self.extglob_open("qmark", value)
+            return
+        if prev.type == "paren":
+            nxt = self.peek()
+            output = value
+            if (prev.value == "(" and (nxt is None or nxt not in "!=<:")) or (
+                    nxt == "<" and not _GLOB_LOOKAROUND_NAME_RE.search(self.input, self.index + 1)):
+                output = "\\" + value
+            self.push(_GlobToken("text", value, output))
+            return
+        if prev.type in ("slash", "bos"):
+            self.push(_GlobToken("qmark", value, _GLOB_QMARK_NO_DOT))
+            return
+        self.push(_GlobToken("qmark", value, _GLOB_QMARK))
+
+    def _step_bang(self, value: str) -> None:
+        if self.peek() == "(":
             third = self.peek(3)
             if self.peek(2) != "?" or third is None or third not in "!=<:":
                 self.extglob_open("negate", value)
                 return
+        self._step_text(value)
 
-        if value == "+":
-            if self.peek() == "(" and self.peek(2) != "?":
-                self.extglob_open("plus", value)
-                return
-            if prev.value == "(":
-                self.push(_GlobToken("plus", value, _GLOB_PLUS_LITERAL))
-                return
-            if prev.type in ("bracket", "paren", "brace") or self.parens > 0:
-                self.push(_GlobToken("plus", value))
-                return
+    def _step_plus(self, value: str) -> None:
+        prev = self.prev
+        if self.peek() == "(" and self.peek(2) != "?":
+            self.extglob_open("plus", value)
+        elif prev.value == "(":
+            self.push(_GlobToken("plus", value, _GLOB_PLUS_LITERAL))
+        elif prev.type in ("bracket", "paren", "brace") or self.parens > 0:
+            self.push(_GlobToken("plus", value))
+        else:
             self.push(_GlobToken("plus", _GLOB_PLUS_LITERAL))
-            return
 
-        if value == "@":
-            if self.peek() == "(" and self.peek(2) != "?":
-                self.push(_GlobToken("at", value, "", extglob=True))
-                return
-            self.push(_GlobToken("text", value))
+    def _step_at(self, value: str) -> None:
+        if self.peek() == "(" and self.peek(2) != "?":
+            self.push(_GlobToken("at", value, "", extglob=True))
             return
+        self.push(_GlobToken("text", value))
 
-        if value != "*":
-            if value in ("$", "^"):
-                value = "\\" + value
-            more = _GLOB_NON_SPECIAL_RE.match(self.input, self.index + 1)
-            if more:
-                value += more.group()
-                self.index += len(more.group())
-            self.push(_GlobToken("text", value))
-            return
-
-        self.step_star(prev)
+    def _step_text(self, value: str) -> None:
+        if value in ("$", "^"):
+            value = "\\" + value
+        more = _GLOB_NON_SPECIAL_RE.match(self.input, self.index + 1)
+        if more:
+            value += more.group()
+            self.index += len(more.group())
+        self.push(_GlobToken("text", value))
 
     def step_star(self, prev: _GlobToken) -> None:
         value = "*"
@@ -4518,66 +4523,7 @@ class _GlobParser:
             return
 
         if prev.type == "star":
-            prior = prev.prev
-            before = prior.prev
-            is_start = prior.type in ("slash", "bos")
-            after_star = before is not None and before.type in ("star", "globstar")
-            is_brace = self.braces > 0 and prior.type in ("comma", "brace")
-            is_extglob = bool(self.extglobs) and prior.type in ("pipe", "paren")
-            if not is_start and prior.type != "paren" and not is_brace and not is_extglob:
-                # `**` glued to text is an ordinary star.
-                self.push(_GlobToken("star", value, ""))
-                return
-
-            # Consecutive `/**` segments collapse into one globstar.
-            while self.rest_starts_with("/**"):
-                if self.peek(4) not in (None, "/"):
-                    break
-                self.index += 3
-
-            if prior.type == "bos" and self.eos():
-                prev.type = "globstar"
-                prev.value += value
-                prev.output = _GLOB_GLOBSTAR
-                self.output = _GLOB_EMPTY_ROPE + prev.output
-                return
-
-            if prior.type == "slash" and prior.prev.type != "bos" and not after_star and self.eos():
-                # Trailing `/**` also matches the bare directory.
-                self.output = self.output.drop_tail(len(prior.output + prev.output))
-                prior.output = "(?:" + prior.output
-                prev.type = "globstar"
-                prev.output = _GLOB_GLOBSTAR + "|$)"
-                prev.value += value
-                self.output += prior.output + prev.output
-                return
-
-            if prior.type == "slash" and prior.prev.type != "bos" and self.rest_starts_with("/"):
-                end = "|$" if self.peek(2) is not None else ""
-                self.output = self.output.drop_tail(len(prior.output + prev.output))
-                prior.output = "(?:" + prior.output
-                prev.type = "globstar"
-                prev.output = _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + "|" + _GLOB_SLASH_LITERAL + end + ")"
-                prev.value += value
-                self.output += prior.output + prev.output
-                self.advance()
-                self.push(_GlobToken("slash", "/", ""))
-                return
-
-            if prior.type == "bos" and self.rest_starts_with("/"):
-                prev.type = "globstar"
-                prev.value += value
-                prev.output = "(?:^|" + _GLOB_SLASH_LITERAL + "|" + _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + ")"
-                self.output = _GLOB_EMPTY_ROPE + prev.output
-                self.advance()
-                self.push(_GlobToken("slash", "/", ""))
-                return
-
-            self.output = self.output.drop_tail(len(prev.output))
-            prev.type = "globstar"
-            prev.output = _GLOB_GLOBSTAR
-            prev.value += value
-            self.output += prev.output
+            self._step_globstar(prev)
             return
 
         tok = _GlobToken("star", value, _GLOB_STAR)
@@ -4591,6 +4537,71 @@ class _GlobParser:
             self.output += guard
             prev.output += guard
         self.push(tok)
+
+
+    def _step_globstar(self, prev: _GlobToken) -> None:
+        """A second star: `**`, a globstar where it fills a whole segment."""
+        value = "*"
+        prior = prev.prev
+        before = prior.prev
+        is_start = prior.type in ("slash", "bos")
+        after_star = before is not None and before.type in ("star", "globstar")
+        is_brace = self.braces > 0 and prior.type in ("comma", "brace")
+        is_extglob = bool(self.extglobs) and prior.type in ("pipe", "paren")
+        if not is_start and prior.type != "paren" and not is_brace and not is_extglob:
+            # `**` glued to text is an ordinary star.
+            self.push(_GlobToken("star", value, ""))
+            return
+
+        # Consecutive `/**` segments collapse into one globstar.
+        while self.rest_starts_with("/**"):
+            if self.peek(4) not in (None, "/"):
+                break
+            self.index += 3
+
+        if prior.type == "bos" and self.eos():
+            prev.type = "globstar"
+            prev.value += value
+            prev.output = _GLOB_GLOBSTAR
+            self.output = _GLOB_EMPTY_ROPE + prev.output
+            return
+
+        if prior.type == "slash" and prior.prev.type != "bos" and not after_star and self.eos():
+            # Trailing `/**` also matches the bare directory.
+            self.output = self.output.drop_tail(len(prior.output + prev.output))
+            prior.output = "(?:" + prior.output
+            prev.type = "globstar"
+            prev.output = _GLOB_GLOBSTAR + "|$)"
+            prev.value += value
+            self.output += prior.output + prev.output
+            return
+
+        if prior.type == "slash" and prior.prev.type != "bos" and self.rest_starts_with("/"):
+            end = "|$" if self.peek(2) is not None else ""
+            self.output = self.output.drop_tail(len(prior.output + prev.output))
+            prior.output = "(?:" + prior.output
+            prev.type = "globstar"
+            prev.output = _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + "|" + _GLOB_SLASH_LITERAL + end + ")"
+            prev.value += value
+            self.output += prior.output + prev.output
+            self.advance()
+            self.push(_GlobToken("slash", "/", ""))
+            return
+
+        if prior.type == "bos" and self.rest_starts_with("/"):
+            prev.type = "globstar"
+            prev.value += value
+            prev.output = "(?:^|" + _GLOB_SLASH_LITERAL + "|" + _GLOB_GLOBSTAR + _GLOB_SLASH_LITERAL + ")"
+            self.output = _GLOB_EMPTY_ROPE + prev.output
+            self.advance()
+            self.push(_GlobToken("slash", "/", ""))
+            return
+
+        self.output = self.output.drop_tail(len(prev.output))
+        prev.type = "globstar"
+        prev.output = _GLOB_GLOBSTAR
+        prev.value += value
+        self.output += prev.output
 
 
 def _glob_fastpath_source(text: str) -> Optional[str]:
@@ -5560,7 +5571,7 @@ class _GlobMatchError(ValueError):
     this port throws for regexes beyond its own: a program over the size cap,
     or a back-reference search over its step budget (back-references make
     matching NP-hard).  The reference reports a matcher that throws as an
-    invalid glob, and so does match_path_pattern.
+    invalid glob, and so does PicomatchPattern.match_paths.
     """
 
 
@@ -5799,18 +5810,7 @@ def _glob_vm_linear_accepts(program: _GlobProgram, text: str, pos: int) -> bool:
         units = text[pos:pos + len(linear)]
         if len(units) < len(linear):
             return False
-    for (op, a, b), ch in zip(linear, units):
-        if op == _GLOB_OP_IN:
-            if ch not in a:
-                return False
-        elif op == _GLOB_OP_NOT_IN:
-            if ch in a:
-                return False
-        else:
-            i = bisect.bisect_right(a, ord(ch)) - 1
-            if i < 0 or ord(ch) > b[i]:
-                return False
-    return True
+    return all(_glob_vm_unit_ok(op, a, b, ch) for (op, a, b), ch in zip(linear, units))
 
 
 def _glob_vm_run(programs, index: int, text: str, starts, memo) -> bool:
@@ -5864,37 +5864,51 @@ def _glob_vm_run(programs, index: int, text: str, starts, memo) -> bool:
             elif op == _GLOB_OP_MATCH:
                 return True
             elif op == _GLOB_OP_LOOK:
-                sub = programs[arg_a[pc]]
-                if sub.linear is not None:
-                    found = _glob_vm_linear_accepts(sub, text, pos)
-                elif sub.fast is not None:
-                    # re's match(text, pos) keeps `\A` at the true start and
-                    # lets lookbehinds see before pos, as JS does.
-                    found = sub.fast(text, pos) is not None
-                else:
-                    key = (arg_a[pc], pos)
-                    found = memo.get(key)
-                    if found is None:
-                        found = _glob_vm_run(programs, arg_a[pc], text, (pos,), memo)
-                        memo[key] = found
-                if found == arg_b[pc]:
+                if _glob_vm_look(programs, arg_a[pc], text, pos, memo) == arg_b[pc]:
                     break
                 pc += 1
-            elif op == _GLOB_OP_BOL:
-                if pos != 0:
-                    break
+            elif _glob_vm_holds(op, arg_b[pc], text, pos):
                 pc += 1
-            elif op == _GLOB_OP_EOL:
-                if pos != n:
-                    break
-                pc += 1
-            else:  # _GLOB_OP_WORDB
-                boundary = ((pos > 0 and text[pos - 1] in _GLOB_WORD_CHARS)
-                            != (pos < n and text[pos] in _GLOB_WORD_CHARS))
-                if boundary == arg_b[pc]:
-                    break
-                pc += 1
+            else:
+                break
     return False
+
+
+def _glob_vm_look(programs, index: int, text: str, pos: int, memo) -> bool:
+    """Does lookaround program *index* match at *pos*? (memoised per position)"""
+    sub = programs[index]
+    if sub.linear is not None:
+        return _glob_vm_linear_accepts(sub, text, pos)
+    if sub.fast is not None:
+        # re's match(text, pos) keeps `\A` at the true start and lets
+        # lookbehinds see before pos, as JS does.
+        return sub.fast(text, pos) is not None
+    key = (index, pos)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _glob_vm_run(programs, index, text, (pos,), memo)
+    return found
+
+
+def _glob_vm_holds(op: int, negated: bool, text: str, pos: int) -> bool:
+    """The zero-width assertions ^, $ and \\b / \\B at *pos*."""
+    if op == _GLOB_OP_BOL:
+        return pos == 0
+    if op == _GLOB_OP_EOL:
+        return pos == len(text)
+    boundary = ((pos > 0 and text[pos - 1] in _GLOB_WORD_CHARS)
+                != (pos < len(text) and text[pos] in _GLOB_WORD_CHARS))
+    return boundary != negated
+
+
+def _glob_vm_unit_ok(op: int, a, b, ch: str) -> bool:
+    """Does a consuming instruction accept the code unit *ch*?"""
+    if op == _GLOB_OP_IN:
+        return ch in a
+    if op == _GLOB_OP_NOT_IN:
+        return ch not in a
+    i = bisect.bisect_right(a, ord(ch)) - 1
+    return i >= 0 and ord(ch) <= b[i]
 
 
 class _GlobCaptureRun:
@@ -5921,8 +5935,6 @@ class _GlobCaptureRun:
         program = self.programs[index]
         ops, arg_a, arg_b = program.ops, program.arg_a, program.arg_b
         backward = program.backward
-        text = self.text
-        n = len(text)
         seen = set()
         stack = [(0, pos, captures) for pos in reversed(list(starts))]
         while stack:
@@ -5936,85 +5948,61 @@ class _GlobCaptureRun:
                 if self.steps > _GLOB_BACKREF_STEP_BUDGET:
                     raise _GlobMatchError("back-reference search budget exhausted")
                 op = ops[pc]
-                if op <= _GLOB_OP_RANGES:
-                    index_ = pos - 1 if backward else pos
-                    if not 0 <= index_ < n:
-                        break
-                    ch = text[index_]
-                    if op == _GLOB_OP_IN:
-                        ok = ch in arg_a[pc]
-                    elif op == _GLOB_OP_NOT_IN:
-                        ok = ch not in arg_a[pc]
-                    else:
-                        i = bisect.bisect_right(arg_a[pc], ord(ch)) - 1
-                        ok = i >= 0 and ord(ch) <= arg_b[pc][i]
-                    if not ok:
-                        break
-                    pos += -1 if backward else 1
-                    pc += 1
-                elif op == _GLOB_OP_SPLIT:
+                if op == _GLOB_OP_SPLIT:
                     stack.append((arg_b[pc], pos, caps))
                     pc = arg_a[pc]
-                elif op == _GLOB_OP_JMP:
+                    continue
+                if op == _GLOB_OP_JMP:
                     pc = arg_a[pc]
-                elif op == _GLOB_OP_MATCH:
+                    continue
+                if op == _GLOB_OP_MATCH:
                     return caps
-                elif op == _GLOB_OP_OPEN:
-                    slot = 3 * arg_a[pc]
-                    caps = caps[:slot + 2] + (pos,) + caps[slot + 3:]
-                    pc += 1
-                elif op == _GLOB_OP_CLOSE:
-                    slot = 3 * arg_a[pc]
-                    begin = caps[slot + 2]
-                    caps = caps[:slot] + (min(begin, pos), max(begin, pos)) + caps[slot + 2:]
-                    pc += 1
-                elif op == _GLOB_OP_RESET:
-                    first, last = 3 * arg_a[pc], 3 * arg_b[pc] + 3
-                    caps = caps[:first] + (-1,) * (last - first) + caps[last:]
-                    pc += 1
-                elif op == _GLOB_OP_BACKREF:
-                    slot = 3 * arg_a[pc]
-                    begin, end = caps[slot], caps[slot + 1]
-                    if begin >= 0:
-                        # An unset group matches the empty string, as in JS.
-                        piece = text[begin:end]
-                        if backward:
-                            if not text.endswith(piece, 0, pos):
-                                break
-                            pos -= len(piece)
-                        else:
-                            if not text.startswith(piece, pos):
-                                break
-                            pos += len(piece)
-                    pc += 1
-                elif op == _GLOB_OP_LOOK:
-                    key = (arg_a[pc], pos, caps)
-                    if key not in self.memo:
-                        self.memo[key] = self.run(arg_a[pc], (pos,), caps)
-                    inner = self.memo[key]
-                    if arg_b[pc]:
-                        if inner is not None:
-                            break
-                    else:
-                        if inner is None:
-                            break
-                        caps = inner
-                    pc += 1
-                elif op == _GLOB_OP_BOL:
-                    if pos != 0:
-                        break
-                    pc += 1
-                elif op == _GLOB_OP_EOL:
-                    if pos != n:
-                        break
-                    pc += 1
-                else:  # _GLOB_OP_WORDB
-                    boundary = ((pos > 0 and text[pos - 1] in _GLOB_WORD_CHARS)
-                                != (pos < n and text[pos] in _GLOB_WORD_CHARS))
-                    if boundary == arg_b[pc]:
-                        break
-                    pc += 1
+                moved = self._step(op, arg_a[pc], arg_b[pc], pos, caps, backward)
+                if moved is None:
+                    break
+                pos, caps = moved
+                pc += 1
         return None
+
+    def _step(self, op: int, a, b, pos: int, caps: tuple, backward: bool):
+        """(position, captures) after one instruction, or None where it fails."""
+        text = self.text
+        if op <= _GLOB_OP_RANGES:
+            index = pos - 1 if backward else pos
+            if not 0 <= index < len(text) or not _glob_vm_unit_ok(op, a, b, text[index]):
+                return None
+            return pos + (-1 if backward else 1), caps
+        if op == _GLOB_OP_OPEN:
+            slot = 3 * a
+            return pos, caps[:slot + 2] + (pos,) + caps[slot + 3:]
+        if op == _GLOB_OP_CLOSE:
+            slot = 3 * a
+            begin = caps[slot + 2]
+            return pos, caps[:slot] + (min(begin, pos), max(begin, pos)) + caps[slot + 2:]
+        if op == _GLOB_OP_RESET:
+            first, last = 3 * a, 3 * b + 3
+            return pos, caps[:first] + (-1,) * (last - first) + caps[last:]
+        if op == _GLOB_OP_BACKREF:
+            return self._backref(3 * a, pos, caps, backward)
+        if op == _GLOB_OP_LOOK:
+            key = (a, pos, caps)
+            if key not in self.memo:
+                self.memo[key] = self.run(a, (pos,), caps)
+            inner = self.memo[key]
+            if b:  # negative: must not match, keeps the captures
+                return None if inner is not None else (pos, caps)
+            return None if inner is None else (pos, inner)
+        return (pos, caps) if _glob_vm_holds(op, b, text, pos) else None
+
+    def _backref(self, slot: int, pos: int, caps: tuple, backward: bool):
+        begin, end = caps[slot], caps[slot + 1]
+        if begin < 0:
+            return pos, caps  # an unset group matches the empty string, as in JS
+        text = self.text
+        piece = text[begin:end]
+        if backward:
+            return (pos - len(piece), caps) if text.endswith(piece, 0, pos) else None
+        return (pos + len(piece), caps) if text.startswith(piece, pos) else None
 
 
 # ---------------------------------------------------------------------------
@@ -6036,7 +6024,7 @@ def _glob_normalise_candidate(path: str) -> str:
 
 
 class _GlobPathMatcher:
-    """One compiled path pattern (see compile_path_pattern)."""
+    """One compiled path pattern (see PicomatchPattern)."""
 
     __slots__ = ("pattern", "bad_pattern", "_allows_dot", "_re_match",
                  "_re_max_length", "_machine", "_exec_error")
@@ -6108,62 +6096,77 @@ class _GlobPathMatcher:
         return self.picomatch_is_match(candidate)
 
 
+    # pathspec calls a RegexPattern's regex through `search` (and `match`).
+    def search(self, candidate: str) -> Optional[str]:
+        return candidate if self.matches(candidate) else None
+
+    match = search
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _GlobPathMatcher) and other.pattern == self.pattern
+
+    def __hash__(self) -> int:
+        return hash(self.pattern)
+
+
 @functools.lru_cache(maxsize=4096)
-def compile_path_pattern(pattern: str) -> _GlobPathMatcher:
+def _glob_compile(pattern: str) -> _GlobPathMatcher:
     """Compile *pattern* once; the server re-matches the same corpus patterns
     on every call, so compilation is cached per distinct pattern."""
     return _GlobPathMatcher(pattern)
 
 
 class PicomatchPattern(pathspec.RegexPattern):
-    """pathspec pattern type for picomatch globs ("picomatch").
+    """The globs engine's door: a picomatch glob as a pathspec pattern type.
 
-    It subclasses RegexPattern because RegexPattern accepts any precompiled
-    object with a ``match`` method as its regex and calls ``regex.search``
-    from ``match_file``.  The picomatch grammar cannot always be expressed as
-    a Python regex (JS lookbehinds, back-references, and Python's backtracking
-    on hostile globs), so the "regex" handed over is this module's matcher,
-    whose ``search`` applies the product's rule to a normalised candidate.
+    Registered with pathspec as "picomatch"; the product looks it up there and
+    matches through pathspec's Pattern interface:
 
-    A pattern the product rejects (``bad_pattern`` set) becomes a pathspec
-    null-operation (``include`` None).  Use pathspec's "simple" backend: the
-    re2/hyperscan backends would recompile the regex text themselves.
+        spec = pathspec.util.lookup_pattern("picomatch")("src/**/*.ts")
+        spec.include is None        # a pattern the reference rejects, and
+        spec.bad_pattern            # why: "leading-slash" or "invalid-glob"
+        spec.match_file("src/a.ts") # a RegexMatchResult, or None
+
+    `match_file` takes a candidate already normalised (see `match_paths`) and
+    applies the reference's whole rule, the dot-segment rule included; it
+    raises ValueError where the reference's regex throws (an invalid glob).
+    The "regex" handed to RegexPattern is this engine's compiled matcher,
+    whose `search` runs it: the grammar cannot always be a Python regex (JS
+    lookbehinds, back-references, and re's backtracking on hostile globs).
     """
 
     __slots__ = ("bad_pattern",)
 
-    def __init__(self, pattern, include: Optional[bool] = None) -> None:
+    def __init__(self, pattern: Any, include: Optional[bool] = None) -> None:
         # *include* exists for RegexPattern.__copy__, which passes the compiled
-        # regex and its include flag back in; both follow from the pattern.
+        # matcher and its include flag back in; both follow from the pattern.
         if isinstance(pattern, str):
-            search = _GlobSearch(compile_path_pattern(pattern))
-        elif isinstance(pattern, _GlobSearch):
-            search = pattern
+            matcher = _glob_compile(pattern)
+        elif isinstance(pattern, _GlobPathMatcher):
+            matcher = pattern
         else:
             raise TypeError("picomatch patterns must be str, not %s" % type(pattern).__name__)
-        self.bad_pattern = search.matcher.bad_pattern
-        super().__init__(search, None if self.bad_pattern else True)
-        self.pattern = search.matcher.pattern
+        self.bad_pattern = matcher.bad_pattern
+        super().__init__(matcher, None if self.bad_pattern else True)
+        self.pattern = matcher.pattern
 
+    def match_paths(self, paths: Iterable[str]) -> Tuple[bool, Optional[str]]:
+        """(matched, bad_pattern) exactly like the reference's matchPathPattern.
 
-class _GlobSearch:
-    """Duck-typed stand-in for re.Pattern, as RegexPattern expects."""
-
-    __slots__ = ("matcher",)
-
-    def __init__(self, matcher: _GlobPathMatcher):
-        self.matcher = matcher
-
-    def search(self, candidate: str):
-        return candidate if self.matcher.matches(candidate) else None
-
-    match = search
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, _GlobSearch) and other.matcher.pattern == self.matcher.pattern
-
-    def __hash__(self) -> int:
-        return hash(self.matcher.pattern)
+        Each path is normalised as the reference does (backslashes to "/",
+        one leading "./" dropped; pathspec's own normalize_file would also
+        strip a leading "/", which the reference does not).  bad_pattern is
+        None, "leading-slash" or "invalid-glob" (also when the regex throws).
+        """
+        if self.bad_pattern is not None:
+            return False, self.bad_pattern
+        try:
+            for path in paths:
+                if self.regex.matches(_glob_normalise_candidate(path)):
+                    return True, None
+        except _GlobMatchError:
+            return False, "invalid-glob"
+        return False, None
 
 
 try:
@@ -6172,33 +6175,6 @@ except pathspec.util.AlreadyRegisteredError:
     # The module can be imported twice under different names (tests); the
     # first registration stays, and both classes behave identically.
     pass
-
-
-@functools.lru_cache(maxsize=4096)
-def _glob_spec_pattern(pattern: str) -> PicomatchPattern:
-    return PicomatchPattern(pattern)
-
-
-def match_path_pattern(pattern: str, paths: Iterable[str]) -> Tuple[bool, Optional[str]]:
-    """(matched, bad_pattern) exactly like the reference ``matchPathPattern``.
-
-    bad_pattern is None, "leading-slash" or "invalid-glob".  *matched* is
-    True when any path, normalised like the reference does, matches.
-    """
-    spec_pattern = _glob_spec_pattern(pattern)
-    if spec_pattern.bad_pattern is not None:
-        return False, spec_pattern.bad_pattern
-    try:
-        for path in paths:
-            # pathspec's own normalize_file would also strip a leading "/",
-            # which the reference does not, so candidates are normalised here
-            # and fed to the pattern's match_file directly.
-            if spec_pattern.match_file(_glob_normalise_candidate(path)) is not None:
-                return True, None
-    except _GlobMatchError:
-        # The reference reports a matcher that throws as an invalid glob.
-        return False, "invalid-glob"
-    return False, None
 
 
 # ---------------------------------------------------------------------------
@@ -6245,12 +6221,6 @@ def match_path_pattern(pattern: str, paths: Iterable[str]) -> Tuple[bool, Option
 # Errors surface as FrontmatterYamlError with `.stage`, `.code`, `.message`.
 
 
-try:
-    from yaml._yaml import CParser as _YamlCEventParser
-except ImportError:  # pragma: no cover - depends on the PyYAML build
-    _YamlCEventParser = None
-
-
 # ---------------------------------------------------------------------------
 # 10. YAML: Public types
 # ---------------------------------------------------------------------------
@@ -6274,69 +6244,57 @@ class FrontmatterYamlError(Exception):
         self.message = message
 
 
-class YamlDate(object):
-    """A JS Date produced by `!!timestamp` (or a %YAML 1.1 plain timestamp).
+class _YamlJSObject(object):
+    """A JS object the door returns for a tagged value, equal by content."""
 
-    `iso` is the JS `toISOString()` text (UTC, millisecond precision), or None
-    for an invalid date.
-    """
+    __slots__ = ()
+    __hash__ = None
+
+    def _content(self):
+        return getattr(self, self.__slots__[0])
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other._content() == self._content()
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __repr__(self):
+        return "%s(%r)" % (type(self).__name__, self._content())
+
+
+class _YamlDate(_YamlJSObject):
+    """A JS Date from `!!timestamp` (or a %YAML 1.1 plain timestamp): `iso` is
+    its `toISOString()` text (UTC, millisecond precision), None if invalid."""
 
     __slots__ = ("iso",)
+    js_class = "Date"
 
     def __init__(self, iso):
         self.iso = iso
 
-    def __eq__(self, other):
-        return isinstance(other, YamlDate) and other.iso == self.iso
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
     def __hash__(self):
         return hash(("YamlDate", self.iso))
 
-    def __repr__(self):
-        return "YamlDate(%r)" % (self.iso,)
 
-
-class YamlOrderedMap(object):
+class _YamlOrderedMap(_YamlJSObject):
     """A JS Map (from `!!omap`): `entries` is a list of (key, value) pairs."""
 
     __slots__ = ("entries",)
+    js_class = "Map"
 
     def __init__(self, entries=None):
         self.entries = [] if entries is None else entries
 
-    def __eq__(self, other):
-        return isinstance(other, YamlOrderedMap) and other.entries == self.entries
 
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    __hash__ = None
-
-    def __repr__(self):
-        return "YamlOrderedMap(%r)" % (self.entries,)
-
-
-class YamlSet(object):
+class _YamlSet(_YamlJSObject):
     """A JS Set (from `!!set`): `items` is the list of members in order."""
 
     __slots__ = ("items",)
+    js_class = "Set"
 
     def __init__(self, items=None):
         self.items = [] if items is None else items
-
-    def __eq__(self, other):
-        return isinstance(other, YamlSet) and other.items == self.items
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    __hash__ = None
-
-    def __repr__(self):
-        return "YamlSet(%r)" % (self.items,)
 
 
 # ---------------------------------------------------------------------------
@@ -7527,23 +7485,27 @@ class _YamlScanner(object):
             while end != -1 and end + 1 < n and s[end + 1] == "'":
                 end = s.find(quote, end + 2, n)
         if end != -1:
-            # Every line the quotes span must be indented enough.
+            # Every line the quotes span must be indented enough; the first
+            # line that is not cuts the scalar at the end of the line before
+            # it (its CR excluded), wherever the closing quote was found.
             nl = s.find("\n", start, end)
             while nl != -1:
                 cont = self._continue_scalar(nl + 1)
                 if cont < 0:
                     break
                 nl = s.find("\n", cont, end)
-            closed = nl == -1
-            if not closed:
-                end = nl - 1
+            if nl != -1:
+                end = nl - (2 if s[nl - 1] == "\r" else 1)
         else:
-            closed = False
             end = n - 1
         raw = s[start:end + 1]
+        # As the JS library's composer decides it: the scalar is closed when
+        # its text ends with the quote, even a quote of an escaped pair cut
+        # off from its partner (`'Core:0001''` before an unindented line).
+        closed = len(raw) > 1 and raw[-1] == quote
         inner = raw[1:-1] if len(raw) > 1 else ""
         if double:
-            value = _yaml_double_quoted(inner, self._soft)
+            value = _yaml_double_quoted(inner, self._soft, raw[-1] if len(raw) > 1 else "")
         else:
             value = _yaml_fold_lines(inner) if "\n" in inner else inner
             if "''" in value:
@@ -7720,13 +7682,18 @@ def _yaml_join_surrogates(text):
     )
 
 
-def _yaml_double_quoted(inner, on_error):
-    """Decode the text between double quotes (JS doubleQuotedValue)."""
+def _yaml_double_quoted(inner, on_error, last=""):
+    """Decode the text between double quotes (JS doubleQuotedValue).
+
+    *last* is the scalar's final character (its closing quote when closed):
+    like the JS decoder, an escape at the very end reads into it.
+    """
     if "\\" not in inner and "\n" not in inner:
         return inner
     out = []
     i = 0
     n = len(inner)
+    inner += last
     surrogate = False
     while i < n:
         ch = inner[i]
@@ -7741,7 +7708,7 @@ def _yaml_double_quoted(inner, on_error):
             out.append(breaks or " ")
         elif ch == "\\":
             i += 1
-            nxt = inner[i] if i < n else ""
+            nxt = inner[i] if i < len(inner) else ""
             if nxt in _YAML_ESCAPES and nxt:
                 out.append(_YAML_ESCAPES[nxt])
             elif nxt == "\n":
@@ -8580,7 +8547,6 @@ _YAML_PARSE_FLOAT_RE = re.compile(
 )
 
 _YAML_TAG_PREFIX = "tag:yaml.org,2002:"
-_YAML_TAG_STR = _YAML_TAG_PREFIX + "str"
 
 
 def _yaml_number(value):
@@ -8782,7 +8748,7 @@ def _yaml_iso_from_ms(ms):
 
 
 def _yaml_timestamp(text):
-    """JS timestamp.resolve: a YamlDate, or None when the text does not match."""
+    """JS timestamp.resolve: a _YamlDate, or None when the text does not match."""
     match = _YAML_TIMESTAMP_RE.match(text)
     if not match:
         return None
@@ -8803,7 +8769,7 @@ def _yaml_timestamp(text):
         if abs(offset) < 30:
             offset *= 60
         ms -= 60000 * offset
-    return YamlDate(_yaml_iso_from_ms(ms))
+    return _YamlDate(_yaml_iso_from_ms(ms))
 
 
 # Node's Buffer.from(text, 'base64'): white space and unknown characters are
@@ -9210,12 +9176,12 @@ class _YamlToJS(object):
             elif kind == "pairs":
                 result = []
             else:
-                result = YamlOrderedMap()
+                result = _YamlOrderedMap()
             items = node.items
         else:
             if node.kind == "set":
                 kind = "set"
-                result = YamlSet()
+                result = _YamlSet()
             else:
                 kind = "map"
                 result = {}
@@ -9442,11 +9408,11 @@ def _yaml_js_property_key(value):
         return ",".join("" if item is None else _yaml_js_property_key(item) for item in value)
     if isinstance(value, dict):
         return "[object Object]"
-    if isinstance(value, YamlOrderedMap):
+    if isinstance(value, _YamlOrderedMap):
         return "[object Map]"
-    if isinstance(value, YamlSet):
+    if isinstance(value, _YamlSet):
         return "[object Set]"
-    if isinstance(value, YamlDate):
+    if isinstance(value, _YamlDate):
         return value.iso or "Invalid Date"
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
@@ -9751,169 +9717,6 @@ def _yaml_load_pure_python(source):
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: libyaml fast path
-# ---------------------------------------------------------------------------
-#
-# libyaml (PyYAML's C extension) implements YAML 1.1 lexing, so its events
-# agree with the JS library only on plain, well-formed documents.  The fast
-# path is therefore opportunistic: a pre-screen rejects text using any
-# construct where the two lexers differ, the event stream is checked for
-# the remaining ones, and any error, warning or doubt sends the source to
-# the pure-Python path, which alone decides what is wrong and how.  Results
-# are then identical by construction; tests/test_vectors_yaml.py checks it
-# on every vector case.
-
-# Measured on all 573 vector cases and on differential fuzzing against the
-# JS library: with the screening below, libyaml gives identical results.
-_YAML_USE_C_PARSER = True
-
-YAML_C_LOADER_AVAILABLE = _YamlCEventParser is not None and _YAML_USE_C_PARSER
-
-_YAML_C_UNSAFE_RE = re.compile(
-    # Tabs, CR, NEL/LS/PS, BOM, control characters, lone surrogates: the
-    # lexers disagree about white space, line breaks and printability.
-    "[\t\r\x85\u2028\u2029\ufeff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f\ud800-\udfff]"
-    # Directives and document markers.
-    "|^%|^(?:---|\\.\\.\\.)(?:[ \\n]|$)"
-    # Comments glued to a quote, bracket or block scalar header.
-    "|[\"'\\]}|>]#"
-    # Explicit keys and bare `:` lines (JS indentation leniency).
-    "|^[ ]*(?:-[ ]+)*[?:](?:[ ]|$)"
-    # `?` or `:` opening a flow item: libyaml reads `[?x]` as a key.
-    "|[\\[{,][ ]*[?:]"
-    # Tags, and anchors/aliases whose JS name goes past libyaml's.
-    "|(?:^|[ \\[{,])!"
-    "|(?:^|[ \\[{,])[&*][A-Za-z0-9_-]*[^A-Za-z0-9_ \\n,\\[\\]{}-]",
-    re.M,
-)
-
-
-_YAML_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
-
-
-class _YamlFallback(Exception):
-    """libyaml's reading cannot be trusted for this source."""
-
-
-class _YamlFallbackSink(object):
-    """Error holder for the libyaml path: any problem means fall back."""
-
-    _yaml_pending = None
-
-    def _yaml_record(self, code, message, pos=None):
-        raise _YamlFallback()
-
-
-class _YamlCEvents(object):
-    """libyaml events, checked for constructs where the lexers differ."""
-
-    def __init__(self, parser, source):
-        self._parser = parser
-        self._source = source
-        self._documents = 0
-        # Per open collection: [is_mapping, next node is a key, flow line].
-        self._frames = []
-
-    def get_event(self):
-        event = self._parser.get_event()
-        cls = event.__class__
-        frames = self._frames
-        if cls is ScalarEvent:
-            if event.style in ("|", ">"):
-                if not _yaml_c_block_scalar_ok(self._source, event):
-                    raise _YamlFallback()
-            elif event.start_mark.line != event.end_mark.line:
-                # Multi-line plain/quoted scalars follow JS-specific
-                # indentation rules.
-                raise _YamlFallback()
-            self._node_done()
-        elif cls is AliasEvent:
-            self._node_done()
-        elif cls is SequenceStartEvent or cls is MappingStartEvent:
-            if frames and frames[-1][1]:
-                raise _YamlFallback()  # a collection as a mapping key
-            if len(frames) >= _YAML_MAX_DEPTH:
-                raise _YamlFallback()
-            mapping = cls is MappingStartEvent
-            frames.append([mapping, mapping, event.start_mark.line if event.flow_style else None])
-        elif cls is SequenceEndEvent or cls is MappingEndEvent:
-            frame = frames.pop()
-            if frame[2] is not None and frame[2] != event.end_mark.line:
-                raise _YamlFallback()  # flow collections spanning lines
-            self._node_done()
-        elif cls is DocumentStartEvent:
-            self._documents += 1
-            if self._documents > 1 or event.explicit or event.version or event.tags:
-                raise _YamlFallback()
-        return event
-
-    def _node_done(self):
-        frames = self._frames
-        if frames and frames[-1][0]:
-            # Keys and values alternate inside a mapping.
-            frames[-1][1] = not frames[-1][1]
-
-
-def _yaml_c_block_scalar_ok(source, event):
-    """Is this block scalar one where libyaml and the JS library agree?
-
-    The JS library rejects leading blank lines indented deeper than the
-    first content line (libyaml takes them as the indentation), and its
-    explicit indentation indicators count from a different base.
-    """
-    start = event.start_mark.index
-    if not source.endswith("\n") and event.end_mark.index >= len(source):
-        # At the very end without a line break the clip/keep rules differ.
-        return False
-    header = start
-    while header < len(source) and source[header] not in "|>":
-        header += 1
-    eol = source.find("\n", header)
-    if eol < 0:
-        return True
-    head = source[header:eol].split("#", 1)[0].strip()
-    if any(ch.isdigit() for ch in head):
-        return False
-    # Leading blank lines, up to the first non-blank line -- which libyaml
-    # may already consider outside the scalar, so look past its end.
-    longest_blank = 0
-    pos = eol + 1
-    while pos < len(source):
-        nl = source.find("\n", pos)
-        line = source[pos:] if nl < 0 else source[pos:nl]
-        if line.strip(" "):
-            return len(line) - len(line.lstrip(" ")) >= longest_blank
-        longest_blank = max(longest_blank, len(line))
-        if nl < 0:
-            break
-        pos = nl + 1
-    return True
-
-
-def _yaml_load_c(source):
-    """libyaml-based loader; raises _YamlFallback when it cannot decide."""
-    if (source and not source.endswith("\n")) or _YAML_C_UNSAFE_RE.search(source):
-        # (Frontmatter always ends with a line break; without one the two
-        # lexers disagree about block scalars at the very end.)
-        raise _YamlFallback()
-    if _YAML_ASTRAL_RE.search(source) and any(len(line) > 512 for line in source.split("\n")):
-        # The JS 1024-character key limit counts UTF-16 units, libyaml's
-        # counts characters.
-        raise _YamlFallback()
-    parser = _YamlCEventParser(source)
-    sink = _YamlFallbackSink()
-    try:
-        composer = _YamlComposer(_YamlCEvents(parser, source), lambda: False, sink)
-        root = composer.compose()
-    except (_YamlSyntaxError, yaml.YAMLError):
-        # Any problem at all: the pure-Python path reports it the JS way.
-        raise _YamlFallback()
-    finally:
-        parser.dispose()
-    return _yaml_convert(root, False)
-
-
-# ---------------------------------------------------------------------------
 # 10. YAML: Line-based fast path
 # ---------------------------------------------------------------------------
 #
@@ -9955,7 +9758,7 @@ def _yaml_load_c(source):
 # records it is several times faster than the libyaml route, whose composer
 # and converter are Python.
 
-class _YamlFastDecline(Exception):
+class _YamlFastDecline(LookupError):
     """The source is outside the fast path's subset."""
 
 
@@ -10155,22 +9958,26 @@ def _yaml_fast_load(source):
     return value
 
 
-def load_frontmatter_yaml(source):
-    """Parse frontmatter YAML exactly as the reference JS library does.
+def load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
+    """The YAML engine's door: parse frontmatter YAML as yaml 2.9.0 does.
 
     Returns plain Python data (str, bool, None, int/float as JS numbers,
-    list, dict in JS own-key order, and YamlDate / bytes / YamlOrderedMap /
-    YamlSet for the rare tagged values).  Raises FrontmatterYamlError.
+    list, dict in JS own-key order; bytes and small value objects for the
+    rare tagged values: a JS Date has `.iso`, a Map `.entries`, a Set
+    `.items`; each names its class in `.js_class`).  Raises
+    FrontmatterYamlError.
+
+    *route* picks the path: "auto" (the line-based fast path, and the full
+    path where it declines), "full" (the full path only) or "fast" (the fast
+    path only; raises LookupError where it declines).  Tests prove the two
+    paths equal; the product always uses "auto".
     """
-    try:
-        return _yaml_fast_load(source)
-    except _YamlFastDecline:
-        pass
-    if YAML_C_LOADER_AVAILABLE:
+    if route != "full":
         try:
-            return _yaml_load_c(source)
-        except _YamlFallback:
-            pass
+            return _yaml_fast_load(source)
+        except _YamlFastDecline:
+            if route == "fast":
+                raise
     return _yaml_load_pure_python(source)
 
 
@@ -10178,8 +9985,8 @@ def load_frontmatter_yaml(source):
 # 11. Semver: Package patterns and semver ranges
 #
 # A port of what the reference server needs from node-semver 7.8.5: the
-# `validRange` normalisation (strict mode, no includePrerelease), `satisfies`
-# for the same options, plus the reference's `parsePackagePattern` wrapper.
+# `validRange` decision (strict mode, no includePrerelease) inside the
+# reference's `parsePackagePattern` wrapper.
 #
 # The port follows node-semver's own pipeline step by step (whitespace
 # collapse, "||" split, build strip, hyphen ranges, comparator/tilde/caret
@@ -10199,8 +10006,18 @@ def load_frontmatter_yaml(source):
 # inputs match, so they are reproduced exactly.
 # ---------------------------------------------------------------------------
 
-# ECMAScript WhiteSpace + LineTerminator (the JS text engine owns the set and js_trim).
-_semver_JS_WHITESPACE = _JS_WHITESPACE
+# ECMAScript WhiteSpace + LineTerminator: the set `String.prototype.trim`
+# removes and the set the regex class `\s` matches.
+_semver_JS_WHITESPACE = (
+    "\t\n\x0b\x0c\r \xa0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def _semver_trim(text: str) -> str:
+    """ECMAScript `String.prototype.trim`: strip exactly the set above."""
+    return text.strip(_semver_JS_WHITESPACE)
 
 
 # --- regex building blocks (JS semantics spelled out for Python's `re`) ----
@@ -10292,7 +10109,6 @@ _semver_BUILD_STRIP_RE = re.compile("\\+([a-zA-Z0-9-]+(?:\\.[a-zA-Z0-9-]+)*)")
 _semver_BUILD_RE = re.compile(_semver_BUILD)
 # JS `/\s+/g`, used both for collapsing and for split(/\s+/).
 _semver_WS_RUN_RE = re.compile(_semver_WS + "+")
-_semver_DIGITS_ONLY_RE = re.compile("[0-9]+\\Z")
 
 # Helpers for scanning with COMPARATOR_TRIM_RE in linear time (see below).
 _semver_RUN_CHARS = frozenset("v=" + _semver_JS_WHITESPACE)
@@ -10313,35 +10129,6 @@ class _semver_Invalid(ValueError):
 
 # --- versions -------------------------------------------------------------
 
-def _semver_is_numeric_id(identifier: str) -> bool:
-    return _semver_DIGITS_ONLY_RE.match(identifier) is not None
-
-
-def _semver_compare_identifiers(left: str, right: str) -> int:
-    """node-semver's compareIdentifiers, on the identifiers' text.
-
-    node keeps numeric identifiers below MAX_SAFE_INTEGER as numbers and the
-    rest as strings, but either way two numeric identifiers end up compared as
-    IEEE doubles; float() rounds decimal text the same way JS Number() does.
-    """
-    left_numeric = _semver_is_numeric_id(left)
-    right_numeric = _semver_is_numeric_id(right)
-    if left_numeric and right_numeric:
-        left_value = float(left)
-        right_value = float(right)
-        if left_value == right_value:
-            return 0
-        return -1 if left_value < right_value else 1
-    if left == right:
-        return 0
-    if left_numeric:
-        return -1
-    if right_numeric:
-        return 1
-    # Identifiers are ASCII, so code-point order equals JS UTF-16 order.
-    return -1 if left < right else 1
-
-
 class _semver_Version:
     """A parsed strict semver version (node-semver's SemVer class)."""
 
@@ -10352,7 +10139,7 @@ class _semver_Version:
         # text has astral characters, and those never match FULL anyway.
         if len(text) > _semver_MAX_LENGTH:
             raise _semver_Invalid("version is too long")
-        match = _semver_FULL_RE.match(js_trim(text))
+        match = _semver_FULL_RE.match(_semver_trim(text))
         if match is None:
             raise _semver_Invalid("invalid version")
         self.major = int(match.group(1))
@@ -10370,39 +10157,6 @@ class _semver_Version:
         if self.prerelease:
             self.version += "-" + prerelease_text
 
-    def compare(self, other: "_semver_Version") -> int:
-        if self.version == other.version:
-            return 0
-        mine = (self.major, self.minor, self.patch)
-        theirs = (other.major, other.minor, other.patch)
-        if mine != theirs:
-            return -1 if mine < theirs else 1
-        return self._compare_prerelease(other)
-
-    def _compare_prerelease(self, other: "_semver_Version") -> int:
-        # A version without a prerelease sorts after one with a prerelease.
-        if self.prerelease and not other.prerelease:
-            return -1
-        if not self.prerelease and other.prerelease:
-            return 1
-        if not self.prerelease and not other.prerelease:
-            return 0
-        index = 0
-        while True:
-            left = self.prerelease[index] if index < len(self.prerelease) else None
-            right = other.prerelease[index] if index < len(other.prerelease) else None
-            if left is None and right is None:
-                return 0
-            if right is None:
-                return 1
-            if left is None:
-                return -1
-            if left != right:
-                # node returns here even if the comparison says "equal"
-                # (huge numeric identifiers that round to the same double).
-                return _semver_compare_identifiers(left, right)
-            index += 1
-
 
 # --- comparators ----------------------------------------------------------
 
@@ -10412,7 +10166,7 @@ class _semver_Comparator:
     __slots__ = ("operator", "semver", "value")
 
     def __init__(self, text: str) -> None:
-        text = " ".join(_semver_WS_RUN_RE.split(js_trim(text)))
+        text = " ".join(_semver_WS_RUN_RE.split(_semver_trim(text)))
         match = _semver_COMPARATOR_RE.match(text)
         if match is None:
             raise _semver_Invalid("invalid comparator")
@@ -10422,22 +10176,6 @@ class _semver_Comparator:
         # None stands for node's Comparator.ANY.
         self.semver = _semver_Version(version_text) if version_text else None
         self.value = "" if self.semver is None else self.operator + self.semver.version
-
-    def test(self, version: _semver_Version) -> bool:
-        if self.semver is None:
-            return True
-        order = version.compare(self.semver)
-        operator = self.operator
-        if operator == "":
-            return order == 0
-        if operator == ">":
-            return order > 0
-        if operator == ">=":
-            return order >= 0
-        if operator == "<":
-            return order < 0
-        return order <= 0  # "<="
-
 
 # --- textual rewrites (node-semver's classes/range.js helpers) -------------
 
@@ -10455,7 +10193,7 @@ def _semver_next(number_text: str) -> str:
 
 
 def _semver_hyphen_replace(match: "re.Match") -> str:
-    (from_text, from_major, from_minor, from_patch, from_pre, _from_build,
+    (from_text, from_major, from_minor, from_patch, _from_pre, _from_build,
      to_text, to_major, to_minor, to_patch, to_pre, _to_build) = match.groups()
     if _semver_is_x(from_major):
         low = ""
@@ -10477,7 +10215,7 @@ def _semver_hyphen_replace(match: "re.Match") -> str:
         high = "<=%s.%s.%s-%s" % (to_major, to_minor, to_patch, to_pre)
     else:
         high = "<=" + to_text
-    return js_trim(low + " " + high)
+    return _semver_trim(low + " " + high)
 
 
 def _semver_replace_caret(comp: str) -> str:
@@ -10522,7 +10260,7 @@ def _semver_replace_tilde(comp: str) -> str:
 
 
 def _semver_replace_xrange(comp: str) -> str:
-    comp = js_trim(comp)
+    comp = _semver_trim(comp)
     match = _semver_XRANGE_RE.match(comp)
     if match is None:
         return comp
@@ -10575,12 +10313,12 @@ def _semver_each_word(text: str, rewrite) -> str:
 def _semver_parse_comparator(comp: str) -> str:
     """Turn one space-free word into plain comparators (node's parseComparator)."""
     comp = _semver_BUILD_RE.sub("", comp, count=1)
-    comp = _semver_each_word(js_trim(comp), _semver_replace_caret)
-    comp = _semver_each_word(js_trim(comp), _semver_replace_tilde)
+    comp = _semver_each_word(_semver_trim(comp), _semver_replace_caret)
+    comp = _semver_each_word(_semver_trim(comp), _semver_replace_tilde)
     comp = _semver_each_word(comp, _semver_replace_xrange)
     # A "*" is AND-ed with the rest, so it is simply dropped (first one only,
     # like JS `replace` with a non-global regex).
-    return _semver_STAR_RE.sub("", js_trim(comp), count=1)
+    return _semver_STAR_RE.sub("", _semver_trim(comp), count=1)
 
 
 def _semver_comparator_trim_join(match: "re.Match") -> str:
@@ -10671,7 +10409,7 @@ def _semver_parse_set(text: str) -> List[_semver_Comparator]:
         comparator = parsed.get(word)
         if comparator is None:
             # `>=0.0.0` is the same as "*".
-            plain = _semver_GTE0_RE.sub("", js_trim(word), count=1)
+            plain = _semver_GTE0_RE.sub("", _semver_trim(word), count=1)
             comparator = parsed[word] = _semver_Comparator(plain)
         comparators.append(comparator)
 
@@ -10690,11 +10428,11 @@ def _semver_parse_set(text: str) -> List[_semver_Comparator]:
 def _semver_parse_range(range_text: str) -> List[List[_semver_Comparator]]:
     """node-semver's `new Range(range_text)`; raises _semver_Invalid."""
     # Collapse whitespace first so the bounded regexes above are sufficient.
-    raw = _semver_WS_RUN_RE.sub(" ", js_trim(range_text))
+    raw = _semver_WS_RUN_RE.sub(" ", _semver_trim(range_text))
     alternatives = []
     parsed_alternatives: Dict[str, List[_semver_Comparator]] = {}
     for alternative in raw.split("||"):
-        alternative = js_trim(alternative)
+        alternative = _semver_trim(alternative)
         comparators = parsed_alternatives.get(alternative)
         if comparators is None:
             comparators = parsed_alternatives[alternative] = _semver_parse_set(alternative)
@@ -10717,7 +10455,7 @@ def _semver_parse_range(range_text: str) -> List[List[_semver_Comparator]]:
     return alternatives
 
 
-def semver_valid_range(range_text: str) -> Optional[str]:
+def _semver_valid_range(range_text: str) -> Optional[str]:
     """node-semver 7.8.5 `validRange(range_text)` (strict, no prereleases).
 
     Returns the normalised range (e.g. "^1.2" -> ">=1.2.0 <2.0.0-0"), "*"
@@ -10728,42 +10466,9 @@ def semver_valid_range(range_text: str) -> Optional[str]:
     except _semver_Invalid:
         return None
     formatted = "||".join(
-        " ".join(js_trim(comparator.value) for comparator in comparators)
+        " ".join(_semver_trim(comparator.value) for comparator in comparators)
         for comparators in alternatives)
     return formatted or "*"
-
-
-def _semver_test_set(comparators: List[_semver_Comparator], version: _semver_Version) -> bool:
-    for comparator in comparators:
-        if not comparator.test(version):
-            return False
-    if version.prerelease:
-        # A prerelease only matches when some comparator names a prerelease of
-        # the very same major.minor.patch (so ^1.2.3-pr.1 admits 1.2.3-pr.2
-        # but not 1.2.4-alpha).
-        for comparator in comparators:
-            allowed = comparator.semver
-            if allowed is not None and allowed.prerelease and (
-                    allowed.major, allowed.minor, allowed.patch) == (
-                    version.major, version.minor, version.patch):
-                return True
-        return False
-    return True
-
-
-def semver_satisfies(version: str, range_text: str) -> bool:
-    """node-semver 7.8.5 `satisfies(version, range_text)` (strict, no prereleases)."""
-    try:
-        alternatives = _semver_parse_range(range_text)
-    except _semver_Invalid:
-        return False
-    if not version:
-        return False
-    try:
-        parsed_version = _semver_Version(version)
-    except _semver_Invalid:
-        return False
-    return any(_semver_test_set(comparators, parsed_version) for comparators in alternatives)
 
 
 def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
@@ -10777,10 +10482,10 @@ def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
     split_at = pattern.rfind("@")
     has_range = split_at > 0
     name = pattern[:split_at] if has_range else pattern
-    range_text = js_trim(pattern[split_at + 1:]) if has_range else None
-    if not js_trim(name) or (has_range and not range_text):
+    range_text = _semver_trim(pattern[split_at + 1:]) if has_range else None
+    if not _semver_trim(name) or (has_range and not range_text):
         return None
-    if range_text and semver_valid_range(range_text) is None:
+    if range_text and _semver_valid_range(range_text) is None:
         return None
     if range_text:
         return {"name": name, "range": range_text}

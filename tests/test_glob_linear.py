@@ -46,10 +46,10 @@ RUNNER = textwrap.dedent("""
     import json, pathlib, sys, time
     root = pathlib.Path(sys.argv[1])
     sys.path.insert(0, str(root))
-    from adrkit_mcp import match_path_pattern
+    from adrkit_mcp import PicomatchPattern
     pattern, path = json.loads(sys.stdin.read())
     start = time.perf_counter()
-    result = match_path_pattern(pattern, [path])
+    result = PicomatchPattern(pattern).match_paths([path])
     print(json.dumps([result[0], result[1], time.perf_counter() - start]))
 """)
 
@@ -71,9 +71,9 @@ def test_hostile_glob_finishes_quickly(pattern, path):
 
 def test_re_engine_is_only_used_within_its_step_bound():
     """Python's re serves a candidate only when its worst case is bounded."""
-    from adrkit_mcp import compile_path_pattern
+    from adrkit_mcp import PicomatchPattern
     # Nested quantifiers over branching bodies never go to re.
-    assert compile_path_pattern("+(a|b)*(c|d)x")._re_max_length == -1
+    assert PicomatchPattern("+(a|b)*(c|d)x").regex._re_max_length == -1
     # A typical pattern uses re for typical paths, and not for huge ones.
-    typical = compile_path_pattern("**/*.ts")
+    typical = PicomatchPattern("**/*.ts").regex
     assert 100 <= typical._re_max_length < 4096

@@ -553,6 +553,29 @@ def _affects(*matchers):
     return "\n".join(lines) + "\n"
 
 
+def test_context_matches_paths_through_the_registered_pathspec_pattern_type(repo):
+    """The product looks the "picomatch" type up in pathspec's registry on every
+    call and matches through its Pattern interface: replace the registered type
+    and the answer of get_decision_context changes."""
+    import pathspec
+    import pathspec.util
+
+    repo.record("0001-docs.md", status="accepted", extra='deciders: ["@a"]\n' + _affects(("path", "docs")))
+    governing = lambda: [entry["id"] for entry in  # noqa: E731
+                         repo.result("get_decision_context", files=["docs/guide.md"])["governing"]]
+    # picomatch: "docs" is that one path, not a folder.
+    assert governing() == []
+    registered = pathspec.util.lookup_pattern("picomatch")
+    assert registered is M.PicomatchPattern
+    # Gitignore semantics: "docs" also covers everything below a folder of that name.
+    pathspec.util.register_pattern("picomatch", pathspec.util.lookup_pattern("gitignore"), override=True)
+    try:
+        assert governing() == ["0001"]
+    finally:
+        pathspec.util.register_pattern("picomatch", registered, override=True)
+    assert governing() == []
+
+
 def test_context_buckets(repo):
     for ident, status in (("0001", "accepted"), ("0002", "draft"), ("0003", "proposed"),
                           ("0004", "rejected"), ("0005", "superseded"), ("0006", "deprecated")):

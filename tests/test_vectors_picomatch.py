@@ -11,10 +11,20 @@ import sys
 import pathspec
 import pytest
 
-from adrkit_mcp import PicomatchPattern, compile_path_pattern, match_path_pattern
+from adrkit_mcp import PicomatchPattern
 
 # The module that holds the matcher, for tests that reach its engines.
-GLOBS = sys.modules[match_path_pattern.__module__]
+GLOBS = sys.modules[PicomatchPattern.__module__]
+
+
+def match_path_pattern(pattern, paths):
+    """The reference's matchPathPattern, through the door."""
+    return PicomatchPattern(pattern).match_paths(paths)
+
+
+def compile_path_pattern(pattern):
+    """The engine's compiled matcher behind the door (its pathspec "regex")."""
+    return PicomatchPattern(pattern).regex
 
 VECTORS_PATH = pathlib.Path(__file__).resolve().parent / "data" / "vectors" / "picomatch.json"
 DATA = json.loads(VECTORS_PATH.read_text(encoding="utf-8"))
@@ -88,26 +98,26 @@ def test_registration_survives_a_second_import():
     spec = importlib.util.spec_from_file_location("globs_second_copy", GLOBS.__file__)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # must not raise AlreadyRegisteredError
-    assert module.match_path_pattern("a/*", ["a/b"]) == (True, None)
+    assert module.PicomatchPattern("a/*").match_paths(["a/b"]) == (True, None)
 
 
 # --- compilation cache ------------------------------------------------------
 
 def test_compilation_is_cached_per_pattern():
     first = compile_path_pattern("packages/*/src/**/*.ts")
-    hits = compile_path_pattern.cache_info().hits
+    hits = GLOBS._glob_compile.cache_info().hits
     assert compile_path_pattern("packages/*/src/**/*.ts") is first
-    assert compile_path_pattern.cache_info().hits == hits + 1
-    assert compile_path_pattern.cache_info().maxsize >= 1024
+    assert GLOBS._glob_compile.cache_info().hits == hits + 1
+    assert GLOBS._glob_compile.cache_info().maxsize >= 1024
 
 
 def test_compiled_matcher_interface():
-    matcher = compile_path_pattern("src/db/**")
+    matcher = PicomatchPattern("src/db/**")
     assert matcher.bad_pattern is None
-    assert matcher.matches("src/db/models/user.ts")
-    assert not matcher.matches("src/api/x.ts")
-    assert compile_path_pattern("").bad_pattern == "invalid-glob"
-    assert compile_path_pattern("/abs").bad_pattern == "leading-slash"
+    assert matcher.match_file("src/db/models/user.ts")
+    assert not matcher.match_file("src/api/x.ts")
+    assert PicomatchPattern("").bad_pattern == "invalid-glob"
+    assert PicomatchPattern("/abs").bad_pattern == "leading-slash"
 
 
 # --- behaviours worth a named test -------------------------------------------

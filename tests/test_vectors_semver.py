@@ -1,7 +1,9 @@
 """Conformance of the package-pattern parser with node-semver 7.8.5.
 
 The vectors (tests/data/vectors/semver-range.json) were produced by running the
-reference's parsePackagePattern and semver 7.8.5's validRange / satisfies.
+reference's parsePackagePattern and semver 7.8.5's validRange / satisfies.  The
+server only decides whether a range is valid (package matchers are inert), so
+the `satisfies` probes of the vectors are not checked: nothing runs satisfies.
 """
 import json
 import pathlib
@@ -9,7 +11,12 @@ import time
 
 import pytest
 
-from adrkit_mcp import js_trim, parse_package_pattern, semver_satisfies, semver_valid_range
+import adrkit_mcp
+from adrkit_mcp import js_trim, parse_package_pattern
+
+# The door, parse_package_pattern, returns the range as written; the
+# normalisation validRange computes on the way is only visible behind it.
+semver_valid_range = adrkit_mcp._semver_valid_range
 
 VECTORS_PATH = pathlib.Path(__file__).resolve().parent / "data" / "vectors" / "semver-range.json"
 DATA = json.loads(VECTORS_PATH.read_text(encoding="utf-8"))
@@ -32,14 +39,6 @@ def test_parse_package_pattern(case):
     "case", [case for _, case in RANGED_CASES], ids=[case_id for case_id, _ in RANGED_CASES])
 def test_valid_range_normalisation(case):
     assert semver_valid_range(case["parsed"]["range"]) == case["normalized"]
-
-
-@pytest.mark.parametrize(
-    "case", [case for _, case in RANGED_CASES], ids=[case_id for case_id, _ in RANGED_CASES])
-def test_satisfies_probes(case):
-    range_text = case["parsed"]["range"]
-    got = {version: semver_satisfies(version, range_text) for version in case["satisfies"]}
-    assert got == case["satisfies"]
 
 
 # --- js_trim: the exact ECMAScript whitespace set ---------------------------
@@ -135,7 +134,6 @@ HOSTILE = {
 def test_hostile_ranges_finish_quickly(text):
     started = time.perf_counter()
     semver_valid_range(text)
-    semver_satisfies("1.2.3", text)
     parse_package_pattern("pkg@" + text)
     # Typically well under 0.1 s; the bound only catches quadratic blow-ups.
     assert time.perf_counter() - started < 3.0

@@ -25,9 +25,16 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import adrkit_mcp as m  # noqa: E402
 
-FAST = m._yaml_fast_load
-FULL = m._yaml_load_pure_python
-DECLINE = m._YamlFastDecline
+def FAST(source):
+    """The line-based fast path alone; LookupError where it declines."""
+    return m.load_frontmatter_yaml(source, "fast")
+
+
+def FULL(source):
+    return m.load_frontmatter_yaml(source, "full")
+
+
+DECLINE = LookupError
 
 
 # -- comparison -------------------------------------------------------------
@@ -168,17 +175,11 @@ def test_typical_form_is_accepted():
     assert check(TYPICAL) == "accepted"
 
 
-def test_public_loader_uses_the_fast_path(monkeypatch):
-    """Typical frontmatter never reaches libyaml or the full pure path."""
-
-    def refuse(source):
-        raise AssertionError("full path used for %r" % source)
-
-    monkeypatch.setattr(m, "_yaml_load_pure_python", refuse)
-    monkeypatch.setattr(m, "_yaml_load_c", refuse)
-    assert m.load_frontmatter_yaml(TYPICAL)["review"] == {"tier": "async", "quorum": 2}
+def test_public_loader_uses_the_fast_path():
+    """Typical frontmatter never needs the full path: the fast path alone reads it."""
+    assert m.load_frontmatter_yaml(TYPICAL, "fast")["review"] == {"tier": "async", "quorum": 2}
     for source in docs_adr_blocks():
-        m.load_frontmatter_yaml(source)
+        m.load_frontmatter_yaml(source, "fast")
 
 
 # -- hand-picked edges --------------------------------------------------------
