@@ -2543,12 +2543,14 @@ class RecordCache(object):
                 if should_stop():
                     raise CallCancelled()
                 self._gate.wait(_GATE_POLL_S)
+            if should_stop():  # stopped while waiting: never start a load nobody will read
+                raise CallCancelled()
             self._busy = True
 
     def leave(self):
         with self._gate:
             self._busy = False
-            self._gate.notify()
+            self._gate.notify_all()
 
 
 # The clock a load's racy window is measured against (the file system stamps with wall time).
