@@ -2261,7 +2261,9 @@ def _pattern_allows_dot(pattern):
     return _has_dot_segment(pattern)
 
 
-def resolve_record_affects(record, candidates, should_stop=lambda: False, verdicts=None):
+def resolve_record_affects(record: "Record", candidates: List[str], should_stop: Callable[[], bool] = lambda: False,
+                           verdicts: Optional[Dict[str, Tuple[bool, Optional[str]]]] = None
+                           ) -> Tuple[List[Dict[str, str]], List[Dict[str, Any]]]:
     """(firedMatchers, findings) of one record; a matching negated matcher suppresses the record.
 
     Pass one `verdicts` dict to every record of a call to match each distinct pattern once.
@@ -2390,7 +2392,7 @@ class Record(object):
         return {"supersedes": list(fm["supersedes"]), "supersededBy": fm.get("supersededBy"),
                 "relatesTo": list(fm["relatesTo"]), "conflictsWith": list(fm["conflictsWith"])}
 
-    def matched_fields(self, needle, lone_surrogate=None):
+    def matched_fields(self, needle: str, lone_surrogate: Optional[bool] = None) -> List[str]:
         """Which of body, id, tag, title contain the normalised needle (in that fixed order).
 
         `lone_surrogate`: whether the needle holds half of a surrogate pair (computed when None).
@@ -2490,12 +2492,12 @@ RACY_WINDOW_NS = 2 * 10 ** 9
 _STAT_REUSE = os.name == "posix"
 
 
-def _stat_identity(info):
+def _stat_identity(info: os.stat_result) -> Tuple[int, ...]:
     """What must be unchanged for a file to be the one read: device, inode, size, times, mode."""
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_mode)
 
 
-def _settled(identity, load_started_ns):
+def _settled(identity: Tuple[int, ...], load_started_ns: int) -> bool:
     """True when a file with this identity may be reused on a later call without reading it.
 
     Any later write, rename or chmod sets ctime to a moment after the load began, so the
@@ -2536,7 +2538,7 @@ class RecordCache(object):
         self._gate = threading.Condition(threading.Lock())
         self._busy = False
 
-    def enter(self, should_stop):
+    def enter(self, should_stop: Callable[[], bool]) -> None:
         """Wait for this cache's turn to load; CallCancelled when the call stops meanwhile."""
         with self._gate:
             while self._busy:
@@ -2547,7 +2549,7 @@ class RecordCache(object):
                 raise CallCancelled()
             self._busy = True
 
-    def leave(self):
+    def leave(self) -> None:
         with self._gate:
             self._busy = False
             self._gate.notify_all()
@@ -2634,7 +2636,7 @@ def _display_prefix(canonical_root, canonical_dir):
     return "" if relative == os.curdir else relative.replace(os.sep, "/") + "/"
 
 
-def load_projection(config, should_stop=lambda: False):
+def load_projection(config: "CorpusConfig", should_stop: Callable[[], bool] = lambda: False) -> "Projection":
     """Read the corpus as it is on disk now; reuse the parse of every file proven unchanged."""
     cache = config.cache
     cache.enter(should_stop)
@@ -2857,7 +2859,7 @@ def split_frontmatter(source):
     raise FenceError(FINDING_MESSAGES["fence-unterminated"])
 
 
-def parse_record_file(path, data):
+def parse_record_file(path: str, data: bytes) -> "_ParsedFile":
     """Decode, split, parse and validate one record file: never raises, a broken file is a finding."""
     try:
         return _parse_record_file(path, data)
