@@ -1701,15 +1701,20 @@ class CallCancelled(Exception):
 
 
 class CorpusConfig(object):
-    """Where the corpus lives, as configured (flags, environment or defaults)."""
+    """Where the corpus lives, as configured (flags, environment or defaults), and its cache.
 
-    __slots__ = ("root", "adr_dir", "expected_root")
+    Each server instance builds its own config, so each owns its own RecordCache: two
+    servers in one process never share or evict each other's parses.
+    """
+
+    __slots__ = ("root", "adr_dir", "expected_root", "cache")
 
     def __init__(self, root, adr_dir=DEFAULT_ADR_DIR, expected_root=None):
         self.root = root
         self.adr_dir = adr_dir
         # The canonical root seen at start-up; every call must find the same one.
         self.expected_root = expected_root
+        self.cache = RecordCache()
 
 
 def check_roots(config):
@@ -2003,14 +2008,10 @@ def _invalid_cursor_result(reason):
             render_summary("invalid-cursor", reason=reason))
 
 
-def _page_of_findings(findings, args, scope, query_parts):
+def _page_of_findings(findings, args, fingerprint, scope, query_parts):
     items, cursor = paginate(findings, args["findingsCursor"], args["findingsLimit"], scope,
-                             _fingerprint_of_args(args), query_shape_hash(query_parts))
+                             fingerprint, query_shape_hash(query_parts))
     return {"items": items, "cursor": cursor}
-
-
-def _fingerprint_of_args(args):
-    return args["_fingerprint"]
 
 
 # --- The four tools: pure functions of (projection, arguments) ---------------
@@ -2027,7 +2028,7 @@ def _sorted_unique(values):
 def tool_search_decisions(projection, args, should_stop):
     needle = normalize_search_text(args["query"])
     status, scope, tags = args["status"], args["scope"], args["tags"]
-    matches = []
+    matches, lone_surrogate = [], _LONE_SURROGATE.search(needle) is not None
     for record in projection.records:
         if should_stop():
             raise CallCancelled()
@@ -2038,17 +2039,17 @@ def tool_search_decisions(projection, args, should_stop):
             continue
         if tags is not None and not all(tag in frontmatter["tags"] for tag in tags):
             continue
-        fields = record.matched_fields(needle)
+        fields = record.matched_fields(needle, lone_surrogate)
         if fields:
             summary = record.summary()
             summary["matchedFields"] = fields
             matches.append(summary)
-    args["_fingerprint"] = fp = projection.fingerprint
+    fp = projection.fingerprint
     try:
         items, cursor = paginate(matches, args["cursor"], args["limit"], "search.results", fp,
                                  query_shape_hash([needle, _sorted_unique(status), _sorted_unique(tags),
                                                    _sorted_unique(scope), args["limit"]]))
-        findings = _page_of_findings(projection.findings, args, "search.findings", [args["findingsLimit"]])
+        findings = _page_of_findings(projection.findings, args, fp, "search.findings", [args["findingsLimit"]])
     except InvalidCursor as error:
         return _invalid_cursor_result(error.reason)
     result = {"outcome": "results", "items": items, "cursor": cursor, "findings": findings}
@@ -2065,14 +2066,13 @@ def split_adr_ref(ref):
 
 def tool_get_decision(projection, args, should_stop):
     ref, fp = args["ref"], projection.fingerprint
-    args["_fingerprint"] = fp
     log, local_id = split_adr_ref(ref)
     candidates_hash = query_shape_hash([ref, args["limit"]])
     scope = "get_decision.candidates"
     try:
         findings_page = ("findings", None)
         try:
-            findings = _page_of_findings(projection.findings, args, "get_decision.findings",
+            findings = _page_of_findings(projection.findings, args, fp, "get_decision.findings",
                                          [args["findingsLimit"]])
         except InvalidCursor as error:
             findings_page = ("error", error.reason)
@@ -2118,22 +2118,22 @@ def tool_get_decision_context(projection, args, should_stop):
     # "Any path matches" does not depend on repeats: match each distinct path once, first
     # occurrence first (the order decides which path a throwing pattern meets first).
     candidates = list(dict.fromkeys(normalize_candidate_path(path) for path in files))
-    entries, derived = [], []
+    entries, derived, verdicts = [], [], {}
     for record in projection.records:
         if should_stop():
             raise CallCancelled()
-        fired, findings = resolve_record_affects(record, candidates, should_stop)
+        fired, findings = resolve_record_affects(record, candidates, should_stop, verdicts)
         derived.extend(findings)
         if fired:
             entry = record.summary()
             entry["firedMatchers"] = fired
             entry["relations"] = record.relations()
             entries.append(entry)
-    args["_fingerprint"] = fp = projection.fingerprint
+    fp = projection.fingerprint
     try:
         items, cursor = paginate(entries, args["cursor"], args["limit"], "context.results", fp,
                                  query_shape_hash([canonical_files, args["limit"]]))
-        findings = _page_of_findings(sort_findings(projection.findings + derived), args, "context.findings",
+        findings = _page_of_findings(sort_findings(projection.findings + derived), args, fp, "context.findings",
                                      [canonical_files, args["findingsLimit"]])
     except InvalidCursor as error:
         return _invalid_cursor_result(error.reason)
@@ -2180,11 +2180,11 @@ def tool_list_superseded(projection, args, should_stop):
         entries.append(entry)
         if finding is not None:
             derived.append(finding)
-    args["_fingerprint"] = fp = projection.fingerprint
+    fp = projection.fingerprint
     try:
         items, cursor = paginate(entries, args["cursor"], args["limit"], "superseded.results", fp,
                                  query_shape_hash([args["limit"]]))
-        findings = _page_of_findings(sort_findings(projection.findings + derived), args, "superseded.findings",
+        findings = _page_of_findings(sort_findings(projection.findings + derived), args, fp, "superseded.findings",
                                      [args["findingsLimit"]])
     except InvalidCursor as error:
         return _invalid_cursor_result(error.reason)
@@ -2219,24 +2219,36 @@ def _affects_finding(record, matcher, rule, severity, message):
             "field": "affects.%s" % matcher["type"], "pattern": matcher["pattern"]}
 
 
-def _evaluate_matcher(record, matcher, candidates):
-    """(matched, finding or None) for one affects matcher against the candidate paths."""
+def _path_verdict(pattern, candidates):
+    """(matched, message key of a bad pattern or None) of one path pattern against the candidates."""
+    spec = _path_pattern(pathspec.util.lookup_pattern("picomatch"), pattern)
+    if spec.include is None:  # pathspec's null operation: a pattern the reference rejects
+        bad = getattr(spec, "bad_pattern", None)
+        return False, "path-leading-slash" if bad == "leading-slash" else "path-invalid-glob"
+    try:
+        for candidate in candidates:
+            if spec.match_file(candidate) is not None:
+                return True, None
+    except ValueError:  # the JS regex engine would throw here (its limits): an invalid glob
+        return False, "path-invalid-glob"
+    return False, None
+
+
+def _evaluate_matcher(record, matcher, candidates, verdicts):
+    """(matched, finding or None) for one affects matcher against the candidate paths.
+
+    `verdicts` holds the path verdicts of this call's candidates by pattern: records that
+    share a pattern share its verdict, which depends on nothing else.
+    """
     kind, pattern = matcher["type"], matcher["pattern"]
     if kind == "path":
-        spec = _path_pattern(pathspec.util.lookup_pattern("picomatch"), pattern)
-        if spec.include is None:  # pathspec's null operation: a pattern the reference rejects
-            bad = getattr(spec, "bad_pattern", None)
-            key = "path-leading-slash" if bad == "leading-slash" else "path-invalid-glob"
+        verdict = verdicts.get(pattern)
+        if verdict is None:
+            verdict = verdicts[pattern] = _path_verdict(pattern, candidates)
+        if verdict[1] is not None:
             return False, _affects_finding(record, matcher, "affects-bad-pattern", "warn",
-                                           FINDING_MESSAGES[key].format(pattern=pattern))
-        try:
-            for candidate in candidates:
-                if spec.match_file(candidate) is not None:
-                    return True, None
-        except ValueError:  # the JS regex engine would throw here (its limits): an invalid glob
-            return False, _affects_finding(record, matcher, "affects-bad-pattern", "warn",
-                                           FINDING_MESSAGES["path-invalid-glob"].format(pattern=pattern))
-        return False, None
+                                           FINDING_MESSAGES[verdict[1]].format(pattern=pattern))
+        return verdict[0], None
     if kind == "package":
         if parse_package_pattern(pattern) is None:
             return False, _affects_finding(record, matcher, "affects-bad-pattern", "warn",
@@ -2250,15 +2262,21 @@ def _evaluate_matcher(record, matcher, candidates):
                                    FINDING_MESSAGES["other-inert"].format(type=kind, pattern=pattern))
 
 
-def resolve_record_affects(record, candidates, should_stop=lambda: False):
-    """(firedMatchers, findings) of one record; a matching negated matcher suppresses the record."""
+def resolve_record_affects(record: "Record", candidates: List[str], should_stop: Callable[[], bool] = lambda: False,
+                           verdicts: Optional[Dict[str, Tuple[bool, Optional[str]]]] = None
+                           ) -> Tuple[List[Dict[str, str]], List[Dict[str, Any]]]:
+    """(firedMatchers, findings) of one record; a matching negated matcher suppresses the record.
+
+    Pass one `verdicts` dict to every record of a call to match each distinct pattern once.
+    """
+    verdicts = {} if verdicts is None else verdicts
     fired, findings, suppressed = {}, [], False
     for matcher in record.frontmatter["affects"]:
         if should_stop():  # a record may carry thousands of matchers: stop between them too
             raise CallCancelled()
         if matcher.get("repo"):
             continue  # qualified with another repository: not ours to resolve
-        matched, finding = _evaluate_matcher(record, matcher, candidates)
+        matched, finding = _evaluate_matcher(record, matcher, candidates, verdicts)
         if finding is not None:
             findings.append(finding)
         if matched:
@@ -2375,10 +2393,15 @@ class Record(object):
         return {"supersedes": list(fm["supersedes"]), "supersededBy": fm.get("supersededBy"),
                 "relatesTo": list(fm["relatesTo"]), "conflictsWith": list(fm["conflictsWith"])}
 
-    def matched_fields(self, needle):
-        """Which of body, id, tag, title contain the normalised needle (in that fixed order)."""
+    def matched_fields(self, needle: str, lone_surrogate: Optional[bool] = None) -> List[str]:
+        """Which of body, id, tag, title contain the normalised needle (in that fixed order).
+
+        `lone_surrogate`: whether the needle holds half of a surrogate pair (computed when None).
+        """
         body, ident, tags, title = self._normalized_fields()
-        if _LONE_SURROGATE.search(needle):
+        if lone_surrogate is None:
+            lone_surrogate = _LONE_SURROGATE.search(needle) is not None
+        if lone_surrogate:
             # JS `includes` works on UTF-16 code units: half of an astral pair can match.
             body, ident, title = _as_code_units(body), _as_code_units(ident), _as_code_units(title)
             tags = tuple(_as_code_units(tag) for tag in tags)
@@ -2445,39 +2468,99 @@ def stable_json(value):
 
 
 class _ParsedFile(object):
-    """The outcome of reading one candidate: a Record, or findings, never both."""
+    """The outcome of reading one candidate: a Record, or findings, never both.
 
-    __slots__ = ("record", "findings")
+    `failure` is set when an engine raised unexpectedly (a bug or a resource
+    limit, not the file's fault): "ExceptionType: message".
+    """
 
-    def __init__(self, record, findings):
+    __slots__ = ("record", "findings", "failure")
+
+    def __init__(self, record, findings, failure=None):
         self.record = record
         self.findings = findings
+        self.failure = failure
+
+
+# A file whose mtime or ctime is this close to (or after) the moment a load began is "racy":
+# a later write could leave every stat field unchanged, so it is read and hashed again. No stat
+# call reports a file system's timestamp granularity, so the window is fixed at 2 s, the coarsest
+# granularity in use (FAT); ADR 0010 gives the reasoning.
+RACY_WINDOW_NS = 2 * 10 ** 9
+
+# Stat-validated reuse needs POSIX stat semantics: st_ctime is the inode change time, which no
+# user can set back. On Windows st_ctime is the creation time, so there every file is read.
+_STAT_REUSE = os.name == "posix"
+
+
+def _stat_identity(info: os.stat_result) -> Tuple[int, ...]:
+    """What must be unchanged for a file to be the one read: device, inode, size, times, mode."""
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_mode)
+
+
+def _settled(identity: Tuple[int, ...], load_started_ns: int) -> bool:
+    """True when a file with this identity may be reused on a later call without reading it.
+
+    Any later write, rename or chmod sets ctime to a moment after the load began, so the
+    identity changes, unless that moment falls in the same timestamp tick as the old ctime:
+    hence the racy window. Timestamps in the future (clock skew) are never settled.
+    """
+    mtime_ns, ctime_ns = identity[3], identity[4]
+    return (_STAT_REUSE and identity[1] != 0 and ctime_ns > 0
+            and max(mtime_ns, ctime_ns) < load_started_ns - RACY_WINDOW_NS)
+
+
+class _Memo(object):
+    """One parsed file as the latest load saw it: its identity, content key and parse."""
+
+    __slots__ = ("identity", "settled", "key", "parsed")
+
+    def __init__(self, identity, settled, key, parsed):
+        self.identity = identity
+        self.settled = settled
+        self.key = key
+        self.parsed = parsed
 
 
 class RecordCache(object):
-    """Parsed-and-validated files keyed by (sourcePath, SHA-256 of the bytes).
+    """The parsed files of one corpus, owned by one CorpusConfig (one server instance).
 
-    Every call still reads every candidate file; only parsing and validation are
-    skipped when the bytes are unchanged. Entries for files not seen by the
-    latest load are dropped, so memory follows the corpus on disk.
+    A file is reused without being read when its stat identity is unchanged and it was
+    settled (not racy) when read; otherwise it is read and hashed, and parsed only when
+    its bytes changed. Only the files of the latest load are kept, so memory follows the
+    corpus on disk. Loads take turns through a gate that a waiting call leaves as soon
+    as it is cancelled or times out. Engine failures are never memoised.
     """
 
     def __init__(self):
-        self._entries = {}
-        self.lock = threading.Lock()
+        self.memos = {}  # type: Dict[str, _Memo]
+        self.last = None  # type: Optional[Tuple[List[str], Projection]]
+        self.reported = set()  # content keys whose engine failure is already on stderr
+        self._gate = threading.Condition(threading.Lock())
+        self._busy = False
 
-    def lookup(self, key):
-        return self._entries.get(key)
+    def enter(self, should_stop: Callable[[], bool]) -> None:
+        """Wait for this cache's turn to load; CallCancelled when the call stops meanwhile."""
+        with self._gate:
+            while self._busy:
+                if should_stop():
+                    raise CallCancelled()
+                self._gate.wait(_GATE_POLL_S)
+            if should_stop():  # stopped while waiting: never start a load nobody will read
+                raise CallCancelled()
+            self._busy = True
 
-    def replace(self, entries):
-        self._entries = entries
+    def leave(self) -> None:
+        with self._gate:
+            self._busy = False
+            self._gate.notify_all()
 
 
-_RECORD_CACHE = RecordCache()
+# The clock a load's racy window is measured against (the file system stamps with wall time).
+_wall_clock_ns = time.time_ns
 
-
-def _stat_identity(info):
-    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+# How often a call waiting for another call's load checks whether it was stopped.
+_GATE_POLL_S = 0.05
 
 
 def _read_candidate(dir_fd, dir_path, name):
@@ -2495,14 +2578,8 @@ def _read_candidate(dir_fd, dir_path, name):
     except OSError as error:
         # A file that exists as a regular file but cannot be opened is a read
         # failure (the reference's `file-read`); anything else failed the stat.
-        try:
-            if dir_fd is not None:
-                info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-            else:
-                info = os.lstat(os.path.join(dir_path, name))
-        except OSError:
-            return "stat-error", None
-        if not stat.S_ISREG(info.st_mode):
+        info = _lstat_candidate(dir_fd, dir_path, name)
+        if info is None or not stat.S_ISREG(info.st_mode):
             return "stat-error", None
         return "file-read", "%s: %s" % (error.strerror or "cannot open", name)
     try:
@@ -2529,6 +2606,16 @@ def _read_candidate(dir_fd, dir_path, name):
     return b"".join(chunks), _stat_identity(info)
 
 
+def _lstat_candidate(dir_fd, dir_path, name):
+    """The candidate's own stat (symlinks not followed), or None when it cannot be taken."""
+    try:
+        if dir_fd is not None:
+            return os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        return os.lstat(os.path.join(dir_path, name))
+    except OSError:
+        return None
+
+
 def _list_candidates(canonical_dir, dir_fd):
     """Names of the regular files in the ADR dir that are named like records."""
     names = []
@@ -2550,10 +2637,14 @@ def _display_prefix(canonical_root, canonical_dir):
     return "" if relative == os.curdir else relative.replace(os.sep, "/") + "/"
 
 
-def load_projection(config, should_stop=lambda: False):
-    """Read the corpus as it is on disk now; reuse the parse of every unchanged file."""
-    with _RECORD_CACHE.lock:
-        return _load_projection_locked(config, should_stop)
+def load_projection(config: "CorpusConfig", should_stop: Callable[[], bool] = lambda: False) -> "Projection":
+    """Read the corpus as it is on disk now; reuse the parse of every file proven unchanged."""
+    cache = config.cache
+    cache.enter(should_stop)
+    try:
+        return _load_projection_entered(config, cache, should_stop)
+    finally:
+        cache.leave()
 
 
 def _open_directory(path):
@@ -2572,60 +2663,111 @@ def _verified_roots(config):
     return canonical_root, canonical_dir
 
 
-def _load_projection_locked(config, should_stop):
+class _Load(object):
+    """The state of one load: where it reads, what it found, and what it must re-check."""
+
+    def __init__(self, cache, dir_fd, canonical_dir, prefix):
+        self.cache = cache
+        self.dir_fd = dir_fd
+        self.canonical_dir = canonical_dir
+        self.prefix = prefix
+        self.started_ns = _wall_clock_ns()
+        self.parsed = []  # type: List[_ParsedFile]
+        self.pre_read_findings = []  # type: List[Dict[str, Any]]
+        self.checked = []  # type: List[Tuple[str, Tuple[int, ...]]]
+        self.recheck_upto = 0  # files checked before the latest read are checked again at the end
+        self.memos = {}  # type: Dict[str, _Memo]
+        self.failed_keys = set()  # type: set
+
+    def take_all(self, names, should_stop):
+        """Account for every candidate: reuse a memo when proven unchanged, else read the file."""
+        old, memos, prefix = self.cache.memos, self.memos, self.prefix
+        parsed, checked = self.parsed, self.checked
+        for name in names:
+            if should_stop():
+                raise CallCancelled()
+            path = prefix + name
+            memo = old.get(path)
+            if memo is not None and memo.settled:
+                info = _lstat_candidate(self.dir_fd, self.canonical_dir, name)
+                if info is not None and _stat_identity(info) == memo.identity:
+                    memos[path] = memo
+                    parsed.append(memo.parsed)
+                    checked.append((name, memo.identity))
+                    continue
+            self._read(name, path, memo)
+
+    def _read(self, name, path, memo):
+        data, identity = _read_candidate(self.dir_fd, self.canonical_dir, name)
+        if data == "file-read":
+            self.parsed.append(_ParsedFile(None, [{"rule": "file-read", "severity": "error",
+                                                   "message": identity, "path": path}]))
+        elif data == "stat-error" or data == "too-large":
+            rule = "record-stat-error" if data == "stat-error" else "record-too-large"
+            self.pre_read_findings.append({"rule": rule, "severity": "error", "path": path,
+                                           "message": FINDING_MESSAGES[rule]})
+        else:
+            key = hashlib.sha256(data).digest()
+            parsed = memo.parsed if memo is not None and memo.key == key else parse_record_file(path, data)
+            if parsed.failure is None:
+                self.memos[path] = _Memo(identity, _settled(identity, self.started_ns), key, parsed)
+            else:
+                self._engine_failed(path, key, parsed.failure)
+            self.parsed.append(parsed)
+            self.checked.append((name, identity))
+        self.recheck_upto = len(self.checked)
+
+    def _engine_failed(self, path, key, failure):
+        """One stderr line per failing content; the finding is re-tried on every call."""
+        self.failed_keys.add((path, key))
+        if (path, key) not in self.cache.reported:
+            _diagnose("engine failure reading %s: %s" % (path, failure))
+
+    def recheck(self):
+        """Every file checked before the latest read must still be the one checked."""
+        for name, identity in self.checked[:self.recheck_upto]:
+            info = _lstat_candidate(self.dir_fd, self.canonical_dir, name)
+            if info is None or not stat.S_ISREG(info.st_mode) or _stat_identity(info) != identity:
+                raise CorpusUnavailable("corpus-changed-during-load")
+
+    def reused_everything(self):
+        return self.recheck_upto == 0 and not self.pre_read_findings
+
+
+def _load_projection_entered(config, cache, should_stop):
     canonical_root, canonical_dir = _verified_roots(config)
     dir_fd = _open_directory(canonical_dir)
     try:
         if dir_fd is not None and _stat_identity(os.fstat(dir_fd))[:2] != _stat_identity(os.stat(canonical_dir))[:2]:
             raise CorpusUnavailable("corpus-changed-during-load")
+        load = _Load(cache, dir_fd, canonical_dir, _display_prefix(canonical_root, canonical_dir))
         names = _list_candidates(canonical_dir, dir_fd)
-        names.sort(key=utf16_key)  # every display path shares one prefix: the name decides
-        prefix = _display_prefix(canonical_root, canonical_dir)
-        pre_read_findings, parsed, identities, fresh_cache = [], [], [], {}
-        for name in names:
-            if should_stop():
-                raise CallCancelled()
-            path = prefix + name
-            data, identity = _read_candidate(dir_fd, canonical_dir, name)
-            if data == "file-read":
-                parsed.append(_ParsedFile(None, [{"rule": "file-read", "severity": "error",
-                                                  "message": identity, "path": path}]))
-                continue
-            if data == "stat-error" or data == "too-large":
-                rule = "record-stat-error" if data == "stat-error" else "record-too-large"
-                pre_read_findings.append({"rule": rule, "severity": "error", "path": path,
-                                          "message": FINDING_MESSAGES[rule]})
-                continue
-            key = (path, hashlib.sha256(data).digest())
-            entry = _RECORD_CACHE.lookup(key) or fresh_cache.get(key)
-            if entry is None:
-                entry = parse_record_file(path, data)
-            fresh_cache[key] = entry
-            parsed.append(entry)
-            identities.append((name, identity))
+        # Every display path shares one prefix: the name decides. ASCII sorts alike either way.
+        names.sort(key=None if all(map(str.isascii, names)) else utf16_key)
+        load.take_all(names, should_stop)
         # Post-load revalidation: the same roots, and every file still the one we read.
         if _verified_roots(config) != (canonical_root, canonical_dir):
             raise CorpusUnavailable("corpus-changed-during-load")
-        for name, identity in identities:
-            try:
-                if dir_fd is not None:
-                    info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-                else:
-                    info = os.lstat(os.path.join(canonical_dir, name))
-            except OSError:
-                raise CorpusUnavailable("corpus-changed-during-load")
-            if not stat.S_ISREG(info.st_mode) or _stat_identity(info) != identity:
-                raise CorpusUnavailable("corpus-changed-during-load")
+        load.recheck()
     finally:
         if dir_fd is not None:
             os.close(dir_fd)
-    _RECORD_CACHE.replace(fresh_cache)
-    records = [entry.record for entry in parsed if entry.record is not None]
-    findings = [finding for entry in parsed for finding in entry.findings]
-    findings.extend(pre_read_findings)
+    cache.memos = load.memos
+    cache.reported = load.failed_keys
+    if load.reused_everything() and cache.last is not None and cache.last[0] == names:
+        return cache.last[1]
+    projection = _assemble(load, len(names))
+    cache.last = (names, projection)
+    return projection
+
+
+def _assemble(load, candidate_count):
+    records = [entry.record for entry in load.parsed if entry.record is not None]
+    findings = [finding for entry in load.parsed for finding in entry.findings]
+    findings.extend(load.pre_read_findings)
     findings.extend(corpus_findings(records))
     records.sort(key=lambda record: (utf16_key(record.id), utf16_key(record.path)))
-    return Projection(records, sort_findings(findings), len(names))
+    return Projection(records, sort_findings(findings), candidate_count)
 
 
 def corpus_findings(records):
@@ -2718,13 +2860,14 @@ def split_frontmatter(source):
     raise FenceError(FINDING_MESSAGES["fence-unterminated"])
 
 
-def parse_record_file(path, data):
+def parse_record_file(path: str, data: bytes) -> "_ParsedFile":
     """Decode, split, parse and validate one record file: never raises, a broken file is a finding."""
     try:
         return _parse_record_file(path, data)
-    except Exception as error:  # a reader bug or resource limit must not fail the whole call
+    except Exception as error:  # an engine bug or resource limit: the file's finding, and stderr
+        failure = "%s: %s" % (type(error).__name__, error)
         return _ParsedFile(None, [{"rule": "file-read", "severity": "error", "path": path,
-                                   "message": "%s: %s" % (type(error).__name__, error)}])
+                                   "message": failure}], failure)
 
 
 def _parse_record_file(path, data):
@@ -2827,9 +2970,12 @@ def _received(value):
     return getattr(value, "js_class", "object")
 
 
+_JS_OBJECT_CLASSES = ("Date", "Map", "Set")  # the YAML door's value objects
+
+
 def _is_js_object(value):
     """zod's isObject: any JS object but an array (a mapping, Date, Map, Set or Buffer)."""
-    return isinstance(value, (dict, bytes, YamlDate, YamlOrderedMap, YamlSet))
+    return isinstance(value, (dict, bytes)) or getattr(value, "js_class", None) in _JS_OBJECT_CLASSES
 
 
 def _own_keys(value):
@@ -2861,7 +3007,7 @@ def _js_number(value):
         return float(bool(value))
     if isinstance(value, (int, float)):
         return value
-    if isinstance(value, YamlDate):
+    if getattr(value, "js_class", None) == "Date":
         return _js_date_number(value.iso)
     return _js_string_number(_js_string(value))
 

@@ -10,8 +10,9 @@ over stdio with JSON-RPC, and reports per corpus size:
 * the first ``tools/call`` right after start-up (``search_decisions``);
 * warm per-call latency (median, p95) and CPU per call for each of the four tools;
 * peak RSS (VmHWM) and the wall time of N pipelined calls (all written, then all read);
-* the floor measured in the same run: listing + reading + SHA-256 of every file, in-process CPU,
-  and the ratio of each tool's warm CPU per call to that floor.
+* two floors measured in the same run, in-process CPU: listing + reading + SHA-256 of every file
+  (the read floor), and listing + stat of every file (the stat floor, the least a call can do to
+  prove nothing changed), with the ratio of the worst tool's warm CPU per call to each.
 
 Several runs give medians and min-max spreads. ``--vs`` adds a second server and prints ratios
 (other / ours). Standard library only; Python 3.9+. CPU and memory figures need Linux ``/proc``
@@ -560,22 +561,36 @@ def ensure_corpus(size, seed, cache_dir):
 
 
 # ---------------------------------------------------------------------------------------------
-# The floor: listing + reading + SHA-256 of every file, in-process CPU
+# The floors: listing + reading + SHA-256 of every file, and listing + stat of every file
 # ---------------------------------------------------------------------------------------------
 
 
-def floor_once(adr_dir):
+def _walk_floor(adr_dir, visit):
+    """(CPU seconds, files) to list `adr_dir` and call `visit` on the path of every .md file."""
     t0 = time.process_time()
     n = 0
     with os.scandir(adr_dir) as it:
         names = sorted(e.name for e in it)
     for name in names:
-        if not name.endswith(".md"):
-            continue
-        with open(os.path.join(adr_dir, name), "rb") as f:
-            hashlib.sha256(f.read()).hexdigest()
-        n += 1
+        if name.endswith(".md"):
+            visit(os.path.join(adr_dir, name))
+            n += 1
     return time.process_time() - t0, n
+
+
+def _read_and_hash(path):
+    with open(path, "rb") as f:
+        hashlib.sha256(f.read()).hexdigest()
+
+
+def floor_once(adr_dir):
+    """The read floor: listing + reading + SHA-256 of every file."""
+    return _walk_floor(adr_dir, _read_and_hash)
+
+
+def stat_floor_once(adr_dir):
+    """The stat floor: listing + one stat (symlinks not followed) per file."""
+    return _walk_floor(adr_dir, lambda path: os.stat(path, follow_symlinks=False))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1060,7 +1075,8 @@ RUN_METRICS = (
 TOOL_FIELDS = (("p50_ms", "p50 ms"), ("p95_ms", "p95 ms"), ("cpu_per_call_ms", "CPU/call ms"))
 TAIL_METRICS = (
     ("cpu_per_call_ms", "CPU/call ms, mean of tools"),
-    ("cpu_to_floor_worst", "CPU/call ÷ floor, worst tool"),
+    ("cpu_to_floor_worst", "CPU/call ÷ read floor, worst tool"),
+    ("cpu_to_stat_floor_worst", "CPU/call ÷ stat floor, worst tool"),
     ("peak_rss_before_pipeline_mib", "peak RSS before pipeline MiB"),
     ("peak_rss_mib", "peak RSS MiB"),
     ("pipelined_ms", "pipelined calls ms"),
@@ -1068,7 +1084,7 @@ TAIL_METRICS = (
 )
 
 
-def summarize(runs, floor_cpu_ms):
+def summarize(runs, floor_cpu_ms, stat_floor_cpu_ms=None):
     good = [r for r in runs if r.get("ok")]
     s = {}
     for key, _ in RUN_METRICS:
@@ -1088,6 +1104,9 @@ def summarize(runs, floor_cpu_ms):
         s["%s.cpu_to_floor" % tool] = ratios[tool]
     worst = [v for v in ratios.values() if v is not None]
     s["cpu_to_floor_worst"] = max(worst) if worst else None
+    worst_ms = max((s["%s.cpu_per_call_ms" % t]["median"] for t in TOOLS if s["%s.cpu_per_call_ms" % t]),
+                   default=None)
+    s["cpu_to_stat_floor_worst"] = (worst_ms / stat_floor_cpu_ms) if (worst_ms and stat_floor_cpu_ms) else None
     for key in ("peak_rss_before_pipeline_mib", "peak_rss_mib", "pipelined_ms", "pipelined_cpu_per_call_ms"):
         s[key] = spread([r.get(key) for r in good])
     s["pipelined_answered"] = spread([r.get("pipelined_answered") for r in good])
@@ -1153,10 +1172,12 @@ def report(results, out):
     rows = [
         ["files"] + [str(results["corpora"][s]["files"]) for s in sizes],
         ["MiB on disk"] + ["%.1f" % (results["corpora"][s]["bytes"] / 1048576.0) for s in sizes],
-        ["floor CPU ms (list+read+sha256)"] + [fmt_cell(floors[s]["cpu_ms"]) for s in sizes],
-        ["floor µs per record"] + [fmt_num(floors[s]["per_record_us"]) for s in sizes],
+        ["read floor CPU ms (list+read+sha256)"] + [fmt_cell(floors[s]["cpu_ms"]) for s in sizes],
+        ["read floor µs per record"] + [fmt_num(floors[s]["per_record_us"]) for s in sizes],
+        ["stat floor CPU ms (list+stat)"] + [fmt_cell(floors[s].get("stat_cpu_ms")) for s in sizes],
+        ["stat floor µs per record"] + [fmt_num(floors[s].get("stat_per_record_us")) for s in sizes],
     ]
-    print_table("Floor, measured in this run (in-process, %s)" % results["meta"]["python"],
+    print_table("Floors, measured in this run (in-process, %s)" % results["meta"]["python"],
                 ["records"] + sizes, rows, out)
     mrows = metric_rows(results["config"]["pipeline"])
     for srv in results["servers"]:
@@ -1174,7 +1195,7 @@ def report(results, out):
     for ratio in results["ratios"]:
         rows = []
         for key, name in mrows:
-            if key == "cpu_to_floor_worst":
+            if key in ("cpu_to_floor_worst", "cpu_to_stat_floor_worst"):
                 continue
             rows.append([name] + [fmt_ratio(ratio["sizes"].get(s, {}).get(key)) for s in sizes])
         print_table("Ratios %s / %s (medians; >1 means %s is slower or bigger)" % (
@@ -1335,13 +1356,15 @@ def main(argv=None):
             info["bytes"] / 1048576.0))
         adr_dir = os.path.join(root, ADR_DIR)
         floor_once(adr_dir)  # page cache
-        vals = []
+        vals, stat_vals = [], []
         n = 0
-        for _ in range(max(5, cfg.runs)):
+        for _ in range(max(5, cfg.runs)):  # interleaved: both floors see the same machine load
             cpu, n = floor_once(adr_dir)
             vals.append(cpu * 1000)
-        sp = spread(vals)
-        results["floor"][str(size)] = {"cpu_ms": sp, "per_record_us": sp["median"] * 1000 / max(1, n), "files": n}
+            stat_vals.append(stat_floor_once(adr_dir)[0] * 1000)
+        sp, stat_sp = spread(vals), spread(stat_vals)
+        results["floor"][str(size)] = {"cpu_ms": sp, "per_record_us": sp["median"] * 1000 / max(1, n), "files": n,
+                                       "stat_cpu_ms": stat_sp, "stat_per_record_us": stat_sp["median"] * 1000 / max(1, n)}
 
     # Warm-up spawn per server (first .pyz extraction, .pyc compilation); not recorded.
     smallest = min(cfg.sizes)
@@ -1365,6 +1388,7 @@ def main(argv=None):
         key = str(size)
         info = results["corpora"][key]
         floor_ms = results["floor"][key]["cpu_ms"]["median"]
+        stat_floor_ms = results["floor"][key]["stat_cpu_ms"]["median"]
         for srv in results["servers"]:
             runs = []
             for run in range(cfg.runs):
@@ -1375,7 +1399,7 @@ def main(argv=None):
                     failed = True
                     log("[%s] %d records, run %d FAILED: %s" % (srv["label"], size, run + 1, r["error"]))
                     break
-            summary = summarize(runs, floor_ms)
+            summary = summarize(runs, floor_ms, stat_floor_ms)
             srv["sizes"][key] = {"summary": summary, "runs": runs, "warnings": warnings_for(runs, info, cfg)}
 
     ours = [s for s in results["servers"] if s["role"] == "ours"]

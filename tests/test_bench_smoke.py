@@ -176,6 +176,8 @@ def test_quick_bench_against_the_real_server(tmp_path):
     assert results["meta"]["all_answered"] is True
     assert results["corpora"]["100"]["files"] == 100
     assert results["floor"]["100"]["cpu_ms"]["median"] > 0
+    assert results["floor"]["100"]["stat_cpu_ms"]["median"] > 0
+    assert "stat floor CPU ms (list+stat)" in table
     assert results["servers"], "no server was benchmarked"
     linux = bool(results["meta"]["proc_metrics"])
     for srv in results["servers"]:
