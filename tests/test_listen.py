@@ -25,13 +25,10 @@ def server_command():
     return [SERVER_PYTHON, os.path.abspath(module)]
 
 
-@pytest.fixture(scope="module")
-def repo_root(tmp_path_factory):
-    """A Git worktree root (a .git folder is enough) with an empty docs/adr."""
-    root = tmp_path_factory.mktemp("listen-repo")
-    (root / ".git").mkdir()
-    (root / "docs" / "adr").mkdir(parents=True)
-    return str(root)
+@pytest.fixture
+def repo_root(repo):
+    """conftest's empty repository (a .git folder and docs/adr), as a path."""
+    return repo.root
 
 
 @pytest.fixture
