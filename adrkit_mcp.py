@@ -112,6 +112,7 @@ _NULL_ID_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18")
 _META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
 _META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 _META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+_META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 
 # Cache hints for the two results that never change while the process lives
 # (the tool catalogue and the discovery answer carry no corpus content).
@@ -132,11 +133,15 @@ _MAX_REQUEST_TIMEOUT_MS = 2 ** 31 - 1
 # up the next.  The core's call_tool must therefore be thread-safe.
 _TOOL_WORKERS = 4
 
-# At most this many tool calls are admitted (queued or running) at once. The
-# reader waits for a free slot before admitting the next, so a client that
-# pipelines thousands of calls is held back by the pipe instead of growing our
-# memory with their arguments.
+# At most this many tool calls are admitted (queued or running) at once.  A
+# call beyond them waits unadmitted in a small waiting room (no deadline yet,
+# no worker), and the reader goes on reading, so a `notifications/cancelled`
+# still gets through; only when the waiting room is full too does the reader
+# stop reading until a call concludes.  A client that pipelines thousands of
+# calls is thus held back by the pipe instead of growing our memory with their
+# arguments.  Listens (`subscriptions/listen`) are neither admitted nor waiting.
 _MAX_IN_FLIGHT = 64
+_MAX_WAITING = 16
 
 # JSON-RPC 2.0 and MCP error codes.
 _PARSE_ERROR = -32700
@@ -482,6 +487,47 @@ def _stamp_modern(result):
     return stamped
 
 
+# subscriptions/listen (2026-07-28, basic/patterns/subscriptions).  The
+# acknowledgement's `notifications` "reflects the subset the server agreed to
+# honor.  Notification types the server does not support are omitted", and the
+# schema adds: "Only includes notification types the server actually supports;
+# if the client requested an unsupported type (e.g., `promptsListChanged` when
+# the server has no prompts), it is omitted from this set."  Our `tools`
+# capability has no `listChanged` ("Whether this server supports notifications
+# for changes to the tool list"), because the four tools never change: we do
+# not support notifications/tools/list_changed, so `toolsListChanged` is
+# omitted, not honoured vacuously (that would contradict the capability), and
+# prompts and resources are not offered at all.  Every acknowledgement is
+# therefore `"notifications": {}` and nothing ever follows it (ADR 0011).
+_LISTEN_FILTER_FLAGS = ("toolsListChanged", "promptsListChanged", "resourcesListChanged")
+
+
+def _listen_filter(params):
+    """The subset of a listen's filter that we honour (none); -32602 when malformed."""
+    requested = params.get("notifications")
+    if not isinstance(requested, dict):
+        raise _RpcError(_INVALID_PARAMS, "Invalid params: subscriptions/listen needs a notifications object")
+    for flag in _LISTEN_FILTER_FLAGS:
+        if flag in requested and not isinstance(requested[flag], bool):
+            raise _RpcError(_INVALID_PARAMS, "Invalid params: notifications.%s must be a boolean" % flag)
+    uris = requested.get("resourceSubscriptions", [])
+    if not isinstance(uris, list) or not all(isinstance(uri, str) for uri in uris):
+        raise _RpcError(_INVALID_PARAMS, "Invalid params: notifications.resourceSubscriptions must be "
+                        "an array of strings")
+    return {}
+
+
+def _listen_acknowledgement(request_id, honoured):
+    """The first message of a listen's stream, tagged with its subscription id."""
+    return {"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+            "params": {"notifications": honoured, "_meta": {_META_SUBSCRIPTION_ID: request_id}}}
+
+
+def _listen_closure(request_id):
+    """The complete result that ends a listen when the server ends it (SIGTERM, close())."""
+    return _result_frame(request_id, _stamp_modern({"_meta": {_META_SUBSCRIPTION_ID: request_id}}))
+
+
 def _negotiate_legacy(params):
     """The `initialize` answer, or -32602 when the request is malformed."""
     if not isinstance(params, dict):
@@ -514,7 +560,8 @@ class _ToolCall(object):
     and whatever comes later (a result after a timeout, say) is dropped.
     """
 
-    __slots__ = ("request_id", "name", "arguments", "modern", "reply", "stopped", "done", "lock", "deadline")
+    __slots__ = ("request_id", "name", "arguments", "modern", "reply", "stopped", "done", "lock", "deadline",
+                 "admitted")
 
     def __init__(self, request_id, name, arguments, modern, reply):
         self.request_id = request_id
@@ -526,6 +573,7 @@ class _ToolCall(object):
         self.done = False
         self.lock = threading.Lock()
         self.deadline = None  # its entry in _Deadlines, cancelled once the call concludes
+        self.admitted = False  # holds one of the _MAX_IN_FLIGHT slots (else it is waiting)
 
     def should_stop(self):
         # Handed to the core, which asks at every record boundary.
@@ -657,7 +705,10 @@ class _Connection(object):
         self._calls = queue.Queue()  # type: queue.Queue
         self._workers = []  # type: List[threading.Thread]
         self._deadlines = _Deadlines()
-        self._in_flight_slots = threading.BoundedSemaphore(_MAX_IN_FLIGHT)
+        self._room = threading.Condition(self._lock)  # signalled when a call concludes or we end
+        self._admitted = 0  # calls holding a slot, at most _MAX_IN_FLIGHT
+        self._waiting = collections.deque()  # type: collections.deque  # unadmitted calls, in order
+        self._listens = {}  # type: Dict[Tuple[bool, Any], Any]  # open subscriptions/listen ids
         self._ended = threading.Event()
         self._end_reason = None  # type: Optional[str]
         self._end_error = None  # type: Optional[BaseException]
@@ -686,6 +737,14 @@ class _Connection(object):
             self._end_error = error
             abandoned = [call for calls in self._in_flight.values() for call in calls]
             self._in_flight = {}
+            self._waiting.clear()
+            # A listen ended by the server (SIGTERM, close()) SHOULD get a complete result
+            # first; one ended by the transport (EOF, a broken pipe) gets nothing.
+            closing = list(self._listens.values()) if reason == "closed" else []
+            self._listens = {}
+            self._room.notify_all()
+        for request_id in closing:
+            self._writer.send(_listen_closure(request_id))
         self._writer.stop()
         for call in abandoned:
             with call.lock:
@@ -893,6 +952,8 @@ class _Connection(object):
             return _stamp_modern(result)
         if method == "tools/call":
             return self._start_tool_call(request_id, params, True, reply)
+        if method == "subscriptions/listen":
+            return self._open_listen(request_id, params, reply)
         # initialize, ping and logging/setLevel were removed in 2026-07-28.
         raise _RpcError(_METHOD_NOT_FOUND, "Method not found: %s" % method[:80])
 
@@ -932,16 +993,35 @@ class _Connection(object):
             arguments = {}
         elif not isinstance(arguments, dict):
             raise _RpcError(_INVALID_PARAMS, "Invalid params: tools/call arguments must be an object")
-        while not self._in_flight_slots.acquire(timeout=0.1):
-            if self._ended.is_set():
-                return _PENDING  # shutting down: never answered
         call = _ToolCall(request_id, params["name"], arguments, modern, reply)
-        with self._lock:
+        with self._room:
             if self._end_reason is not None:
-                self._in_flight_slots.release()
                 return _PENDING  # shutting down: never answered
             self._in_flight.setdefault(_id_key(request_id), []).append(call)
-            if not self._workers:
+            if self._admitted < _MAX_IN_FLIGHT:
+                self._admitted += 1
+                call.admitted = True
+            else:
+                self._waiting.append(call)
+        if call.admitted:
+            self._admit(call)
+        self._hold_back()
+        return _PENDING
+
+    def _hold_back(self):
+        """Stop reading while the waiting room is full; a concluding call or the end frees it.
+
+        Only here does the reader wait, so until the room fills it goes on reading,
+        and `notifications/cancelled` reaches admitted and waiting calls alike.
+        """
+        with self._room:
+            while len(self._waiting) >= _MAX_WAITING and self._end_reason is None:
+                self._room.wait()
+
+    def _admit(self, call):
+        """Hand an admitted call to the workers, its deadline starting now."""
+        with self._lock:
+            if not self._workers and self._end_reason is None:
                 for number in range(_TOOL_WORKERS):
                     worker = threading.Thread(target=self._work, name="adrkit-mcp-tool-%d" % number)
                     worker.daemon = True
@@ -951,6 +1031,23 @@ class _Connection(object):
             call.deadline = self._deadlines.add(time.monotonic() + self._timeout_ms / 1000.0,
                                                 lambda: self._time_out(call))
         self._calls.put(call)
+
+    def _open_listen(self, request_id, params, reply):
+        """subscriptions/listen: acknowledge, then hold the stream open without a worker.
+
+        It stays open until a `notifications/cancelled` names it (then nothing more is
+        sent for it), the transport closes (nothing either), or the server ends it
+        (shutdown sends its complete result).  No slot, no worker, no deadline.
+        """
+        honoured = _listen_filter(params)
+        with self._lock:
+            if self._end_reason is not None:
+                return _PENDING
+            if _id_key(request_id) in self._listens:
+                raise _RpcError(_INVALID_REQUEST, "Invalid Request: subscription %s is already open"
+                                % _describe_id(request_id))
+            self._listens[_id_key(request_id)] = request_id
+        reply(_listen_acknowledgement(request_id, honoured))
         return _PENDING
 
     def _work(self):
@@ -991,23 +1088,35 @@ class _Connection(object):
         if call.deadline is not None:
             self._deadlines.cancel(call.deadline)
             call.deadline = None
-        self._in_flight_slots.release()
-        with self._lock:
+        successor = None
+        with self._room:
             calls = self._in_flight.get(_id_key(call.request_id))
             if calls is not None and call in calls:
                 calls.remove(call)
                 if not calls:
                     del self._in_flight[_id_key(call.request_id)]
+            if not call.admitted:
+                if call in self._waiting:
+                    self._waiting.remove(call)
+            elif self._waiting and self._end_reason is None:
+                successor = self._waiting.popleft()  # the slot passes on, in arrival order
+                successor.admitted = True
+            else:
+                self._admitted -= 1
+            self._room.notify_all()
+        if successor is not None:
+            self._admit(successor)
         call.reply(frame)
 
     def _cancel(self, request_id):
-        """notifications/cancelled: stop the call and never answer it.
+        """notifications/cancelled: stop the call (or end the listen) and never answer it.
 
         Unknown and finished ids find nothing and are ignored, as are the
         quick methods, which are answered before the next line is read.
         """
         with self._lock:
             calls = list(self._in_flight.get(_id_key(request_id), ()))
+            self._listens.pop(_id_key(request_id), None)  # a listen ends silently: no response
         for call in calls:
             self._conclude(call, None)
 
@@ -1293,16 +1402,29 @@ def _install_signal_handlers():
     return previous
 
 
-def _restore_signal_handlers(previous):
-    for number, handler in previous.items():
+def _ignore_late_signals(handled):
+    """After serving, keep SIGTERM/SIGINT from killing the exiting process.
+
+    Restoring the default action here would let a SIGTERM that lands while the
+    process winds down (a client escalating just after closing stdin) end it
+    with status -15, and Python's finalisation resets a Python-level handler to
+    the default action anyway.  Only an ignored signal stays harmless until the
+    exit, so the signals we handled are ignored from here on: main() is the
+    process's command, and embedders use create_server.
+    """
+    for number in handled:
         try:
-            signal.signal(number, handler)
+            signal.signal(number, signal.SIG_IGN)
         except (ValueError, TypeError, OSError):
             pass
 
 
 def main(argv=None):
-    """The adrkit-mcp command; returns the exit status."""
+    """The adrkit-mcp command; returns the exit status.
+
+    Once the server has stopped, SIGTERM and SIGINT stay ignored (see
+    _ignore_late_signals): a signal during the exit must not turn status 0 into a kill.
+    """
     try:
         return _main(list(sys.argv[1:] if argv is None else argv))
     except _SignalShutdown:
@@ -1349,7 +1471,7 @@ def _main(args):
     finally:
         server.close()
         sys.stdout = real_stdout
-        _restore_signal_handlers(previous_handlers)
+        _ignore_late_signals(previous_handlers)
     return 0
 
 

@@ -225,7 +225,10 @@ def modern_claim(msg):
 
 
 RESULT_DEFS = {"initialize": "InitializeResult", "ping": "EmptyResult", "tools/list": "ListToolsResult",
-               "tools/call": "CallToolResult", "server/discover": "DiscoverResult"}
+               "tools/call": "CallToolResult", "server/discover": "DiscoverResult",
+               "subscriptions/listen": "SubscriptionsListenResult"}
+SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
+ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 
 
 class FrameChecker(object):
@@ -296,6 +299,8 @@ class FrameChecker(object):
         problems = []
         if not isinstance(frame, dict) or frame.get("jsonrpc") != "2.0":
             return ["not a JSON-RPC 2.0 object: %r" % (frame,)]
+        if frame.get("method") == ACKNOWLEDGED and "id" not in frame:
+            return self.check_acknowledgement(frame)
         if "method" in frame:
             return ["the server sent a request or notification: %r" % (frame,)]
         if ("result" in frame) == ("error" in frame):
@@ -336,6 +341,9 @@ class FrameChecker(object):
                     problems.append("modern result without _meta serverInfo")
             elif method == "tools/call" and "_meta" in result:
                 problems.append("legacy tool result carries _meta")
+        if method == "subscriptions/listen" and "result" in frame:
+            if frame["result"].get("_meta", {}).get(SUBSCRIPTION_ID) != rid:
+                problems.append("listen result not tagged with its subscription id")
         if not self.schemas:
             return problems
         checked = dict(frame, id=0) if frame.get("id", 0) is None else frame
@@ -355,6 +363,18 @@ class FrameChecker(object):
                 problems += self.schemas.errors(rev, result_def, frame["result"])
             elif method is not None:
                 problems.append("answered %r, which has no result in revision %s" % (method, rev))
+        return problems
+
+
+    def check_acknowledgement(self, frame):
+        """The one notification we send: it must name an open modern listen."""
+        problems = []
+        sid = frame.get("params", {}).get("_meta", {}).get(SUBSCRIPTION_ID)
+        waiting = self.pending.get(id_key(sid), []) if sid is not None else []
+        if not any(method == "subscriptions/listen" and modern for method, modern, _ in waiting):
+            problems.append("acknowledgement for no open modern listen: %r" % (frame,))
+        if self.schemas:
+            problems += self.schemas.errors(MODERN, "SubscriptionsAcknowledgedNotification", frame)
         return problems
 
 
@@ -1043,7 +1063,7 @@ def test_m_4_tools_list_has_cache_hints_and_a_stable_order(session):
 
 
 @pytest.mark.parametrize("method", ["ping", "logging/setLevel", "initialize", "resources/subscribe",
-                                    "subscriptions/listen", "resources/list", "foo/bar"])
+                                    "resources/list", "foo/bar"])
 def test_m_4_removed_and_unknown_methods_with_modern_meta_are_32601(session, method):
     assert session.error_code(1, method, {"level": "info", "protocolVersion": "2025-11-25",
                                           "capabilities": {}}, modern=True) == -32601

@@ -1,0 +1,295 @@
+"""Third-party MCP clients against the real server, every frame it writes validated.
+
+Clients, pinned in tests/package.json + package-lock.json (installed by `npm ci`, which the
+`node_modules` fixture runs when tests/node_modules is missing or older than the lock file) and
+in requirements-dev.txt:
+
+  * the official TypeScript SDK, @modelcontextprotocol/sdk 1.x: the legacy handshake;
+  * the TypeScript v2 client, @modelcontextprotocol/client 2.x: versionNegotiation legacy, auto
+    and pinned 2026-07-28, and `initialize` offering each 2025 revision;
+  * the MCP Inspector CLI (@modelcontextprotocol/inspector --cli) in each --protocol-era;
+  * fastmcp's Client in each of its modes.
+
+Each lists the tools (exactly the four), calls every tool with valid arguments, sends an invalid
+argument (isError true), walks a results cursor to its end and compares the walk with one large
+page, and, where the client can open one, a subscriptions/listen with its acknowledgement.  The
+server runs behind tests/frame_tap.py, which records every frame of every server process the
+client starts (a dual-era client may start a probe process first); each transcript is then
+checked by shared/tools/validate_frames.py against the official schema of the revision each
+request negotiated, and each server process must have exited 0.  Tests skip, saying why, only
+where node/npm (or fastmcp, which needs Python 3.11+) or the shared validator are absent.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
+VALIDATOR = (REPO / ".." / "shared" / "tools" / "validate_frames.py").resolve()
+TAP = TESTS / "frame_tap.py"
+DRIVER = TESTS / "clients" / "ts_client.mjs"
+INSPECTOR = TESTS / "node_modules" / "@modelcontextprotocol" / "inspector" / "clients" / "launcher" / \
+    "build" / "index.js"
+SERVER_PYTHON = os.environ.get("ADRKIT_MCP_PYTHON") or sys.executable
+MODULE = os.path.abspath(os.environ.get("ADRKIT_MCP_MODULE") or str(REPO / "adrkit_mcp.py"))
+TOOL_NAMES = ["get_decision", "get_decision_context", "list_superseded", "search_decisions"]
+LEGACY_REVS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+MODERN = "2026-07-28"
+
+# Valid arguments for every tool on the 270-record corpus, and the outcome each must give.
+CALLS = {
+    "search_decisions": ({"query": "cache"}, "results"),
+    "get_decision": ({"ref": "1013"}, "found"),
+    "get_decision_context": ({"files": ["src/a.ts"]}, "matches"),
+    "list_superseded": ({}, "entries"),
+}
+INVALID = {"name": "search_decisions", "arguments": {"query": "x", "bogus": 1}}
+WALK = {"name": "search_decisions", "arguments": {"query": "cache"}}  # 27 results: 4 pages of 7
+
+
+def matrix_line(client, mode, frames, listen):
+    """One row of the client x mode matrix, printed for the record (pytest -s shows it)."""
+    print("\nclient-matrix: %-10s %-26s pass  frames=%-4d listen=%s" % (client, mode, frames, listen))
+
+
+@pytest.fixture(scope="session")
+def node_modules():
+    """tests/node_modules from `npm ci`, installed here when missing or older than the lock."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        pytest.skip("node and npm are needed for the TypeScript clients and the Inspector CLI "
+                    "(tests/package.json); %s not on PATH" % ("node" if not node else "npm"))
+    marker = TESTS / "node_modules" / ".package-lock.json"
+    lock = TESTS / "package-lock.json"
+    if not marker.exists() or marker.stat().st_mtime < lock.stat().st_mtime:
+        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=str(TESTS), check=True,
+                       stdout=sys.stderr, timeout=1200)
+    return TESTS / "node_modules"
+
+
+@pytest.fixture(scope="session")
+def corpus(tmp_path_factory):
+    """The conformance pack's 270-record corpus (with findings), as a Git worktree."""
+    root = tmp_path_factory.mktemp("clients") / "repo"
+    shutil.copytree(str(TESTS / "conformance" / "corpora" / "large"), str(root))
+    (root / ".git").mkdir()
+    return str(root)
+
+
+@pytest.fixture
+def tap(tmp_path, corpus):
+    """(command, folder): the server behind frame_tap.py, its transcripts landing in folder."""
+    if not VALIDATOR.exists():
+        pytest.skip("shared/tools/validate_frames.py (next to the repository) is needed to validate "
+                    "every frame; it is not at %s" % VALIDATOR)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"folder": str(folder),
+                                "command": [SERVER_PYTHON, MODULE, "--cwd", corpus]}), encoding="utf-8")
+    return [sys.executable, str(TAP), str(plan)], folder
+
+
+def validated_frames(folder):
+    """Validate every transcript in folder; returns the number of server frames checked."""
+    transcripts = sorted(folder.glob("*.jsonl"))
+    assert transcripts, "the client started no server"
+    frames = 0
+    for transcript in transcripts:
+        run = subprocess.run([sys.executable, str(VALIDATOR), str(transcript), "--era", "auto"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+        output = run.stdout.decode("utf-8", "replace")
+        counts = re.search(r"^(\d+) passed, (\d+) failed$", output, re.M)
+        assert run.returncode == 0 and counts and counts.group(2) == "0", output[-4000:]
+        frames += int(counts.group(1))
+        status = transcript.with_suffix(".status")
+        assert status.exists() and status.read_text().strip() == "0", \
+            "server behind %s: exit status %r" % (transcript.name, status.exists() and status.read_text())
+    return frames
+
+
+def negotiated(folder):
+    """The revisions the transcripts show: initialize answers, or modern when _meta was used."""
+    revisions = set()
+    for transcript in folder.glob("*.jsonl"):
+        for line in transcript.read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            msg = entry.get("msg")
+            if not isinstance(msg, dict):
+                continue
+            if entry["dir"] == "s2c" and isinstance(msg.get("result"), dict) and \
+                    "protocolVersion" in msg["result"] and "serverInfo" in msg["result"]:
+                revisions.add(msg["result"]["protocolVersion"])
+            if entry["dir"] == "c2s" and msg.get("method") == "tools/call" and \
+                    "io.modelcontextprotocol/protocolVersion" in (msg.get("params") or {}).get("_meta", {}):
+                revisions.add(msg["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"])
+    return revisions
+
+
+def check_answers(tools, calls, invalid, walk):
+    """The checks every client must pass, on what it reports."""
+    assert tools == TOOL_NAMES
+    for name, (_, outcome) in CALLS.items():
+        assert calls[name]["isError"] is False and calls[name]["outcome"] == outcome, calls[name]
+    assert invalid["isError"] is True and "bogus" in invalid["text"], invalid
+    walked, large = walk["walked"], walk["large"]
+    assert walk["pages"] >= 2 and walk["largeCursor"] is None
+    assert walked == large and len({tuple(item) for item in walked}) == len(walked) > 7
+
+
+# ---------------------------------------------------------------------------
+# The TypeScript SDK 1.x and the v2 client
+# ---------------------------------------------------------------------------
+
+def run_ts(node_modules, command, client, mode, listen):
+    scenario = {"client": client, "mode": mode, "command": command, "invalid": INVALID, "walk": WALK,
+                "calls": {name: arguments for name, (arguments, _) in CALLS.items()}, "listen": listen}
+    run = subprocess.run(["node", str(DRIVER), json.dumps(scenario)], cwd=str(TESTS),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    assert run.returncode == 0, run.stderr.decode("utf-8", "replace")[-4000:]
+    return json.loads(run.stdout.decode("utf-8").strip().splitlines()[-1])
+
+
+def test_typescript_sdk_1x_legacy_handshake(node_modules, tap):
+    command, folder = tap
+    report = run_ts(node_modules, command, "sdk", {}, listen=False)
+    check_answers(report["tools"], report["calls"], report["invalid"], report["walk"])
+    assert negotiated(folder) == {"2025-11-25"}
+    matrix_line("ts-sdk-1", "legacy", validated_frames(folder), "n/a (no listen in 1.x)")
+
+
+V2_MODES = [("legacy", {"versionNegotiation": "legacy"}, "2025-11-25"),
+            ("auto", {"versionNegotiation": "auto"}, MODERN),
+            ("pin-" + MODERN, {"versionNegotiation": {"pin": MODERN}}, MODERN)] + \
+           [("initialize-" + rev, {"versionNegotiation": "legacy", "initialize": rev}, rev)
+            for rev in LEGACY_REVS]
+
+
+@pytest.mark.parametrize("label,mode,revision", V2_MODES, ids=[label for label, _, _ in V2_MODES])
+def test_typescript_v2_client(node_modules, tap, label, mode, revision):
+    command, folder = tap
+    modern = revision == MODERN
+    report = run_ts(node_modules, command, "v2", mode, listen=modern)
+    check_answers(report["tools"], report["calls"], report["invalid"], report["walk"])
+    assert report["protocolVersion"] == revision
+    assert negotiated(folder) == {revision}
+    if modern:  # the listen is acknowledged honouring nothing, and closes when the client cancels
+        assert report["listen"] == {"opened": True, "honored": {}, "closed": "local"}, report["listen"]
+    matrix_line("ts-v2", label, validated_frames(folder), "acknowledged" if modern else "n/a (legacy)")
+
+
+# ---------------------------------------------------------------------------
+# The MCP Inspector CLI
+# ---------------------------------------------------------------------------
+
+def inspector(command, era, method, tool=None, arguments=None):
+    """One Inspector CLI run (it starts one server per run); returns its JSON result."""
+    args = ["node", str(INSPECTOR), "--cli", "--protocol-era", era, "--format", "json", "-q",
+            "--method", method]
+    if tool is not None:
+        args += ["--tool-name", tool, "--tool-args-json", json.dumps(arguments)]
+    run = subprocess.run(args + command, cwd=str(TESTS), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         timeout=120)
+    output = run.stdout.decode("utf-8", "replace").strip()
+    assert output, run.stderr.decode("utf-8", "replace")[-2000:]
+    answer = json.loads(output.splitlines()[-1])
+    assert "result" in answer, answer
+    # Exit 5 is the CLI's "the tool returned isError: true"; anything else non-zero is a failure.
+    assert run.returncode == (5 if answer["result"].get("isError") else 0), (run.returncode, answer)
+    return answer["result"]
+
+
+def inspector_walk(command, era):
+    walked, cursor, pages = [], None, 0
+    while True:
+        arguments = dict(WALK["arguments"], limit=7)
+        if cursor is not None:
+            arguments["cursor"] = cursor
+        outcome = inspector(command, era, "tools/call", WALK["name"], arguments)["structuredContent"]["result"]
+        walked += [[item["id"], item["sourcePath"]] for item in outcome["items"]]
+        cursor, pages = outcome["cursor"], pages + 1
+        if cursor is None:
+            break
+    large = inspector(command, era, "tools/call", WALK["name"], dict(WALK["arguments"], limit=100))
+    large = large["structuredContent"]["result"]
+    return {"pages": pages, "walked": walked, "largeCursor": large["cursor"],
+            "large": [[item["id"], item["sourcePath"]] for item in large["items"]]}
+
+
+@pytest.mark.parametrize("era,revision", [("legacy", "2025-11-25"), ("auto", MODERN), ("modern", MODERN)])
+def test_inspector_cli(node_modules, tap, era, revision):
+    command, folder = tap
+    tools = [tool["name"] for tool in inspector(command, era, "tools/list")["tools"]]
+    calls = {}
+    for name, (arguments, _) in CALLS.items():
+        result = inspector(command, era, "tools/call", name, arguments)
+        calls[name] = {"isError": result.get("isError", False) is True,
+                       "outcome": result["structuredContent"]["result"]["outcome"]}
+    invalid = inspector(command, era, "tools/call", INVALID["name"], INVALID["arguments"])
+    invalid = {"isError": invalid.get("isError") is True, "text": invalid["content"][0]["text"]}
+    check_answers(tools, calls, invalid, inspector_walk(command, era))
+    assert negotiated(folder) == {revision}
+    matrix_line("inspector", era, validated_frames(folder), "n/a (the CLI has no listen method)")
+
+
+# ---------------------------------------------------------------------------
+# fastmcp's Client
+# ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("mode,revision", [("legacy", "2025-11-25"), ("auto", MODERN), (MODERN, MODERN)])
+def test_fastmcp_client(tap, mode, revision):
+    fastmcp = pytest.importorskip("fastmcp", reason="fastmcp (a dev requirement for Python 3.11+) "
+                                  "is not installed")
+    anyio = pytest.importorskip("anyio")
+    from fastmcp.client.transports import StdioTransport
+    from mcp.client.subscriptions import listen
+    command, folder = tap
+
+    async def structured_call(client, name, arguments):
+        return await client.call_tool(name, arguments, raise_on_error=False)
+
+    async def walk(client):
+        walked, cursor, pages = [], None, 0
+        while True:
+            arguments = dict(WALK["arguments"], limit=7)
+            if cursor is not None:
+                arguments["cursor"] = cursor
+            outcome = (await structured_call(client, WALK["name"], arguments)).structured_content["result"]
+            walked += [[item["id"], item["sourcePath"]] for item in outcome["items"]]
+            cursor, pages = outcome["cursor"], pages + 1
+            if cursor is None:
+                break
+        large = await structured_call(client, WALK["name"], dict(WALK["arguments"], limit=100))
+        large = large.structured_content["result"]
+        return {"pages": pages, "walked": walked, "largeCursor": large["cursor"],
+                "large": [[item["id"], item["sourcePath"]] for item in large["items"]]}
+
+    async def scenario():
+        transport = StdioTransport(command=command[0], args=command[1:], keep_alive=False)
+        async with fastmcp.Client(transport, mode=mode) as client:
+            assert client.protocol_version == revision
+            tools = [tool.name for tool in await client.list_tools()]
+            calls = {}
+            for name, (arguments, _) in CALLS.items():
+                result = await structured_call(client, name, arguments)
+                calls[name] = {"isError": result.is_error, "outcome": result.structured_content["result"]["outcome"]}
+            invalid = await structured_call(client, INVALID["name"], INVALID["arguments"])
+            invalid = {"isError": invalid.is_error, "text": invalid.content[0].text}
+            check_answers(tools, calls, invalid, await walk(client))
+            if revision != MODERN:
+                return "n/a (legacy)"
+            # fastmcp's Client has no listen() of its own: its session takes the SDK's listen driver.
+            async with listen(client.session, tools_list_changed=True) as subscription:
+                assert not subscription.honored.tools_list_changed
+            return "acknowledged"
+
+    listened = anyio.run(scenario)
+    assert negotiated(folder) == {revision}
+    matrix_line("fastmcp", mode, validated_frames(folder), listened)
