@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright the adrkit-mcp contributors. Licensed under the Apache License, Version 2.0:
+# see LICENSE and NOTICE (the projects whose behaviour this module reproduces).
 """adrkit-mcp: a local, read-only MCP server over one Git-backed corpus of decision records.
 
 A coding agent asks it "has this been decided?", "what governs these files?" and "what
@@ -1357,7 +1360,7 @@ def _main(args):
 # section: change a number or a sentence here and it changes everywhere.
 
 SERVER_NAME = "adrkit-mcp"
-SERVER_VERSION = "0.1.0"
+SERVER_VERSION = __version__  # the one version literal, at the top of the module
 DEFAULT_ADR_DIR = "docs/adr"
 
 MAX_SOURCE_BYTES = 64 * 1024          # a record file larger than this is never read
