@@ -2482,14 +2482,29 @@ def _stat_identity(info):
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
 
 
+def _lstat_entry(dir_fd, dir_path, name):
+    """The entry itself (a symlink is not followed), through the folder's descriptor if open."""
+    if dir_fd is not None:
+        return os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    return os.lstat(os.path.join(dir_path, name))
+
+
 def _read_candidate(dir_fd, dir_path, name):
     """(bytes, identity) of one candidate, or (reason, detail): 'stat-error', 'too-large', 'file-read'.
 
     The file is opened without following symlinks and checked through its own
-    descriptor, so what is read is the regular file that was examined.
+    descriptor, so what is read is the regular file that was examined. Where
+    O_NOFOLLOW is missing (Windows), the entry is looked at first and opened
+    only if it is a regular file, and the descriptor must then be that file.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_RDONLY | nofollow | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    examined = None
     try:
+        if not nofollow:
+            examined = _lstat_entry(dir_fd, dir_path, name)
+            if not stat.S_ISREG(examined.st_mode):
+                return "stat-error", None
         if dir_fd is not None:
             fd = os.open(name, flags, dir_fd=dir_fd)
         else:
@@ -2498,10 +2513,7 @@ def _read_candidate(dir_fd, dir_path, name):
         # A file that exists as a regular file but cannot be opened is a read
         # failure (the reference's `file-read`); anything else failed the stat.
         try:
-            if dir_fd is not None:
-                info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-            else:
-                info = os.lstat(os.path.join(dir_path, name))
+            info = _lstat_entry(dir_fd, dir_path, name)
         except OSError:
             return "stat-error", None
         if not stat.S_ISREG(info.st_mode):
@@ -2511,6 +2523,8 @@ def _read_candidate(dir_fd, dir_path, name):
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return "stat-error", None
+        if examined is not None and _stat_identity(info)[:2] != _stat_identity(examined)[:2]:
+            return "stat-error", None  # swapped for a link after the look: never read it
         if info.st_size > MAX_SOURCE_BYTES:
             return "too-large", None
         # Read until st_size bytes are in, asking for one byte more: a file that grew or shrank
@@ -2574,11 +2588,20 @@ def _verified_roots(config):
     return canonical_root, canonical_dir
 
 
+def _folder_identity(canonical_dir):
+    """(st_dev, st_ino) of the ADR folder's path itself: a link put in its place is not followed."""
+    try:
+        return _stat_identity(os.lstat(canonical_dir))[:2]
+    except OSError:
+        raise CorpusUnavailable("corpus-changed-during-load")
+
+
 def _load_projection_locked(config, should_stop):
     canonical_root, canonical_dir = _verified_roots(config)
     dir_fd = _open_directory(canonical_dir)
     try:
-        if dir_fd is not None and _stat_identity(os.fstat(dir_fd))[:2] != _stat_identity(os.stat(canonical_dir))[:2]:
+        folder = _folder_identity(canonical_dir)
+        if dir_fd is not None and _stat_identity(os.fstat(dir_fd))[:2] != folder:
             raise CorpusUnavailable("corpus-changed-during-load")
         names = _list_candidates(canonical_dir, dir_fd)
         names.sort(key=utf16_key)  # every display path shares one prefix: the name decides
@@ -2588,6 +2611,9 @@ def _load_projection_locked(config, should_stop):
             if should_stop():
                 raise CallCancelled()
             path = prefix + name
+            if dir_fd is None and _folder_identity(canonical_dir) != folder:
+                # No descriptor (Windows): every read goes through the path, so check it first.
+                raise CorpusUnavailable("corpus-changed-during-load")
             data, identity = _read_candidate(dir_fd, canonical_dir, name)
             if data == "file-read":
                 parsed.append(_ParsedFile(None, [{"rule": "file-read", "severity": "error",
@@ -2610,10 +2636,7 @@ def _load_projection_locked(config, should_stop):
             raise CorpusUnavailable("corpus-changed-during-load")
         for name, identity in identities:
             try:
-                if dir_fd is not None:
-                    info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-                else:
-                    info = os.lstat(os.path.join(canonical_dir, name))
+                info = _lstat_entry(dir_fd, canonical_dir, name)
             except OSError:
                 raise CorpusUnavailable("corpus-changed-during-load")
             if not stat.S_ISREG(info.st_mode) or _stat_identity(info) != identity:
