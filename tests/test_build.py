@@ -467,3 +467,22 @@ def test_config_from_the_pyz_names_the_pyz(pyz, tmp_path):
     assert entry["command"] == os.path.abspath(sys.executable)
     assert entry["args"] == [str(pyz)]
     assert entry["env"]["ADRKIT_MCP_CWD"] == os.path.realpath(str(repo))
+
+
+@pytest.mark.slow
+def test_startup_bench_reports_every_python(pyz, tmp_path):
+    pythons = [python for python in (pyenv_python(minor) for minor in MINORS) if python]
+    if len(pythons) < 2:
+        pytest.skip("bench/startup.py needs two Pythons 3.9-3.13 under %s" % PYENV)
+    out = tmp_path / "startup.json"
+    env = dict(os.environ, PYENV_ROOT=str(PYENV.parent))
+    result = subprocess.run([sys.executable, str(PROJECT / "bench" / "startup.py"), "--pyz",
+                             str(pyz), "--runs", "1", "--json", str(out)], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = json.loads(out.read_text(encoding="utf-8"))
+    assert [row["python"] for row in rows] == [minor for minor in MINORS if pyenv_python(minor)]
+    for row in rows:
+        assert row["unpacked_by"] != row["interpreter"] and not row["later_starts_wrote"]
+        assert "| %s | %s |" % (row["python"], row["unpacked_by_minor"]) in result.stdout
