@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright the adrkit-mcp contributors. Licensed under the Apache License, Version 2.0:
+# see LICENSE and NOTICE (the projects whose behaviour this module reproduces).
 """adrkit-mcp: a local, read-only MCP server over one Git-backed corpus of decision records.
 
 A coding agent asks it "has this been decided?", "what governs these files?" and "what
@@ -1483,7 +1486,7 @@ def _main(args):
 # section: change a number or a sentence here and it changes everywhere.
 
 SERVER_NAME = "adrkit-mcp"
-SERVER_VERSION = "0.1.0"
+SERVER_VERSION = __version__  # the one version literal, at the top of the module
 DEFAULT_ADR_DIR = "docs/adr"
 
 MAX_SOURCE_BYTES = 64 * 1024          # a record file larger than this is never read
@@ -2689,10 +2692,18 @@ def _read_candidate(dir_fd, dir_path, name):
     """(bytes, identity) of one candidate, or (reason, detail): 'stat-error', 'too-large', 'file-read'.
 
     The file is opened without following symlinks and checked through its own
-    descriptor, so what is read is the regular file that was examined.
+    descriptor, so what is read is the regular file that was examined. Where
+    O_NOFOLLOW is missing (Windows), the entry is looked at first and opened
+    only if it is a regular file, and the descriptor must then be that file.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    flags = os.O_RDONLY | nofollow | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    examined = None
     try:
+        if not nofollow:
+            examined = _lstat_candidate(dir_fd, dir_path, name)
+            if examined is None or not stat.S_ISREG(examined.st_mode):
+                return "stat-error", None
         if dir_fd is not None:
             fd = os.open(name, flags, dir_fd=dir_fd)
         else:
@@ -2708,6 +2719,8 @@ def _read_candidate(dir_fd, dir_path, name):
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return "stat-error", None
+        if examined is not None and _stat_identity(info)[:2] != _stat_identity(examined)[:2]:
+            return "stat-error", None  # swapped for a link after the look: never read it
         if info.st_size > MAX_SOURCE_BYTES:
             return "too-large", None
         # Read until st_size bytes are in, asking for one byte more: a file that grew or shrank
@@ -2800,6 +2813,7 @@ class _Load(object):
         self.recheck_upto = 0  # files checked before the latest read are checked again at the end
         self.memos = {}  # type: Dict[str, _Memo]
         self.failed_keys = set()  # type: set
+        self.folder = None  # type: Optional[Tuple[int, ...]]
 
     def take_all(self, names, should_stop):
         """Account for every candidate: reuse a memo when proven unchanged, else read the file."""
@@ -2809,6 +2823,9 @@ class _Load(object):
             if should_stop():
                 raise CallCancelled()
             path = prefix + name
+            if self.dir_fd is None and _folder_identity(self.canonical_dir) != self.folder:
+                # No descriptor (Windows): every look goes through the path, so check it first.
+                raise CorpusUnavailable("corpus-changed-during-load")
             memo = old.get(path)
             if memo is not None and memo.settled:
                 info = _lstat_candidate(self.dir_fd, self.canonical_dir, name)
@@ -2856,13 +2873,23 @@ class _Load(object):
         return self.recheck_upto == 0 and not self.pre_read_findings
 
 
+def _folder_identity(canonical_dir):
+    """(st_dev, st_ino) of the ADR folder's path itself: a link put in its place is not followed."""
+    try:
+        return _stat_identity(os.lstat(canonical_dir))[:2]
+    except OSError:
+        raise CorpusUnavailable("corpus-changed-during-load")
+
+
 def _load_projection_entered(config, cache, should_stop):
     canonical_root, canonical_dir = _verified_roots(config)
     dir_fd = _open_directory(canonical_dir)
     try:
-        if dir_fd is not None and _stat_identity(os.fstat(dir_fd))[:2] != _stat_identity(os.stat(canonical_dir))[:2]:
+        folder = _folder_identity(canonical_dir)
+        if dir_fd is not None and _stat_identity(os.fstat(dir_fd))[:2] != folder:
             raise CorpusUnavailable("corpus-changed-during-load")
         load = _Load(cache, dir_fd, canonical_dir, _display_prefix(canonical_root, canonical_dir))
+        load.folder = folder
         names = _list_candidates(canonical_dir, dir_fd)
         # Every display path shares one prefix: the name decides. ASCII sorts alike either way.
         names.sort(key=None if all(map(str.isascii, names)) else utf16_key)

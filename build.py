@@ -41,13 +41,17 @@ Where the .pyz unpacks
 """
 
 import argparse
+import ast
+import collections
 import hashlib
+import json
 import os
 import shutil
 import stat
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -57,28 +61,23 @@ DEFAULT_WHEELHOUSE = PROJECT / "build" / "wheelhouse"
 ENTRY_POINT = "adrkit_mcp:main"
 SHEBANG = "/usr/bin/env python3"
 SHIV_VERSION = "1.0.8"
+LICENCE_FILES = ("LICENSE", "NOTICE")  # at the root of the .pyz and of the .mcpb
+MCPB_MANIFEST_VERSION = "0.3"
+MCPB_ENTRY_POINT = "server/adrkit-mcp.pyz"
+MCPB_PYTHONS = ">=3.9 <3.14"  # the Pythons the .pyz is tested on: 3.9, 3.10, 3.11, 3.12, 3.13
 
-# (project, version, wheel file, sha256).  Keep the versions equal to requirements-dev.txt's pins
-# (and inside pyproject.toml's ranges).
+# The vendored pure-Python packages: one Pin per line (project, version, wheel file, its SHA-256,
+# the import name checked in the archive).  Each version lies inside pyproject.toml's range.
+Pin = collections.namedtuple("Pin", "name version wheel sha256 module")
+PYYAML_WHEEL = ("pyyaml-6.0.3-cp39-cp39-manylinux2014_x86_64.manylinux_2_17_x86_64."
+                "manylinux_2_28_x86_64.whl")
 VENDORED = (
-    (
-        "PyYAML",
-        "6.0.3",
-        "pyyaml-6.0.3-cp39-cp39-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl",
-        "0150219816b6a1fa26fb4699fb7daa9caf09eb1999f3b70fb6e786805e80375a",
-    ),
-    (
-        "pathspec",
-        "1.1.1",
-        "pathspec-1.1.1-py3-none-any.whl",
-        "a00ce642f577bf7f473932318056212bc4f8bfdf53128c78bbd5af0b9b20b189",
-    ),
-    (
-        "idna",
-        "3.20",
-        "idna-3.20-py3-none-any.whl",
-        "ab7ae7122974553370f0bdb919e1a960b2cd1bc1ef0276416d896db81c14582c",
-    ),
+    Pin("PyYAML", "6.0.3", PYYAML_WHEEL,
+        "0150219816b6a1fa26fb4699fb7daa9caf09eb1999f3b70fb6e786805e80375a", "yaml"),
+    Pin("pathspec", "1.1.1", "pathspec-1.1.1-py3-none-any.whl",
+        "a00ce642f577bf7f473932318056212bc4f8bfdf53128c78bbd5af0b9b20b189", "pathspec"),
+    Pin("idna", "3.20", "idna-3.20-py3-none-any.whl",
+        "ab7ae7122974553370f0bdb919e1a960b2cd1bc1ef0276416d896db81c14582c", "idna"),
 )
 # The one wheel target used to select the files above, on any build machine.
 WHEEL_TARGET = ("--platform", "manylinux2014_x86_64", "--python-version", "3.9",
@@ -115,12 +114,8 @@ import _bootstrap
 _adrkit_app = "adrkit-mcp"
 _adrkit_shiv_cache_path = _bootstrap.cache_path
 _adrkit_shiv_extract = _bootstrap.extract_site_packages
-_adrkit_sentinels = (
-    "adrkit_mcp.py",
-    os.path.join("yaml", "__init__.py"),
-    os.path.join("pathspec", "__init__.py"),
-    os.path.join("idna", "__init__.py"),
-)
+_adrkit_sentinels = ("adrkit_mcp.py",) + tuple(
+    os.path.join(module, "__init__.py") for module in @VENDORED_MODULES@)
 
 
 def _adrkit_roots():
@@ -190,20 +185,55 @@ def _adrkit_complete(target):
     return all(os.path.isfile(os.path.join(site, name)) for name in _adrkit_sentinels)
 
 
+def _adrkit_compiled(site):
+    # Whether this interpreter's bytecode of every sentinel file is in the unpacked copy.
+    import importlib.util
+    try:
+        return all(os.path.isfile(importlib.util.cache_from_source(os.path.join(site, name)))
+                   for name in _adrkit_sentinels)
+    except NotImplementedError:  # an interpreter without a bytecode cache: nothing to add
+        return True
+
+
+def _adrkit_add_bytecode(target):
+    # A copy unpacked by another Python holds that interpreter's bytecode only.  The first run of
+    # this interpreter adds its own, once, under the unpacking lock; its later runs write nothing.
+    target = str(target)
+    site = os.path.join(target, "site-packages")
+    if _adrkit_compiled(site):
+        return
+    import compileall
+    lock = os.path.join(os.path.dirname(target), ".%s_lock" % os.path.basename(target))
+    try:
+        with _bootstrap.FileLock(lock):
+            if not _adrkit_compiled(site) and not compileall.compile_dir(site, quiet=2, workers=1):
+                raise OSError("a file could not be compiled or written")
+    except OSError as exc:
+        sys.stderr.write(
+            "adrkit-mcp: could not add Python %d.%d bytecode to %s: %s; every start compiles "
+            "in memory instead.\n" % (sys.version_info[0], sys.version_info[1], site, exc))
+
+
+def _adrkit_found(target):
+    _adrkit_add_bytecode(target)
+    return Path(target)
+
+
 def _adrkit_cache_path(archive, root_dir, build_id):
     if root_dir:
-        return _adrkit_shiv_cache_path(archive, root_dir, build_id)
+        target = _adrkit_shiv_cache_path(archive, root_dir, build_id)
+        return _adrkit_found(target) if _adrkit_complete(str(target)) else target
     name = "%s_%s" % (os.path.basename(os.path.realpath(archive.filename)), build_id)
     roots = _adrkit_roots()
     for root, shared in roots:
         target = os.path.join(root, name)
         if _adrkit_complete(target) and (not shared or _adrkit_private(root)):
-            return Path(target)
+            return _adrkit_found(target)
     for root, shared in roots:
         target = os.path.join(root, name)
         if os.path.lexists(target):
             if _adrkit_complete(target) and (not shared or _adrkit_private(root)):
-                return Path(target)  # another process has just finished unpacking it
+                return _adrkit_found(target)  # another process has just finished unpacking it
             continue  # an incomplete or damaged copy: leave it alone, unpack elsewhere
         if _adrkit_usable(root, shared):
             return Path(target)
@@ -219,7 +249,7 @@ def _adrkit_extract(archive, target_path, compile_pyc=False, compile_workers=0, 
     # Compile the bytecode once, inside the one-time unpacking, in this process (one worker: no
     # process pool), so later starts import .pyc files instead of compiling 10,000 lines each time.
     try:
-        return _adrkit_shiv_extract(archive, target_path, True, 1, force)
+        _adrkit_shiv_extract(archive, target_path, True, 1, force)
     except OSError as exc:
         sys.stderr.write(
             "adrkit-mcp: could not unpack its bundled packages into %s: %s\n"
@@ -227,6 +257,8 @@ def _adrkit_extract(archive, target_path, compile_pyc=False, compile_workers=0, 
             % (target_path, exc)
         )
         sys.exit(1)
+    # Another interpreter may have held the lock and unpacked it first: add this one's bytecode.
+    _adrkit_add_bytecode(target_path)
 
 
 _bootstrap.cache_path = _adrkit_cache_path
@@ -273,7 +305,7 @@ def source_date_epoch():
 def requirements_file(directory):
     path = Path(directory) / "vendored-requirements.txt"
     lines = ["%s==%s --hash=sha256:%s" % (name, version, digest)
-             for name, version, _, digest in VENDORED]
+             for name, version, _, digest, _ in VENDORED]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -295,7 +327,7 @@ def pip_env(isolated):
 
 def missing_wheels(wheelhouse):
     missing = []
-    for name, version, filename, digest in VENDORED:
+    for _, _, filename, digest, _ in VENDORED:
         path = wheelhouse / filename
         if not path.is_file():
             missing.append(filename)
@@ -387,17 +419,22 @@ def copy_module(module, site):
 
 
 def check_imports(site):
+    """Import everything with the standard library alone; return the server's tool list
+    [(name, description)] for the bundle's manifest."""
     code = (
-        "import sys; sys.path.insert(0, %r)\n"
-        "import yaml, pathspec, idna, adrkit_mcp\n"
-        "assert yaml.__file__.startswith(sys.path[0]), yaml.__file__\n"
-        "assert pathspec.__file__.startswith(sys.path[0]), pathspec.__file__\n"
-        "assert idna.__file__.startswith(sys.path[0]), idna.__file__\n"
+        "import json, sys; sys.path.insert(0, %r)\n"
+        "import adrkit_mcp, pathspec, yaml\n"
+        "for name in %r:\n"
+        "    module = __import__(name)\n"
+        "    assert module.__file__.startswith(sys.path[0]), module.__file__\n"
         "assert adrkit_mcp.url_is_valid('http://xn--mnchen-3ya.de/')\n"
         "assert not yaml.__with_libyaml__, 'the C loader must not be present'\n"
         "assert yaml.safe_load('a: [1, 2]') == {'a': [1, 2]}\n"
         "assert pathspec.PathSpec.from_lines('gitwildmatch', ['*.md']).match_file('x/y.md')\n"
-        "assert callable(adrkit_mcp.main)\n" % str(site)
+        "assert callable(adrkit_mcp.main)\n"
+        "print(json.dumps([[tool['name'], tool['description']]\n"
+        "                  for tool in adrkit_mcp.tool_definitions()]))\n"
+        % (str(site), ["adrkit_mcp"] + [pin.module for pin in VENDORED])
     )
     result = subprocess.run([sys.executable, "-I", "-S", "-c", code], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -405,6 +442,16 @@ def check_imports(site):
     if result.returncode != 0:
         fail("the vendored tree does not import cleanly with the standard library alone:\n%s"
              % result.stderr)
+    return [tuple(tool) for tool in json.loads(result.stdout)]
+
+
+def module_version(module):
+    """__version__ of adrkit_mcp.py, read as the literal it is (the one place the version lives)."""
+    for node in ast.parse(module.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [
+                "__version__"] and isinstance(node.value, ast.Constant):
+            return str(node.value.value)
+    fail("%s has no top-level __version__ = '...' literal" % module)
 
 
 def load_shiv():
@@ -429,7 +476,8 @@ def run_shiv(shiv, site, output, epoch, scratch):
     bootstrap files are added in sorted order with fixed permissions (shiv lists them in directory
     order and with the installed files' modes, which vary between machines)."""
     builder = shiv.builder
-    template = MAIN_PRELUDE.replace("{", "{{").replace("}", "}}") + "\n{module}.{fn}()\n"
+    prelude = MAIN_PRELUDE.replace("@VENDORED_MODULES@", repr(tuple(p.module for p in VENDORED)))
+    template = prelude.replace("{", "{{").replace("}", "}}") + "\n{module}.{fn}()\n"
     original_template = builder.MAIN_TEMPLATE
     original_iter = builder.iter_package_files
     staged = Path(scratch) / "bootstrap"
@@ -471,18 +519,100 @@ def check_archive(path):
         bad = [n for n in names if n.endswith(BINARY_SUFFIXES) or ".so." in n]
         if bad:
             fail("compiled files in the archive: %s" % bad)
-        for required in ("__main__.py", "environment.json", "site-packages/adrkit_mcp.py",
-                         "site-packages/yaml/__init__.py", "site-packages/pathspec/__init__.py"):
+        needed = ["__main__.py", "environment.json", "site-packages/adrkit_mcp.py"]
+        needed += ["site-packages/%s/__init__.py" % pin.module for pin in VENDORED]
+        for required in needed + list(LICENCE_FILES):
             if required not in names:
                 fail("%s is missing from the archive" % required)
         return len(names)
 
 
-def main(argv=None):
+def zip_entry(archive, name, data, epoch, mode, compress=zipfile.ZIP_DEFLATED):
+    """One reproducible zip entry: fixed time, Unix mode, compression level."""
+    info = zipfile.ZipInfo(name, date_time=time.gmtime(epoch)[:6])
+    info.create_system = 3  # Unix, on every build machine: external_attr carries the mode
+    info.external_attr = (stat.S_IFREG | mode) << 16
+    info.compress_type = compress
+    archive.writestr(info, data, compresslevel=9 if compress == zipfile.ZIP_DEFLATED else None)
+
+
+def add_licences(pyz, epoch):
+    """LICENSE and NOTICE at the root of the archive, after shiv's entries."""
+    with zipfile.ZipFile(str(pyz), "a") as archive:
+        for name in LICENCE_FILES:
+            zip_entry(archive, name, (PROJECT / name).read_bytes(), epoch, 0o644)
+
+
+def bundle_manifest(version, tools):
+    """manifest.json of the MCP Bundle (manifest spec 0.3 of github.com/anthropics/mcpb)."""
+    return {
+        "manifest_version": MCPB_MANIFEST_VERSION,
+        "name": "adrkit-mcp",
+        "display_name": "adrkit decision records",
+        "version": version,
+        "description": "Read-only decision memory: ask a Git repository's Architecture Decision "
+                       "Records what was decided, what governs given files and what replaced what.",
+        "long_description": (
+            "A local, read-only MCP server over the decision records (one Markdown file per "
+            "decision with typed YAML frontmatter) of one Git repository, giving the same answers "
+            "as @adrkit/mcp 0.8.0. Rejected and superseded decisions are included, so the model "
+            "stops re-proposing what the team already ruled out. No network, no model calls, no "
+            "writes. Needs Python 3.9 or newer."),
+        "author": {"name": "the adrkit-mcp contributors"},
+        "license": "Apache-2.0",
+        "keywords": ["adr", "architecture", "decisions", "git", "read-only"],
+        "server": {
+            "type": "python",
+            "entry_point": MCPB_ENTRY_POINT,
+            "mcp_config": {
+                "command": "python3",
+                "args": ["${__dirname}/" + MCPB_ENTRY_POINT],
+                "env": {"ADRKIT_MCP_CWD": "${user_config.repository}",
+                        "ADRKIT_MCP_DIR": "${user_config.adr_dir}"},
+                # python.org's Windows installer puts python.exe (not python3.exe) on PATH.
+                "platform_overrides": {"win32": {"command": "python"}},
+            },
+        },
+        "tools": [{"name": name, "description": text} for name, text in tools],
+        "user_config": {
+            "repository": {
+                "type": "directory", "title": "Repository", "required": True,
+                "description": "The Git repository whose decision records to read: its top "
+                               "folder, the one holding .git."},
+            "adr_dir": {
+                "type": "string", "title": "Decision records folder", "required": False,
+                "default": "docs/adr",
+                "description": "The folder of the records, relative to the repository."},
+        },
+        "compatibility": {"platforms": ["darwin", "linux", "win32"],
+                          "runtimes": {"python": MCPB_PYTHONS}},
+    }
+
+
+def write_mcpb(pyz, output, epoch, manifest):
+    """The bundle: manifest.json, the .pyz, LICENSE and NOTICE; sorted, fixed times and modes."""
+    text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+    entries = [("manifest.json", text.encode("utf-8"), 0o644, zipfile.ZIP_DEFLATED),
+               (MCPB_ENTRY_POINT, pyz.read_bytes(), 0o755, zipfile.ZIP_STORED)]
+    entries += [(name, (PROJECT / name).read_bytes(), 0o644, zipfile.ZIP_DEFLATED)
+                for name in LICENCE_FILES]
+    partial = output.with_name(".%s.%d.partial" % (output.name, os.getpid()))
+    try:
+        with zipfile.ZipFile(str(partial), "w") as archive:
+            for name, data, mode, compress in sorted(entries):
+                zip_entry(archive, name, data, epoch, mode, compress)
+        os.replace(str(partial), str(output))
+    finally:
+        if partial.exists():
+            partial.unlink()
+
+
+def parse_args(argv):
     parser = argparse.ArgumentParser(
-        description="Build the adrkit-mcp zipapp (see the docstring of build.py).")
+        description="Build the adrkit-mcp zipapp and MCP Bundle (see the docstring of build.py).")
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUTPUT,
-                        help="where to write the .pyz (default: dist/adrkit-mcp.pyz)")
+                        help="where to write the .pyz (default: dist/adrkit-mcp.pyz); the .mcpb "
+                             "goes next to it, with the suffix .mcpb")
     parser.add_argument("--wheelhouse", type=Path,
                         default=Path(os.environ.get("ADRKIT_WHEELHOUSE") or DEFAULT_WHEELHOUSE),
                         help="directory holding the pinned wheels (default: build/wheelhouse or "
@@ -495,8 +625,34 @@ def main(argv=None):
                         help="only fetch the pinned wheels into the wheelhouse")
     parser.add_argument("--module", type=Path, default=PROJECT / "adrkit_mcp.py",
                         help="the adrkit_mcp.py to pack (default: the one next to build.py)")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
 
+
+def build_pyz(site, output, epoch, scratch):
+    """Pack the staged tree into `output` atomically; return the number of entries."""
+    shiv = load_shiv()
+    output.parent.mkdir(parents=True, exist_ok=True)
+    partial = output.with_name(".%s.%d.partial" % (output.name, os.getpid()))
+    try:
+        run_shiv(shiv, site, partial, epoch, scratch)
+        add_licences(partial, epoch)
+        entries = check_archive(partial)
+        os.replace(str(partial), str(output))
+    finally:
+        if partial.exists():
+            partial.unlink()
+    return entries
+
+
+def shown(path):
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
+def main(argv=None):
+    args = parse_args(argv)
     wheelhouse = args.wheelhouse.resolve()
     with tempfile.TemporaryDirectory(prefix="adrkit-build-") as scratch:
         ensure_wheels(wheelhouse, args.offline, scratch)
@@ -506,32 +662,23 @@ def main(argv=None):
         module = args.module.resolve()
         if not module.is_file():
             fail("%s does not exist" % module)
-        shiv = load_shiv()
+        load_shiv()
         epoch, epoch_source = source_date_epoch()
         site = Path(scratch) / "site-packages"
         install_vendored(wheelhouse, site, scratch)
         make_pure(site)
         copy_module(module, site)
-        check_imports(site)
-
+        tools = check_imports(site)
         output = args.output.resolve()
-        output.parent.mkdir(parents=True, exist_ok=True)
-        partial = output.with_name(".%s.%d.partial" % (output.name, os.getpid()))
-        try:
-            run_shiv(shiv, site, partial, epoch, scratch)
-            entries = check_archive(partial)
-            os.replace(str(partial), str(output))
-        finally:
-            if partial.exists():
-                partial.unlink()
-
-    try:
-        shown = output.relative_to(Path.cwd())
-    except ValueError:
-        shown = output
-    print("built   %s (%d entries)" % (shown, entries))
+        entries = build_pyz(site, output, epoch, scratch)
+    bundle = output.with_suffix(".mcpb")
+    write_mcpb(output, bundle, epoch, bundle_manifest(module_version(module), tools))
+    print("built   %s (%d entries)" % (shown(output), entries))
     print("size    %d bytes" % output.stat().st_size)
     print("sha256  %s" % sha256_of(output))
+    print("built   %s (the .pyz and manifest.json, for Claude Desktop)" % shown(bundle))
+    print("size    %d bytes" % bundle.stat().st_size)
+    print("sha256  %s" % sha256_of(bundle))
     print("epoch   %d (%s)" % (epoch, epoch_source))
     return 0
 

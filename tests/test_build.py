@@ -15,6 +15,7 @@ import os
 import pwd
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import time
@@ -105,35 +106,73 @@ def normalise(requirement):
     return re.sub(r"\s+", "", requirement.replace("'", '"'))
 
 
-def test_pyproject_pins_what_the_pyz_vendors():
-    project = load_toml(PROJECT / "pyproject.toml")["project"]
+def load_build_script():
     spec = importlib.util.spec_from_file_location("adrkit_build_script", str(BUILD))
     build_script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build_script)
-    vendored = ["%s==%s" % (name, version) for name, version, _, _ in build_script.VENDORED]
-    assert vendored == ["PyYAML==6.0.3", "pathspec==1.1.1", "idna==3.20"]
-    assert project["dependencies"] == ["PyYAML==6.0.3", "pathspec==1.1.1", "idna>=3.20,<4"]
-    from packaging.requirements import Requirement
-    for requirement, (name, version, _, _) in zip(project["dependencies"], build_script.VENDORED):
-        assert Requirement(requirement).name == name
-        assert Requirement(requirement).specifier.contains(version)  # the .pyz is one install of it
+    return build_script
+
+
+def test_pyproject_ranges_hold_what_the_pyz_vendors():
+    requirements = pytest.importorskip("packaging.requirements")
+    pyproject = load_toml(PROJECT / "pyproject.toml")
+    project = pyproject["project"]
+    build_script = load_build_script()
+    ranges = {}
+    for line in project["dependencies"]:
+        requirement = requirements.Requirement(line)
+        assert str(requirement.specifier), "%s: a range, not an open requirement" % line
+        ranges[requirement.name.lower()] = requirement.specifier
+    assert sorted(ranges) == sorted(pin.name.lower() for pin in build_script.VENDORED)
+    for pin in build_script.VENDORED:
+        assert pin.version in ranges[pin.name.lower()], (pin, ranges[pin.name.lower()])
+        assert pin.wheel.lower().startswith(pin.name.lower().replace("-", "_") + "-" + pin.version)
     assert project["requires-python"] == ">=3.9"
     assert project["scripts"] == {"adrkit-mcp": "adrkit_mcp:main"}
     assert build_script.ENTRY_POINT == "adrkit_mcp:main"
-    assert "shiv==1.0.8" in project["optional-dependencies"]["test"]
-    assert build_script.SHIV_VERSION == "1.0.8"
+    assert project["optional-dependencies"]["build"] == ["shiv==%s" % build_script.SHIV_VERSION]
+    assert not [item for item in project["optional-dependencies"]["test"] if "shiv" in item]
+    assert project["license"] == "Apache-2.0"
+    assert project["license-files"] == ["LICENSE", "NOTICE"]
+    assert pyproject["build-system"]["requires"] == ["setuptools>=77"]  # PEP 639 metadata
+    assert project["dynamic"] == ["version"] and "version" not in project
 
 
-def test_requirements_dev_matches_the_test_extra():
+def test_requirements_dev_pins_the_extras_and_the_vendored_versions():
     project = load_toml(PROJECT / "pyproject.toml")["project"]
     lines = (PROJECT / "requirements-dev.txt").read_text(encoding="utf-8").splitlines()
     pinned = {normalise(line) for line in lines if line.strip() and not line.startswith("#")}
-    extra = {normalise(item) for item in project["optional-dependencies"]["test"]}
-    spec = importlib.util.spec_from_file_location("adrkit_build_script", str(BUILD))
-    build_script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(build_script)
-    runtime = {"%s==%s" % (name, version) for name, version, _, _ in build_script.VENDORED}
-    assert pinned == extra | runtime  # the runtime pins are exactly the wheels the .pyz vendors
+    extras = project["optional-dependencies"]["test"] + project["optional-dependencies"]["build"]
+    runtime = ["%s==%s" % (pin.name, pin.version) for pin in load_build_script().VENDORED]
+    installers = {item for item in pinned if item.startswith(("pipx==", "uv=="))}
+    assert len(installers) == 3, pinned  # the install tests' pipx (two, by Python) and uv
+    assert pinned - installers == {normalise(item) for item in extras + runtime}
+
+
+@needs_module
+def test_the_version_lives_in_one_literal():
+    spec = importlib.util.spec_from_file_location("adrkit_version_probe", str(MODULE))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert load_build_script().module_version(MODULE) == module.__version__
+    assert module.SERVER_VERSION == module.__version__
+    assert not re.search(r"^SERVER_VERSION = [\"']", MODULE.read_text(encoding="utf-8"), re.M)
+
+
+def test_licence_files_and_header():
+    licence = (PROJECT / "LICENSE").read_text(encoding="utf-8")
+    assert "Apache License\n                           Version 2.0, January 2004" in licence
+    assert "END OF TERMS AND CONDITIONS" in licence and "APPENDIX" in licence
+    notice = (PROJECT / "NOTICE").read_text(encoding="utf-8")
+    for project, licence_name in (("@adrkit/mcp", "Apache License 2.0"), ("picomatch", "MIT"),
+                                  ("yaml", "ISC"), ("node-semver", "ISC"), ("zod", "MIT"),
+                                  ("WHATWG URL Standard", "Node.js"), ("PyYAML", "MIT"),
+                                  ("pathspec", "Mozilla Public License 2.0")):
+        assert project in notice and licence_name in notice, project
+    for pin in load_build_script().VENDORED:
+        assert "%s %s" % (pin.name, pin.version) in notice, "NOTICE does not name %s" % (pin,)
+    head = MODULE.read_text(encoding="utf-8").splitlines()[:3]
+    assert head[0] == "# SPDX-License-Identifier: Apache-2.0", head
 
 
 @needs_module
@@ -190,6 +229,23 @@ def test_two_builds_are_byte_identical(builds):
     digest = hashlib.sha256(data).hexdigest()
     assert "sha256  %s" % digest in first_out and "sha256  %s" % digest in second_out
     assert "size    %d bytes" % len(data) in first_out
+    bundles = [path.with_suffix(".mcpb") for path in (first, second)]
+    bundle = bundles[0].read_bytes()
+    assert bundle == bundles[1].read_bytes()
+    assert "sha256  %s" % hashlib.sha256(bundle).hexdigest() in first_out
+
+
+@pytest.mark.slow
+def test_licence_and_notice_are_inside_the_pyz(builds):
+    with zipfile.ZipFile(str(builds[0][0])) as archive:
+        for name in ("LICENSE", "NOTICE"):
+            assert archive.read(name) == (PROJECT / name).read_bytes(), name
+        vendored = [name for name in archive.namelist() if ".dist-info/" in name]
+    # Each vendored library's own licence travels with it.
+    for pin in load_build_script().VENDORED:
+        assert [name for name in vendored if name.lower().startswith(
+            "site-packages/%s-%s.dist-info/" % (pin.name.lower(), pin.version))
+            and "licen" in name.lower()], pin
 
 
 @pytest.mark.slow
@@ -291,6 +347,22 @@ def _version_of(python):
     return tuple(int(part) for part in out.split())
 
 
+def _tag(python):
+    return "cpython-%d%d" % _version_of(python)
+
+
+def _first_run_adds_only_its_bytecode(before, after, tag):
+    """A second interpreter's first run adds its own .pyc files (and touches the folders that
+    receive them and the unpacking lock), nothing else."""
+    assert not set(before) - set(after), "files vanished"
+    added = sorted(set(after) - set(before))
+    assert any(path.endswith("/adrkit_mcp.%s.pyc" % tag) for path in added), added
+    assert all(path.endswith(".%s.pyc" % tag) for path in added), added
+    for path in set(before) & set(after):
+        if before[path] != after[path]:
+            assert stat.S_ISDIR(after[path][0]) or path.endswith("_lock"), path
+
+
 @pytest.mark.slow
 def test_later_runs_write_nothing(pyz, tmp_path):
     cache = tmp_path / "cache"
@@ -298,14 +370,44 @@ def test_later_runs_write_nothing(pyz, tmp_path):
     pythons = [python for python in (pyenv_python(minor) for minor in MINORS) if python]
     pythons = pythons or [Path(sys.executable)]
     assert_version_ran(run([pythons[0], pyz, "--version"], env))
-    before = tree(tmp_path)
+    state = tree(tmp_path)
     # The one-time unpacking compiles the bytecode of the first interpreter, and only that.
-    compiled = [path for path in before if path.endswith(".pyc")]
-    assert any(path.endswith("/adrkit_mcp.cpython-%d%d.pyc" % _version_of(pythons[0]))
-               for path in compiled), compiled
-    for python in pythons + pythons[:1]:
+    compiled = [path for path in state if path.endswith(".pyc")]
+    assert any(path.endswith("/adrkit_mcp.%s.pyc" % _tag(pythons[0])) for path in compiled)
+    assert all(path.endswith(".%s.pyc" % _tag(pythons[0])) for path in compiled), compiled
+    # Every other interpreter adds its own bytecode on its first run, once, then writes nothing.
+    for python in pythons[1:]:
         assert_version_ran(run([python, pyz, "--version"], env))
-        assert tree(tmp_path) == before, "a later run on %s wrote something" % python
+        after = tree(tmp_path)
+        _first_run_adds_only_its_bytecode(state, after, _tag(python))
+        state = after
+        assert_version_ran(run([python, pyz, "--version"], env))
+        assert tree(tmp_path) == state, "a later run on %s wrote something" % python
+    for python in pythons:
+        assert_version_ran(run([python, pyz, "--version"], env))
+        assert tree(tmp_path) == state, "a later run on %s wrote something" % python
+
+
+@pytest.mark.slow
+def test_a_second_interpreter_compiles_once_even_when_started_together(pyz, tmp_path):
+    pythons = [python for python in (pyenv_python(minor) for minor in MINORS) if python]
+    if len(pythons) < 2:
+        pytest.skip("needs two Pythons 3.9-3.13 under %s" % PYENV)
+    env = bare_env(HOME=tmp_path / "home", XDG_CACHE_HOME=tmp_path / "cache")
+    assert_version_ran(run([pythons[0], pyz, "--version"], env))
+    processes = [subprocess.Popen([str(pythons[1]), str(pyz), "--version"], env=env, cwd="/",
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, universal_newlines=True)
+                 for _ in range(4)]
+    for process in processes:
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0 and out.strip() and not err, err
+    state = tree(tmp_path)
+    tag = _tag(pythons[1])
+    assert [path for path in state if path.endswith("/adrkit_mcp.%s.pyc" % tag)]
+    assert not [path for path in state if ".tmp" in path or path.endswith(".pyc.tmp")]
+    assert_version_ran(run([pythons[1], pyz, "--version"], env))
+    assert tree(tmp_path) == state
 
 
 @pytest.mark.slow
@@ -369,27 +471,19 @@ def test_config_from_the_pyz_names_the_pyz(pyz, tmp_path):
 
 
 @pytest.mark.slow
-@needs_module
-def test_pip_install_gives_the_adrkit_mcp_command(tmp_path):
-    source = tmp_path / "src"
-    source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copyfile(str(PROJECT / name), str(source / name))
-    shutil.copyfile(str(MODULE), str(source / "adrkit_mcp.py"))
-    venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True,
-                   stdin=subprocess.DEVNULL)
-    python = venv / "bin" / "python"
-    install = subprocess.run([str(python), "-m", "pip", "install", "-q",
-                              "--disable-pip-version-check", str(source)],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, universal_newlines=True, timeout=600)
-    assert install.returncode == 0, install.stdout + install.stderr
-    command = venv / "bin" / "adrkit-mcp"
-    assert_version_ran(run([command, "--version"], bare_env(HOME=tmp_path)))
-    repo = tmp_path / "repo"
-    (repo / ".git").mkdir(parents=True)
-    result = run([command, "config", "cursor", "--cwd", repo], bare_env(HOME=tmp_path))
-    assert result.returncode == 0, result.stderr
-    entry = json.loads(result.stdout)["mcpServers"]["adrkit"]
-    assert entry["command"] == str(command) and entry["args"] == []
+def test_startup_bench_reports_every_python(pyz, tmp_path):
+    pythons = [python for python in (pyenv_python(minor) for minor in MINORS) if python]
+    if len(pythons) < 2:
+        pytest.skip("bench/startup.py needs two Pythons 3.9-3.13 under %s" % PYENV)
+    out = tmp_path / "startup.json"
+    env = dict(os.environ, PYENV_ROOT=str(PYENV.parent))
+    result = subprocess.run([sys.executable, str(PROJECT / "bench" / "startup.py"), "--pyz",
+                             str(pyz), "--runs", "1", "--json", str(out)], env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = json.loads(out.read_text(encoding="utf-8"))
+    assert [row["python"] for row in rows] == [minor for minor in MINORS if pyenv_python(minor)]
+    for row in rows:
+        assert row["unpacked_by"] != row["interpreter"] and not row["later_starts_wrote"]
+        assert "| %s | %s |" % (row["python"], row["unpacked_by_minor"]) in result.stdout

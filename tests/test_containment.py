@@ -70,28 +70,52 @@ def assert_no_canary(value):
     assert CANARY not in text, "the canary leaked: %s" % text[:2000]
 
 
+# How the module's `os` looks on platforms the suite cannot run on: "no-dir-fd" has no openat
+# (Windows: os.supports_dir_fd is empty), "no-nofollow" has no O_NOFOLLOW (Windows), "neither"
+# has both gaps.  The module takes its fallback paths; the real file system is used throughout.
+SPY_MODES = ("native", "no-dir-fd", "no-nofollow", "neither")
+
+
 class FdSpy(object):
     """Stands in for the module's ``os``: every descriptor it opens is resolved and recorded."""
 
-    def __init__(self):
+    def __init__(self, mode="native"):
         self.opened = []
-        self.supports_dir_fd = set(os.supports_dir_fd) | {self.open}
+        self.dir_fd = mode in ("native", "no-nofollow")
+        self.nofollow = mode in ("native", "no-dir-fd")
+        self.supports_dir_fd = set(os.supports_dir_fd) | {self.open} if self.dir_fd else set()
 
     def __getattr__(self, name):
+        if name == "O_NOFOLLOW" and not self.nofollow:
+            raise AttributeError(name)
         return getattr(os, name)
 
     def open(self, path, flags, mode=0o777, *, dir_fd=None):
+        if dir_fd is not None and not self.dir_fd:
+            raise NotImplementedError("dir_fd unavailable on this platform")
+        if not self.nofollow:
+            flags &= ~os.O_NOFOLLOW  # as on a platform without it: symlinks are followed
         fd = os.open(path, flags, mode, dir_fd=dir_fd)
         if LINUX_FDS:
             self.opened.append(os.readlink("/proc/self/fd/%d" % fd))
         return fd
 
+    def stat(self, path, *, dir_fd=None, follow_symlinks=True):
+        if dir_fd is not None and not self.dir_fd:
+            raise NotImplementedError("dir_fd unavailable on this platform")
+        return os.stat(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
 
-@pytest.fixture
-def spy(monkeypatch):
+    def scandir(self, path="."):
+        if isinstance(path, int) and not self.dir_fd:
+            raise NotImplementedError("scandir of a descriptor unavailable on this platform")
+        return os.scandir(path)
+
+
+@pytest.fixture(params=SPY_MODES)
+def spy(monkeypatch, request):
     if not LINUX_FDS:
         pytest.skip("needs /proc/self/fd to resolve descriptors")
-    recorder = FdSpy()
+    recorder = FdSpy(request.param)
     monkeypatch.setattr(M, "os", recorder)
     return recorder
 

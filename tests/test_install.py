@@ -1,0 +1,129 @@
+"""The three ways people install a Python MCP server, each in a fresh environment and each ending
+in a real handshake (tests/_handshake.py): `pip install .` (then `python -m adrkit_mcp` and the
+`adrkit-mcp` script), `pipx install .` and `uvx --from . adrkit-mcp`.
+
+Everything they write goes to this test's temporary folder: HOME, PIPX_HOME and its bin and man
+folders, uv's cache, tool and Python folders, the XDG folders.  They need the package index (PyPI)
+for setuptools, PyYAML and pathspec.  pipx and uv come pinned from requirements-dev.txt; where one
+is missing its test skips and says so.  All are marked `slow`.
+"""
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import _handshake
+
+PROJECT = Path(__file__).resolve().parent.parent
+MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
+SOURCE_FILES = ("pyproject.toml", "README.md", "LICENSE", "NOTICE")
+INSTALL_TIMEOUT = 900  # a hang guard for installs that download from the index
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def place(tmp_path):
+    """(source checkout, repository to serve, private HOME, environment extras) under tmp_path."""
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in SOURCE_FILES:
+        shutil.copyfile(str(PROJECT / name), str(source / name))
+    shutil.copyfile(str(MODULE), str(source / "adrkit_mcp.py"))
+    repo = _handshake.make_repo(str(tmp_path / "repo"))
+    home = tmp_path / "home"
+    home.mkdir()
+    xdg = {"XDG_%s_HOME" % kind: str(tmp_path / ("xdg-" + kind.lower()))
+           for kind in ("CACHE", "CONFIG", "DATA", "STATE")}
+    return source, repo, str(home), xdg
+
+
+def run(command, env, cwd, timeout=INSTALL_TIMEOUT):
+    result = subprocess.run([str(part) for part in command], env=env, cwd=str(cwd),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True, timeout=timeout)
+    assert result.returncode == 0, "%s\n%s\n%s" % (command, result.stdout, result.stderr)
+    return result.stdout
+
+
+def installer_env(home, xdg, **extra):
+    """The installer's environment: this process's PATH (it may need git, compilers' absence
+    notwithstanding) and proxies, with every home-like folder redirected."""
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("PIPX_", "UV_", "XDG_", "VIRTUAL_ENV", "PYTHON"))}
+    env.update(xdg, HOME=home, PIP_DISABLE_PIP_VERSION_CHECK="1")
+    env.update(extra)
+    return env
+
+
+def test_pip_install_then_module_and_script(place, tmp_path):
+    source, repo, home, xdg = place
+    venv = tmp_path / "venv"
+    run([sys.executable, "-m", "venv", venv], installer_env(home, xdg), tmp_path)
+    python = venv / "bin" / "python"
+    run([python, "-m", "pip", "install", "-q", source], installer_env(home, xdg), tmp_path)
+    # The working directory holds no adrkit_mcp.py: `-m` must find the installed module.
+    where = run([python, "-c", "import adrkit_mcp; print(adrkit_mcp.__file__)"],
+                _handshake.bare_env(home), tmp_path)
+    assert where.strip().startswith(str(venv)), where
+    env = _handshake.bare_env(home, ADRKIT_MCP_CWD=repo)
+    _handshake.handshake([str(python), "-m", "adrkit_mcp"], env, str(tmp_path))
+    script = venv / "bin" / "adrkit-mcp"
+    _handshake.handshake([str(script)], env, str(tmp_path))
+    metadata = json.loads(run([python, "-c", (
+        "import importlib.metadata as m, json; d = m.distribution('adrkit-mcp'); "
+        "print(json.dumps([d.metadata['License-Expression'], d.metadata.get_all('License-File'), "
+        "d.requires]))")], _handshake.bare_env(home), tmp_path))
+    assert metadata[0] == "Apache-2.0"
+    assert sorted(metadata[1]) == ["LICENSE", "NOTICE"]
+    runtime = sorted(item for item in metadata[2] if "extra ==" not in item)
+    assert runtime == ["PyYAML<7,>=6.0.1", "pathspec<2,>=1.1.1"], metadata[2]
+    config = run([script, "config", "cursor", "--cwd", repo], _handshake.bare_env(home), tmp_path)
+    entry = json.loads(config)["mcpServers"]["adrkit"]
+    assert entry["command"] == str(script) and entry["args"] == []
+
+
+def test_pipx_install(place, tmp_path):
+    if importlib.util.find_spec("pipx") is None:
+        pytest.skip("pipx is not installed here (requirements-dev.txt pins it)")
+    source, repo, home, xdg = place
+    pipx = {"PIPX_HOME": str(tmp_path / "pipx"), "PIPX_BIN_DIR": str(tmp_path / "pipx-bin"),
+            "PIPX_MAN_DIR": str(tmp_path / "pipx-man"), "PIPX_DEFAULT_PYTHON": sys.executable}
+    run([sys.executable, "-m", "pipx", "install", source], installer_env(home, xdg, **pipx),
+        tmp_path)
+    command = tmp_path / "pipx-bin" / "adrkit-mcp"
+    assert command.exists(), sorted(os.listdir(str(tmp_path / "pipx-bin")))
+    env = _handshake.bare_env(home, ADRKIT_MCP_CWD=repo)
+    _handshake.handshake([str(command)], env, str(tmp_path))
+    assert not (Path(home) / ".local").exists()  # nothing went to the default pipx places
+
+
+def uvx_binary():
+    if importlib.util.find_spec("uv") is None:
+        return None
+    from uv import find_uv_bin
+    uvx = Path(find_uv_bin()).with_name("uvx" + (".exe" if os.name == "nt" else ""))
+    return uvx if uvx.exists() else None
+
+
+def test_uvx_from_the_checkout(place, tmp_path):
+    uvx = uvx_binary()
+    if uvx is None:
+        pytest.skip("uv (with its uvx) is not installed here (requirements-dev.txt pins it)")
+    source, repo, home, xdg = place
+    uv = {"UV_CACHE_DIR": str(tmp_path / "uv-cache"), "UV_TOOL_DIR": str(tmp_path / "uv-tools"),
+          "UV_TOOL_BIN_DIR": str(tmp_path / "uv-bin"),
+          "UV_PYTHON_INSTALL_DIR": str(tmp_path / "uv-python"), "UV_PYTHON_DOWNLOADS": "never",
+          "UV_NO_CONFIG": "1", "ADRKIT_MCP_CWD": repo}
+    env = installer_env(home, xdg, **uv)
+    # Exactly what a user types in the checkout, with the interpreter named (no download).
+    command = [str(uvx), "--python", sys.executable, "--from", ".", "adrkit-mcp"]
+    _handshake.handshake(command, env, str(source), timeout=INSTALL_TIMEOUT)
+    assert os.listdir(str(tmp_path / "uv-cache"))  # uv worked in the private cache
+    assert not (Path(home) / ".cache").exists()

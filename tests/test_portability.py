@@ -1,0 +1,89 @@
+"""The reader's paths for platforms without openat (`dir_fd`) or O_NOFOLLOW, forced on Linux
+(docs/PORTABILITY.md).  test_containment.py runs every containment case in each mode; here a mixed
+corpus on the real file system must give the native answers, byte for byte, in every mode, and the
+spy shows which path was taken.
+"""
+
+import os
+
+import pytest
+
+import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
+import test_containment as containment
+
+M = support.M
+FALLBACKS = [mode for mode in containment.SPY_MODES if mode != "native"]
+
+
+def mixed_repo(make_repo):
+    repo = make_repo("repo")
+    repo.record("0001-plain.md", title="Plain record", body="plain\n")
+    repo.record("0002-other.md", title="Other record", status="accepted",
+                extra='deciders: ["@bob"]\nsupersedes: ["0001"]\n', body="other\n")
+    repo.write("0003-broken.md", "---\nid: [unclosed\n---\nbody\n")
+    repo.write("0004-huge.md", support.record_text("0004", body="x" * (70 * 1024)))
+    repo.write("notes.md", "not a record name\n")
+    os.symlink(repo.adr_path("0001-plain.md"), repo.adr_path("0005-link.md"))
+    os.mkdir(repo.adr_path("0006-folder.md"))
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(repo.adr_path("0007-fifo.md"))
+    return repo
+
+
+def answers(repo):
+    return [M.call_tool(repo.config, tool, dict(arguments))
+            for tool, arguments in containment.CALLS + [
+                ("search_decisions", {"query": "record", "findingsLimit": 100}),
+                ("list_superseded", {})]]
+
+
+@pytest.mark.parametrize("mode", FALLBACKS)
+def test_fallback_paths_give_the_native_answers(make_repo, monkeypatch, mode):
+    if not containment.LINUX_FDS:
+        pytest.skip("needs /proc/self/fd to resolve descriptors")
+    repo = mixed_repo(make_repo)
+    native_spy = containment.FdSpy("native")
+    monkeypatch.setattr(M, "os", native_spy)
+    native = answers(repo)
+    fallback_spy = containment.FdSpy(mode)
+    monkeypatch.setattr(M, "os", fallback_spy)
+    assert answers(repo) == native
+    folder = os.path.realpath(repo.adr_path())
+    # The native path holds the folder open and reads through it; without dir_fd it never does.
+    assert (folder in native_spy.opened) and ((folder in fallback_spy.opened) == (mode ==
+                                                                                  "no-nofollow"))
+    records = [path for path in fallback_spy.opened if path != folder]
+    assert records and all(os.path.dirname(path) == folder for path in records)
+    assert not [path for path in records if path.endswith(("0005-link.md", "0007-fifo.md"))]
+
+
+def test_a_record_swapped_for_a_link_after_the_look_is_never_read(make_repo, monkeypatch):
+    """Without O_NOFOLLOW the look (lstat) and the open are two steps: the identity check between
+    them refuses a descriptor that is not the file looked at (here the swap lands exactly there)."""
+    repo = make_repo("repo")
+    repo.record("0001-victim.md", title="Victim", body="inside\n")
+    outside = make_repo("outside")
+    outside.record("0009-secret.md", title="Secret %s" % containment.CANARY, body="secret\n")
+    victim = os.path.join(os.path.realpath(repo.adr_path()), "0001-victim.md")
+    spy = containment.FdSpy("neither")
+    real_lstat = os.lstat
+
+    def lstat_then_swap(path, *args, **kwargs):
+        info = real_lstat(path, *args, **kwargs)
+        if path == victim and not swapped:
+            swapped.append(True)
+            containment.replace_with_symlink(victim, outside.adr_path("0009-secret.md"))
+        return info
+
+    swapped = []
+    spy.lstat = lstat_then_swap
+    monkeypatch.setattr(M, "os", spy)
+    answer = M.call_tool(repo.config, "search_decisions", {"query": "e", "findingsLimit": 100})
+    assert swapped
+    containment.assert_no_canary(answer)
+    # Refused before a byte is read: the file is a finding, not a reason to drop the whole load
+    # (reading it would have been caught only afterwards, as corpus-changed-during-load).
+    assert containment.unavailable(answer) is None, answer
+    findings = answer["structuredContent"]["result"]["findings"]["items"]
+    assert [(f["rule"], f["path"]) for f in findings] == [
+        ("record-stat-error", "docs/adr/0001-victim.md")], findings
