@@ -10468,8 +10468,8 @@ def _add_doctor_parser(parser: _Parser) -> None:
 
 def _add_config_parser(parser: _Parser) -> None:
     ids = ", ".join(client_id for client_id, _, _ in _config_clients)
-    parser.usage = ("adrkit-mcp config <client> [--cwd PATH] [--dir PATH]\n"
-                    "       adrkit-mcp config --all [--cwd PATH] [--dir PATH]\n"
+    parser.usage = ("adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable]\n"
+                    "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable]\n"
                     "       adrkit-mcp config --list")
     parser.description = "clients: %s\n\n%s" % (ids, parser.description)
     parser.add_argument("client", nargs="?", help=argparse.SUPPRESS)
@@ -10478,6 +10478,11 @@ def _add_config_parser(parser: _Parser) -> None:
                        help="list the clients and where their configuration lives")
     group.add_argument("--all", action="store_true",
                        help="every client's snippet, as one JSON object keyed by client id")
+    group.add_argument("--portable", action="store_true",
+                       help="a team config for the project-scoped clients (claude-code, vscode, "
+                            "cursor): the program by its path inside the repository, python3 from "
+                            "PATH, no absolute path of this machine (automatic when a .pyz inside "
+                            "the repository runs this)")
     _add_location_flags(group, "repository root the server reads (default: $%s, else the "
                                "working directory; VS Code gets ${workspaceFolder} unless --cwd "
                                "is given)" % _ENV_CWD)
@@ -10760,9 +10765,11 @@ def _doctor_handshake(report, canonical_root, adr_dir):
 #
 # Prints on stdout only the JSON to merge into the client's own configuration file; everything
 # addressed to the person (where the file is, "merge, don't overwrite", warnings) goes to stderr.
-# The command is always absolute (the running interpreter plus the .pyz or module file, or the
+# The command is absolute (the running interpreter plus the .pyz or module file, or the
 # installed console script): GUI clients start servers without the login shell's PATH, and
-# `spawn ... ENOENT` is the most common reason an MCP server never starts.
+# `spawn ... ENOENT` is the most common reason an MCP server never starts. The exception is a
+# team config (a .pyz inside the repository, or --portable) for the three project-scoped files:
+# `python3` and the repository-relative program, with a note on what each teammate needs.
 #
 # Shapes, checked against each client's documentation (late 2026):
 #   claude-desktop  {"mcpServers": {name: {command, args, env}}}
@@ -10876,6 +10883,53 @@ def _config_snippet(client_id: str, command: str, lead: List[str], root: Optiona
     raise KeyError(client_id)
 
 
+# Team configs: a .pyz (or the module file) committed in the repository, started by every
+# teammate's editor. Only the project-scoped files travel with the repository; each client starts
+# the server its own way: Claude Code from the project folder (it expands ${VAR} and
+# ${VAR:-default}, none needed here), VS Code and Cursor from a folder of their choosing, with
+# ${workspaceFolder} substituted in args.
+_config_project_clients = ("claude-code", "vscode", "cursor")
+_config_portable_python = "python3"
+
+
+def _config_in_repository(lead: List[str], how: str, root: Optional[str]) -> Optional[str]:
+    """The program's path relative to root, with / separators, when it lies inside root."""
+    if root is None or how not in ("zipapp", "module file") or not lead or lead[0] == "-m":
+        return None
+    program = os.path.realpath(lead[0])
+    inside = os.path.relpath(program, root)
+    if inside.startswith(os.pardir) or os.path.isabs(inside):
+        return None
+    return inside.replace(os.sep, "/")
+
+
+def _config_portable_snippet(client_id: str, program: str, adr_dir: str) -> object:
+    name = _config_server_name
+    if client_id == "claude-code":  # started in the project folder: relative paths hold
+        return {"mcpServers": {name: {"type": "stdio", "command": _config_portable_python,
+                                      "args": [program, "--dir", adr_dir], "env": {}}}}
+    args = ["${workspaceFolder}/" + program, "--cwd", "${workspaceFolder}", "--dir", adr_dir]
+    if client_id == "vscode":
+        return {"servers": {name: {"type": "stdio", "command": _config_portable_python,
+                                   "args": args}}}
+    if client_id == "cursor":
+        return {"mcpServers": {name: {"command": _config_portable_python, "args": args}}}
+    raise KeyError(client_id)
+
+
+def _config_portable_notes(program: str, others: List[str]) -> List[str]:
+    notes = ["team config: commit this file with %s; it names no path of this machine. Every "
+             "teammate needs Python 3.9 or newer on the editor's PATH as %s (an editor started "
+             "from a desktop may not see the shell's PATH; on Windows write py or python "
+             "instead)%s." % (program, _config_portable_python,
+                              "" if program.endswith(".pyz") else
+                              ", plus PyYAML and pathspec installed for it (the .pyz carries both)")]
+    if others:
+        notes.append("%s: per-user configuration, so the snippet keeps absolute paths"
+                     % ", ".join(others))
+    return notes
+
+
 def _config_where(client_id: str) -> Tuple[str, str]:
     for known_id, display, where in _config_clients:
         if known_id == client_id:
@@ -10940,11 +10994,21 @@ def command_config(options: Any) -> int:
         sys.stderr.write("adrkit-mcp config: %s is not a directory\n" % root)
         return 1
     command, lead, how = _config_launcher()
-
+    program = _config_in_repository(lead, how, root)
+    if options.portable and program is None:
+        sys.stderr.write("adrkit-mcp config: --portable needs the program inside the repository "
+                         "%s: copy %s into it (for example to tools/) and run config from there\n"
+                         % (root, lead[0] if lead else command))
+        return 1
+    if how != "zipapp" and not options.portable:
+        program = None  # a module file inside the root is portable on request only
     snippets = {}
     for client_id in wanted:
         client_root = _config_root(options, for_vscode=True) if client_id == "vscode" else root
-        snippets[client_id] = _config_snippet(client_id, command, lead, client_root, adr_dir)
+        if program is not None and client_id in _config_project_clients:
+            snippets[client_id] = _config_portable_snippet(client_id, program, adr_dir)
+        else:
+            snippets[client_id] = _config_snippet(client_id, command, lead, client_root, adr_dir)
     _config_write_json(snippets if options.all else snippets[wanted[0]])
 
     for client_id in wanted:
@@ -10957,14 +11021,19 @@ def command_config(options: Any) -> int:
         _config_say("each value above is a snippet to MERGE into that client's file (add the "
                     "\"%s\" entry next to the existing ones); never overwrite a whole file."
                     % _config_server_name)
-    _config_say("the command is absolute on purpose: GUI clients do not inherit your shell's "
-                "PATH (the usual cause of 'spawn ... ENOENT').")
+    absolute = [c for c in wanted if program is None or c not in _config_project_clients]
+    if program is not None and len(absolute) < len(wanted):
+        for line in _config_portable_notes(program, absolute):
+            _config_say(line)
+    if absolute:
+        _config_say("the command is absolute on purpose: GUI clients do not inherit your shell's "
+                    "PATH (the usual cause of 'spawn ... ENOENT').")
     roots = []  # type: List[str]
     for client_id in wanted:
         client_root = _config_root(options, for_vscode=client_id == "vscode")
         if client_root is not None and client_root not in roots:
             roots.append(client_root)
-    for line in _config_warnings(command, lead, how, roots, adr_dir):
+    for line in _config_warnings(command, lead, how if absolute else "portable", roots, adr_dir):
         _config_say(line)
     return 0
 
