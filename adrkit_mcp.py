@@ -12,7 +12,7 @@ Contents, in the order a request flows through the module:
 
   1. Wire      stdin bytes -> lines -> JSON-RPC messages; frames back to stdout
   2. Era       the 2025 `initialize` revisions or the stateless 2026-07-28 `_meta`
-  3. Dispatch  methods, tool calls on workers, cancellation, timeouts, CLI, embedding API
+  3. Dispatch  methods, tool calls on workers, cancellation, timeouts, embedding API, serving
   4. Contract  limits, outcomes, messages, summary templates, tool schemas (one place)
   5. Tools     argument validation, cursors, and the four tools as pure functions
   6. Projection  the corpus as one call sees it: roots, discovery, reading, cache
@@ -21,13 +21,14 @@ Contents, in the order a request flows through the module:
   9. Globs     picomatch path patterns as a pathspec pattern type
  10. YAML      strict YAML 1.2 core schema on PyYAML
  11. Semver    node-semver ranges for `package` matchers
- 12. Commands  `call`, `doctor` and `config` for people and scripts
+ 12. Commands  the command line (one argparse parser), then `call`, `doctor`, `config`
 
 Embedders use `create_server`; the command line is `main`.
 """
 
 __version__ = "0.1.0"
 
+import argparse
 import base64
 import binascii
 import bisect
@@ -156,7 +157,6 @@ _UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 _ENV_CWD = "ADRKIT_MCP_CWD"
 _ENV_DIR = "ADRKIT_MCP_DIR"
-_SUBCOMMANDS = ("config", "doctor", "call")
 
 
 class _Absent(object):
@@ -1263,122 +1263,8 @@ def create_server(cwd=None, dir=None, stdin=None, stdout=None,
 
 
 # ---------------------------------------------------------------------------
-# 3. Dispatch: the command line
+# 3. Dispatch: the server command (its command line is parsed in section 12)
 # ---------------------------------------------------------------------------
-
-_USAGE = """\
-usage: adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N]
-       adrkit-mcp {config,doctor,call} ...
-       adrkit-mcp --help | --version
-"""
-
-_HELP = """\
-adrkit-mcp: read-only decision memory for coding agents, over MCP stdio.
-
-A local Model Context Protocol server for one Git-backed corpus of
-Architecture Decision Records (Markdown files with YAML frontmatter). It
-offers four read-only tools: get_decision, get_decision_context,
-list_superseded and search_decisions. No network, no model calls, no writes.
-
-It speaks JSON-RPC 2.0 on stdin/stdout, one message per line, in both MCP
-protocol eras: the initialize handshake (revisions 2024-11-05, 2025-03-26,
-2025-06-18, 2025-11-25) and the stateless 2026-07-28 (server/discover, _meta
-on every request). stdout carries protocol frames only; diagnostics go to
-stderr. Closing stdin stops the server. You normally do not run it by hand:
-an MCP client starts it, e.g. with {"command": "adrkit-mcp", "args": ["--cwd",
-"/path/to/repo"]}. `adrkit-mcp config` prints such snippets.
-
-{usage}
-options:
-  --cwd PATH              repository root: a directory with a .git entry
-                          (default: $ADRKIT_MCP_CWD, else the working directory)
-  --dir PATH              ADR folder, relative to the root and inside it
-                          (default: $ADRKIT_MCP_DIR, else docs/adr)
-  --request-timeout-ms N  answer a tool call still running after N ms with
-                          error -32603 and drop its result; 0 disables
-                          (default: 120000)
-  --version               print the version and exit
-  -h, --help              print this help and exit
-
-  --flag VALUE and --flag=VALUE both work. Flags win over the environment,
-  which wins over the defaults.
-
-subcommands (each has its own --help):
-  config   print the configuration snippet for an MCP client
-  doctor   check the root, the ADR folder and the records, then report
-  call     run one tool call from the command line and print its result
-
-environment:
-  ADRKIT_MCP_CWD   repository root, when --cwd is not given
-  ADRKIT_MCP_DIR   ADR folder, when --dir is not given
-
-exit status:
-  0  stdin was closed (the normal shutdown), SIGTERM or SIGINT, --help, --version
-  1  the root or ADR folder cannot be used (checked before anything is read),
-     or the client closed stdout while the server was answering
-  2  a command-line error (unknown flag, missing value, stray argument)
-"""
-
-
-class _UsageError(Exception):
-    pass
-
-
-class _ServerOptions(object):
-    __slots__ = ("cwd", "adr_dir", "request_timeout_ms", "help", "version")
-
-    def __init__(self):
-        self.cwd = None  # type: Optional[str]
-        self.adr_dir = None  # type: Optional[str]
-        self.request_timeout_ms = _DEFAULT_REQUEST_TIMEOUT_MS
-        self.help = False
-        self.version = False
-
-
-_VALUE_FLAGS = ("--cwd", "--dir", "--request-timeout-ms")
-
-
-def _parse_server_args(argv, environ):
-    """The server-mode command line; raises _UsageError when it does not parse."""
-    options = _ServerOptions()
-    given = {}  # type: Dict[str, str]
-    index = 0
-    while index < len(argv):
-        arg = argv[index]
-        index += 1
-        if arg in ("-h", "--help"):
-            options.help = True
-            continue
-        if arg == "--version":
-            options.version = True
-            continue
-        if not arg.startswith("-") or arg in ("-", "--"):
-            raise _UsageError("unexpected argument %r" % arg)
-        flag, has_value, value = arg.partition("=")
-        if flag in ("--help", "--version"):
-            raise _UsageError("option %s takes no value" % flag)
-        if flag not in _VALUE_FLAGS:
-            raise _UsageError("unknown option %r" % flag)
-        if not has_value:
-            # A following flag is not a value: "--cwd --dir x" is a mistake.
-            if index >= len(argv) or argv[index].startswith("--"):
-                raise _UsageError("option %s needs a value" % flag)
-            value = argv[index]
-            index += 1
-        if not value:
-            raise _UsageError("option %s needs a non-empty value" % flag)
-        given[flag] = value
-    if "--request-timeout-ms" in given:
-        text = given["--request-timeout-ms"]
-        if not (text.isdigit() and text.isascii()) or int(text) > _MAX_REQUEST_TIMEOUT_MS:
-            raise _UsageError("--request-timeout-ms needs a whole number of milliseconds from 0 to %d"
-                              % _MAX_REQUEST_TIMEOUT_MS)
-        options.request_timeout_ms = int(text)
-    # Flags over environment over defaults; an empty variable counts as unset.
-    options.cwd = given.get("--cwd") or environ.get(_ENV_CWD) or None
-    options.adr_dir = given.get("--dir") or environ.get(_ENV_DIR) or None
-    return options
-
 
 class _SignalShutdown(BaseException):
     """Raised in the main thread by SIGTERM/SIGINT to unwind start()."""
@@ -1422,37 +1308,23 @@ def _ignore_late_signals(handled):
             pass
 
 
-def main(argv=None):
-    """The adrkit-mcp command; returns the exit status.
+def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: int) -> int:
+    """Serve stdio until stdin closes or SIGTERM/SIGINT; the server command's exit status.
 
-    Once the server has stopped, SIGTERM and SIGINT stay ignored (see
-    _ignore_late_signals): a signal during the exit must not turn status 0 into a kill.
+    None for cwd or adr_dir means the default (the working directory, docs/adr). Once the
+    server has stopped, SIGTERM and SIGINT stay ignored (see _ignore_late_signals): a signal
+    during the exit must not turn status 0 into a kill.
     """
     try:
-        return _main(list(sys.argv[1:] if argv is None else argv))
+        return _serve(cwd, adr_dir, request_timeout_ms)
     except _SignalShutdown:
         # SIGTERM/SIGINT is how clients escalate after closing stdin: a
         # normal, quiet end, even when it lands in the middle of cleaning up.
         return 0
 
 
-def _main(args):
-    if args and args[0] in _SUBCOMMANDS:
-        return run_subcommand(args[0], args[1:])
-    try:
-        options = _parse_server_args(args, os.environ)
-    except _UsageError as err:
-        sys.stderr.write("%s: error: %s\n%sTry 'adrkit-mcp --help' for more information.\n"
-                         % (SERVER_NAME, err, _USAGE))
-        return 2
-    if options.help:
-        sys.stdout.write(_HELP.replace("{usage}", _USAGE))
-        return 0
-    if options.version:
-        sys.stdout.write("%s %s\n" % (SERVER_NAME, SERVER_VERSION))
-        return 0
-    server = create_server(cwd=options.cwd, dir=options.adr_dir,
-                           request_timeout_ms=options.request_timeout_ms)
+def _serve(cwd, adr_dir, request_timeout_ms):
+    server = create_server(cwd=cwd, dir=adr_dir, request_timeout_ms=request_timeout_ms)
     # Frames go to fd 1 directly; anything print()ed by accident lands on
     # stderr instead of corrupting the protocol stream.
     real_stdout = sys.stdout
@@ -10788,83 +10660,290 @@ def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
 
 
 # ---------------------------------------------------------------------------
-# 12. Commands: Subcommands for people and scripts: call and doctor
+# 12. Commands: the command line, one argparse parser for the server and its subcommands
 # ---------------------------------------------------------------------------
+#
+# `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config ...` are for people
+# and scripts. One parser tree reads all of them, so every command treats flags alike: `--flag
+# VALUE` and `--flag=VALUE`, no empty value, no flag taken as another flag's value (`--cwd --dir
+# x`), no abbreviations; a command line that does not parse exits 2 with the usage on stderr.
+# The subcommand comes first; a subcommand after server flags is refused rather than guessed.
 
 SUBCOMMANDS = ("call", "config", "doctor")
 
+_SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N]
+       adrkit-mcp {config,doctor,call} ...
+       adrkit-mcp --help | --version"""
 
-def run_subcommand(name, argv):
-    """Dispatch `adrkit-mcp <name> ...`; returns the exit status."""
-    if name == "call":
-        return command_call(argv)
-    if name == "doctor":
-        return command_doctor(argv)
-    return command_config(argv)
+_SERVER_DESCRIPTION = """\
+adrkit-mcp: read-only decision memory for coding agents, over MCP stdio.
 
+A local Model Context Protocol server for one Git-backed corpus of
+Architecture Decision Records (Markdown files with YAML frontmatter). It
+offers four read-only tools: get_decision, get_decision_context,
+list_superseded and search_decisions. No network, no model calls, no writes.
 
-def _parse_location_flags(argv, usage, positional_count):
-    """(cwd, dir, positionals) from `--cwd`/`--dir` (flag, then env, then default), or None after usage."""
-    cwd = os.environ.get("ADRKIT_MCP_CWD") or os.getcwd()
-    adr_dir = os.environ.get("ADRKIT_MCP_DIR") or DEFAULT_ADR_DIR
-    positionals = []
-    index = 0
-    while index < len(argv):
-        arg = argv[index]
-        name, has_value, value = arg.partition("=")
-        if name in ("--cwd", "--dir"):
-            if not has_value:
-                if index + 1 >= len(argv):
-                    sys.stderr.write("%s needs a value\n%s" % (name, usage))
-                    return None
-                index += 1
-                value = argv[index]
-            if name == "--cwd":
-                cwd = value
-            else:
-                adr_dir = value
-        elif arg in ("-h", "--help"):
-            sys.stdout.write(usage)
-            return "help"
-        elif arg.startswith("-") and arg != "-":
-            sys.stderr.write("unknown option %s\n%s" % (arg, usage))
-            return None
-        else:
-            positionals.append(arg)
-        index += 1
-    if len(positionals) != positional_count:
-        sys.stderr.write(usage)
-        return None
-    return cwd, adr_dir, positionals
+It speaks JSON-RPC 2.0 on stdin/stdout, one message per line, in both MCP
+protocol eras: the initialize handshake (revisions 2024-11-05, 2025-03-26,
+2025-06-18, 2025-11-25) and the stateless 2026-07-28 (server/discover, _meta
+on every request). stdout carries protocol frames only; diagnostics go to
+stderr. Closing stdin stops the server. You normally do not run it by hand:
+an MCP client starts it, e.g. with {"command": "adrkit-mcp", "args": ["--cwd",
+"/path/to/repo"]}. `adrkit-mcp config` prints such snippets."""
 
+_SERVER_EPILOG = """\
+  --flag VALUE and --flag=VALUE both work; a value may not be empty. Flags
+  win over the environment, which wins over the defaults.
 
-CALL_USAGE = """usage: adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH]
+subcommands (each has its own --help):
+%s
+environment:
+  %s   repository root, when --cwd is not given
+  %s   ADR folder, when --dir is not given
 
+exit status:
+  0  stdin was closed (the normal shutdown), SIGTERM or SIGINT, --help, --version
+     (a SIGINT the parent ignores, as nohup and `cmd &` do, stays ignored)
+  1  the root or ADR folder cannot be used (checked before anything is read),
+     or the client closed stdout while the server was answering
+  2  a command-line error (unknown flag, missing or empty value, stray argument)
+"""
+
+# name, one line for the server's --help, what `adrkit-mcp <name> --help` adds.
+_SUBCOMMAND_HELP = (
+    ("config", "print the configuration snippet for an MCP client", """\
+Prints on stdout the JSON to merge into that client's MCP configuration file;
+where the file is, and warnings, go to stderr. Exit status: 0 on a snippet, 1
+when the root is not a directory, 2 on a usage error."""),
+    ("doctor", "check the root, the ADR folder and the records, then report", """\
+Check, in plain sentences with the fix for each problem, everything an MCP
+client needs: the Python version, the repository root and its .git, the ADR
+directory, the records that load and the findings they raise, the Markdown
+files that are not records, and a real handshake with a child server started
+exactly as a client config would start it. Exit status 0 only when a client
+would work, 2 on a usage error."""),
+    ("call", "run one tool call from the command line and print its result", """\
 Run one tool once against the corpus and print its structured result as
 indented JSON. Tools: get_decision, get_decision_context, list_superseded,
 search_decisions. Exit status: 0 on a result, 1 on an input error (isError) or
 an unusable corpus, 2 on a usage error.
 
-example: adrkit-mcp call get_decision_context '{"files": ["src/db/pool.ts"]}'
-"""
+example: adrkit-mcp call get_decision_context '{"files": ["src/db/pool.ts"]}'"""),
+)
 
 
-def command_call(argv):
-    parsed = _parse_location_flags(argv, CALL_USAGE, 2)
-    if parsed == "help":
-        return 0
-    if parsed is None:
-        return 2
-    cwd, adr_dir, (tool, raw_arguments) = parsed
-    if tool not in TOOLS:
-        sys.stderr.write("unknown tool %r; the tools are: %s\n" % (tool, ", ".join(sorted(TOOLS))))
-        return 2
+class _UsageError(Exception):
+    """A command line that does not parse (exit status 2); `parser` gives the usage."""
+
+    def __init__(self, parser: "argparse.ArgumentParser", message: str) -> None:
+        Exception.__init__(self, message)
+        self.parser = parser
+        self.message = message
+
+
+class _ParserExit(Exception):
+    """--help or --version has printed its text: exit with this status."""
+
+    def __init__(self, status: int) -> None:
+        Exception.__init__(self, status)
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so main() returns its status."""
+
+    def error(self, message):
+        raise _UsageError(self, message)
+
+    def exit(self, status=0, message=None):
+        if message:
+            sys.stderr.write(message)
+        raise _ParserExit(status)
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions as written; option help wrapped at 80 columns whatever the terminal."""
+
+    def __init__(self, prog: str) -> None:
+        argparse.RawDescriptionHelpFormatter.__init__(self, prog, max_help_position=26, width=80)
+
+
+def _value(text: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("needs a non-empty value")
+    return text
+
+
+def _timeout_ms(text: str) -> int:
+    if not (text.isdigit() and text.isascii()) or int(text) > _MAX_REQUEST_TIMEOUT_MS:
+        raise argparse.ArgumentTypeError("needs a whole number of milliseconds from 0 to %d"
+                                         % _MAX_REQUEST_TIMEOUT_MS)
+    return int(text)
+
+
+def _arguments_json(text: str) -> object:
     try:
-        arguments = json.loads(raw_arguments)
+        return json.loads(text)
     except ValueError as error:
-        sys.stderr.write("the arguments are not JSON (%s); quote them for your shell, e.g. '{\"ref\": \"0001\"}'\n"
-                         % error)
+        raise argparse.ArgumentTypeError(
+            "the arguments are not JSON (%s); quote them for your shell, e.g. '{\"ref\": \"0001\"}'"
+            % error) from None
+
+
+def _new_parser(prog: str, usage: str, description: str, epilog: Optional[str] = None) -> _Parser:
+    parser = _Parser(prog=prog, usage=usage, description=description, epilog=epilog,
+                     formatter_class=_HelpFormatter, add_help=False, allow_abbrev=False)
+    return parser
+
+
+def _add_location_flags(group: Any, root_help: str) -> None:
+    """--cwd and --dir, read alike by every command."""
+    group.add_argument("--cwd", metavar="PATH", type=_value, help=root_help)
+    group.add_argument("--dir", metavar="PATH", type=_value,
+                       help="ADR folder, relative to the root and inside it (default: $%s, else "
+                            "%s)" % (_ENV_DIR, DEFAULT_ADR_DIR))
+
+
+def _add_help_flag(group: Any) -> None:
+    group.add_argument("-h", "--help", action="help", help="print this help and exit")
+
+
+_ROOT_HELP = ("repository root: a directory with a .git entry (default: $%s, else the working "
+              "directory)" % _ENV_CWD)
+
+
+def _command_line() -> _Parser:
+    """The parser of `adrkit-mcp ...`, with one subparser per subcommand."""
+    listing = "".join("  %-8s %s\n" % (name, summary) for name, summary, _ in _SUBCOMMAND_HELP)
+    parser = _new_parser(SERVER_NAME, _SERVER_USAGE, _SERVER_DESCRIPTION,
+                         _SERVER_EPILOG % (listing, _ENV_CWD, _ENV_DIR))
+    group = parser.add_argument_group("options")
+    _add_location_flags(group, _ROOT_HELP)
+    group.add_argument("--request-timeout-ms", metavar="N", type=_timeout_ms,
+                       default=_DEFAULT_REQUEST_TIMEOUT_MS,
+                       help="answer a tool call still running after N ms with error -32603 and "
+                            "drop its result; 0 disables (default: %d)" % _DEFAULT_REQUEST_TIMEOUT_MS)
+    group.add_argument("--version", action="version", version="%s %s" % (SERVER_NAME, SERVER_VERSION),
+                       help="print the version and exit")
+    _add_help_flag(group)
+    parser.set_defaults(run=None, check=None, parser=parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", prog=SERVER_NAME,
+                                     parser_class=_Parser, help=argparse.SUPPRESS)
+    adders = {"call": _add_call_parser, "config": _add_config_parser, "doctor": _add_doctor_parser}
+    for name, summary, description in _SUBCOMMAND_HELP:
+        sub = commands.add_parser(name, help=summary, description=description,
+                                  formatter_class=_HelpFormatter, add_help=False,
+                                  allow_abbrev=False)
+        sub.set_defaults(check=None, parser=sub)
+        adders[name](sub)
+    return parser
+
+
+def _add_call_parser(parser: _Parser) -> None:
+    parser.usage = "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH]"
+    parser.add_argument("tool", choices=sorted(TOOLS), metavar="tool",
+                        help="one of: %s" % ", ".join(sorted(TOOLS)))
+    parser.add_argument("arguments", type=_arguments_json, metavar="json arguments",
+                        help="the tool's arguments as one JSON object")
+    group = parser.add_argument_group("options")
+    _add_location_flags(group, _ROOT_HELP)
+    _add_help_flag(group)
+    parser.set_defaults(run=command_call)
+
+
+def _add_doctor_parser(parser: _Parser) -> None:
+    parser.usage = "adrkit-mcp doctor [--cwd PATH] [--dir PATH]"
+    group = parser.add_argument_group("options")
+    _add_location_flags(group, _ROOT_HELP)
+    _add_help_flag(group)
+    parser.set_defaults(run=command_doctor)
+
+
+def _add_config_parser(parser: _Parser) -> None:
+    ids = ", ".join(client_id for client_id, _, _ in _config_clients)
+    parser.usage = ("adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable]\n"
+                    "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable]\n"
+                    "       adrkit-mcp config --list")
+    parser.description = "clients: %s\n\n%s" % (ids, parser.description)
+    parser.add_argument("client", nargs="?", help=argparse.SUPPRESS)
+    group = parser.add_argument_group("options")
+    group.add_argument("--list", action="store_true",
+                       help="list the clients and where their configuration lives")
+    group.add_argument("--all", action="store_true",
+                       help="every client's snippet, as one JSON object keyed by client id")
+    group.add_argument("--portable", action="store_true",
+                       help="a team config for the project-scoped clients (claude-code, vscode, "
+                            "cursor): the program by its path inside the repository, python3 from "
+                            "PATH, no absolute path of this machine (automatic when a .pyz inside "
+                            "the repository runs this)")
+    _add_location_flags(group, "repository root the server reads (default: $%s, else the "
+                               "working directory; VS Code gets ${workspaceFolder} unless --cwd "
+                               "is given)" % _ENV_CWD)
+    _add_help_flag(group)
+    parser.set_defaults(run=command_config, check=_config_check)
+
+
+def _parse(args: List[str], subcommand: Optional[str]) -> Any:
+    """The parsed command line (a Namespace), or the exit status when parsing ends the run."""
+    parser = _command_line()
+    try:
+        options, extras = parser.parse_known_args(args)
+        if extras:  # reported by the parser that owns the command, with its own usage
+            options.parser.error("unrecognized arguments: %s" % " ".join(extras))
+        if options.command != subcommand:
+            parser.error("give the subcommand first: adrkit-mcp %s ..." % options.command)
+        if options.check is not None:
+            options.check(options)
+        return options
+    except _ParserExit as done:
+        return done.status
+    except _UsageError as error:
+        prog = error.parser.prog
+        sys.stderr.write("%s%s: error: %s\nTry '%s --help' for more information.\n"
+                         % (error.parser.format_usage(), prog, error.message, prog))
         return 2
+
+
+def _location(options: Any) -> Tuple[Optional[str], Optional[str]]:
+    """(root, ADR folder): the flag, else the environment (empty counts as unset), else None."""
+    return (options.cwd or os.environ.get(_ENV_CWD) or None,
+            options.dir or os.environ.get(_ENV_DIR) or None)
+
+
+def _corpus_location(options: Any) -> Tuple[str, str]:
+    """_location with the defaults filled in: the working directory and docs/adr."""
+    cwd, adr_dir = _location(options)
+    return cwd or os.getcwd(), adr_dir or DEFAULT_ADR_DIR
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """The adrkit-mcp command; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in SUBCOMMANDS:
+        return run_subcommand(args[0], args[1:])
+    options = _parse(args, None)
+    if isinstance(options, int):
+        return options
+    cwd, adr_dir = _location(options)
+    return run_server(cwd, adr_dir, options.request_timeout_ms)
+
+
+def run_subcommand(name: str, argv: List[str]) -> int:
+    """`adrkit-mcp <name> ...` for a name in SUBCOMMANDS; returns the exit status."""
+    options = _parse([name] + list(argv), name)
+    if isinstance(options, int):
+        return options
+    return options.run(options)
+
+
+# ---------------------------------------------------------------------------
+# 12. Commands: call and doctor
+# ---------------------------------------------------------------------------
+
+def command_call(options: Any) -> int:
+    """`adrkit-mcp call <tool> '<json arguments>'`: one tool call, its result as JSON on stdout."""
+    cwd, adr_dir = _corpus_location(options)
+    tool, arguments = options.tool, options.arguments
     config = CorpusConfig(cwd, adr_dir)
     problem = check_roots(config)
     if problem is not None:
@@ -10878,16 +10957,6 @@ def command_call(argv):
     outcome = result["structuredContent"]["result"]["outcome"]
     return 1 if outcome == "corpus-unavailable" else 0
 
-
-DOCTOR_USAGE = """usage: adrkit-mcp doctor [--cwd PATH] [--dir PATH]
-
-Check, in plain sentences with the fix for each problem, everything an MCP
-client needs: the Python version, the repository root and its .git, the ADR
-directory, the records that load and the findings they raise, the Markdown
-files that are not records, and a real handshake with a child server started
-exactly as a client config would start it. Exit status 0 only when a client
-would work.
-"""
 
 _NON_RECORD_NAMES = ("readme.md", "index.md", "contributing.md", "template.md")
 
@@ -10931,13 +11000,9 @@ def server_launch_command():
     return [sys.executable, program]
 
 
-def command_doctor(argv):
-    parsed = _parse_location_flags(argv, DOCTOR_USAGE, 0)
-    if parsed == "help":
-        return 0
-    if parsed is None:
-        return 2
-    cwd, adr_dir, _ = parsed
+def command_doctor(options: Any) -> int:
+    """`adrkit-mcp doctor`: check what a client needs, each problem with its fix."""
+    cwd, adr_dir = _corpus_location(options)
     report = _Report()
     version = "%d.%d.%d" % sys.version_info[:3]
     if sys.version_info >= (3, 9):
@@ -11088,14 +11153,16 @@ def _doctor_handshake(report, canonical_root, adr_dir):
 
 
 # ---------------------------------------------------------------------------------------------
-# 12. Commands: client configuration printer, `adrkit-mcp config <client> [--cwd ROOT] [--dir DIR]`,
+# 12. Commands: client configuration printer, `adrkit-mcp config <client> [--cwd PATH] [--dir PATH]`,
 # `adrkit-mcp config --list`, `adrkit-mcp config --all`.
 #
 # Prints on stdout only the JSON to merge into the client's own configuration file; everything
 # addressed to the person (where the file is, "merge, don't overwrite", warnings) goes to stderr.
-# The command is always absolute (the running interpreter plus the .pyz or module file, or the
+# The command is absolute (the running interpreter plus the .pyz or module file, or the
 # installed console script): GUI clients start servers without the login shell's PATH, and
-# `spawn ... ENOENT` is the most common reason an MCP server never starts.
+# `spawn ... ENOENT` is the most common reason an MCP server never starts. The exception is a
+# team config (a .pyz inside the repository, or --portable) for the three project-scoped files:
+# `python3` and the repository-relative program, with a note on what each teammate needs.
 #
 # Shapes, checked against each client's documentation (late 2026):
 #   claude-desktop  {"mcpServers": {name: {command, args, env}}}
@@ -11118,7 +11185,6 @@ def _doctor_handshake(report, canonical_root, adr_dir):
 # ---------------------------------------------------------------------------------------------
 
 _config_server_name = "adrkit"
-_config_default_dir = "docs/adr"
 
 # id, display name, where its configuration lives (shown by --list and on stderr).
 _config_clients = (
@@ -11141,59 +11207,14 @@ _config_clients = (
 )
 
 
-class _config_UsageError(Exception):
-    pass
-
-
-def _config_usage() -> str:
-    ids = ", ".join(client_id for client_id, _, _ in _config_clients)
-    return (
-        "usage: adrkit-mcp config <client> [--cwd ROOT] [--dir DIR]\n"
-        "       adrkit-mcp config --all [--cwd ROOT] [--dir DIR]\n"
-        "       adrkit-mcp config --list\n"
-        "clients: %s\n"
-        "Prints the JSON to merge into that client's MCP configuration file.\n"
-        "  --cwd ROOT  repository root the server reads (default: $ADRKIT_MCP_CWD, else the\n"
-        "              current directory; VS Code gets ${workspaceFolder} unless --cwd is given)\n"
-        "  --dir DIR   ADR directory inside ROOT (default: $ADRKIT_MCP_DIR, else docs/adr)\n"
-        "  --list      list the clients and where their configuration lives\n"
-        "  --all       every client's snippet, as one JSON object keyed by client id\n" % ids
-    )
-
-
-def _config_parse(argv: List[str]) -> Dict[str, object]:
-    options = {"client": None, "cwd": None, "dir": None, "list": False, "all": False,
-               "help": False}  # type: Dict[str, object]
-    index = 0
-    while index < len(argv):
-        arg = argv[index]
-        if arg in ("-h", "--help"):
-            options["help"] = True
-        elif arg == "--list":
-            options["list"] = True
-        elif arg == "--all":
-            options["all"] = True
-        elif arg in ("--cwd", "--dir") or arg.startswith(("--cwd=", "--dir=")):
-            flag, equals, value = arg.partition("=")
-            if not equals:
-                index += 1
-                if index >= len(argv):
-                    raise _config_UsageError("%s needs a value" % flag)
-                value = argv[index]
-            if not value:
-                raise _config_UsageError("%s needs a non-empty value" % flag)
-            options[flag[2:]] = value
-        elif arg.startswith("-") and arg != "-":
-            raise _config_UsageError("unknown option %s" % arg)
-        elif options["client"] is not None:
-            raise _config_UsageError("give one client, not %s and %s" % (options["client"], arg))
-        else:
-            options["client"] = arg
-        index += 1
-    chosen = [bool(options["client"]), bool(options["list"]), bool(options["all"])]
-    if not options["help"] and sum(chosen) != 1:
-        raise _config_UsageError("give exactly one of: a client id, --list, --all")
-    return options
+def _config_check(options: Any) -> None:
+    """Exactly one of a client id, --list, --all; a known client id."""
+    chosen = [options.client is not None, options.list, options.all]
+    if sum(chosen) != 1:
+        options.parser.error("give exactly one of: a client id, --list, --all")
+    ids = [client_id for client_id, _, _ in _config_clients]
+    if options.client is not None and options.client not in ids:
+        options.parser.error("unknown client %r; the clients are: %s" % (options.client, ", ".join(ids)))
 
 
 def _config_launcher() -> Tuple[str, List[str], str]:
@@ -11226,8 +11247,8 @@ def _config_launcher() -> Tuple[str, List[str], str]:
     return executable, [here] if here else ["-m", "adrkit_mcp"], "module file"
 
 
-def _config_root(options: Dict[str, object], for_vscode: bool) -> Optional[str]:
-    value = options["cwd"] or os.environ.get("ADRKIT_MCP_CWD") or None
+def _config_root(options: Any, for_vscode: bool) -> Optional[str]:
+    value = _location(options)[0]
     if value is None:
         return None if for_vscode else os.path.realpath(os.getcwd())
     return os.path.realpath(os.path.expanduser(str(value)))
@@ -11237,7 +11258,7 @@ def _config_snippet(client_id: str, command: str, lead: List[str], root: Optiona
                     adr_dir: str) -> object:
     name = _config_server_name
     cli_args = lead + ["--cwd", root or "${workspaceFolder}", "--dir", adr_dir]
-    env = {"ADRKIT_MCP_CWD": root or "", "ADRKIT_MCP_DIR": adr_dir}
+    env = {_ENV_CWD: root or "", _ENV_DIR: adr_dir}
     if client_id in ("claude-desktop", "cursor", "cline"):
         # GUI apps start servers from an arbitrary directory: the root travels in env.
         return {"mcpServers": {name: {"command": command, "args": list(lead), "env": env}}}
@@ -11253,6 +11274,53 @@ def _config_snippet(client_id: str, command: str, lead: List[str], root: Optiona
         return {"mcpServers": [{"name": name, "type": "stdio", "command": command,
                                 "args": cli_args}]}
     raise KeyError(client_id)
+
+
+# Team configs: a .pyz (or the module file) committed in the repository, started by every
+# teammate's editor. Only the project-scoped files travel with the repository; each client starts
+# the server its own way: Claude Code from the project folder (it expands ${VAR} and
+# ${VAR:-default}, none needed here), VS Code and Cursor from a folder of their choosing, with
+# ${workspaceFolder} substituted in args.
+_config_project_clients = ("claude-code", "vscode", "cursor")
+_config_portable_python = "python3"
+
+
+def _config_in_repository(lead: List[str], how: str, root: Optional[str]) -> Optional[str]:
+    """The program's path relative to root, with / separators, when it lies inside root."""
+    if root is None or how not in ("zipapp", "module file") or not lead or lead[0] == "-m":
+        return None
+    program = os.path.realpath(lead[0])
+    inside = os.path.relpath(program, root)
+    if inside.startswith(os.pardir) or os.path.isabs(inside):
+        return None
+    return inside.replace(os.sep, "/")
+
+
+def _config_portable_snippet(client_id: str, program: str, adr_dir: str) -> object:
+    name = _config_server_name
+    if client_id == "claude-code":  # started in the project folder: relative paths hold
+        return {"mcpServers": {name: {"type": "stdio", "command": _config_portable_python,
+                                      "args": [program, "--dir", adr_dir], "env": {}}}}
+    args = ["${workspaceFolder}/" + program, "--cwd", "${workspaceFolder}", "--dir", adr_dir]
+    if client_id == "vscode":
+        return {"servers": {name: {"type": "stdio", "command": _config_portable_python,
+                                   "args": args}}}
+    if client_id == "cursor":
+        return {"mcpServers": {name: {"command": _config_portable_python, "args": args}}}
+    raise KeyError(client_id)
+
+
+def _config_portable_notes(program: str, others: List[str]) -> List[str]:
+    notes = ["team config: commit this file with %s; it names no path of this machine. Every "
+             "teammate needs Python 3.9 or newer on the editor's PATH as %s (an editor started "
+             "from a desktop may not see the shell's PATH; on Windows write py or python "
+             "instead)%s." % (program, _config_portable_python,
+                              "" if program.endswith(".pyz") else
+                              ", plus PyYAML and pathspec installed for it (the .pyz carries both)")]
+    if others:
+        notes.append("%s: per-user configuration, so the snippet keeps absolute paths"
+                     % ", ".join(others))
+    return notes
 
 
 def _config_where(client_id: str) -> Tuple[str, str]:
@@ -11304,59 +11372,61 @@ def _config_say(line: str) -> None:
     sys.stderr.write("adrkit-mcp: %s\n" % line)
 
 
-def command_config(argv: List[str]) -> int:
+def command_config(options: Any) -> int:
     """`adrkit-mcp config ...`: print the MCP client configuration for this server."""
-    try:
-        options = _config_parse(list(argv))
-    except _config_UsageError as exc:
-        sys.stderr.write("adrkit-mcp config: %s\n%s" % (exc, _config_usage()))
-        return 2
-    if options["help"]:
-        sys.stdout.write(_config_usage())
-        return 0
     ids = [client_id for client_id, _, _ in _config_clients]
-    if options["list"]:
+    if options.list:
         width = max(len(client_id) for client_id in ids)
         for client_id, display, where in _config_clients:
             sys.stdout.write("%s  %s: %s\n" % (client_id.ljust(width), display, where))
         return 0
-    client = options["client"]
-    if client is not None and client not in ids:
-        sys.stderr.write("adrkit-mcp config: unknown client %r\nclients: %s\n"
-                         % (client, ", ".join(ids)))
-        return 2
-    wanted = ids if options["all"] else [str(client)]
-    adr_dir = str(options["dir"] or os.environ.get("ADRKIT_MCP_DIR") or _config_default_dir)
+    wanted = ids if options.all else [str(options.client)]
+    adr_dir = _location(options)[1] or DEFAULT_ADR_DIR
     root = _config_root(options, for_vscode=False)
     if root is not None and not os.path.isdir(root):
         sys.stderr.write("adrkit-mcp config: %s is not a directory\n" % root)
         return 1
     command, lead, how = _config_launcher()
-
+    program = _config_in_repository(lead, how, root)
+    if options.portable and program is None:
+        sys.stderr.write("adrkit-mcp config: --portable needs the program inside the repository "
+                         "%s: copy %s into it (for example to tools/) and run config from there\n"
+                         % (root, lead[0] if lead else command))
+        return 1
+    if how != "zipapp" and not options.portable:
+        program = None  # a module file inside the root is portable on request only
     snippets = {}
     for client_id in wanted:
         client_root = _config_root(options, for_vscode=True) if client_id == "vscode" else root
-        snippets[client_id] = _config_snippet(client_id, command, lead, client_root, adr_dir)
-    _config_write_json(snippets if options["all"] else snippets[wanted[0]])
+        if program is not None and client_id in _config_project_clients:
+            snippets[client_id] = _config_portable_snippet(client_id, program, adr_dir)
+        else:
+            snippets[client_id] = _config_snippet(client_id, command, lead, client_root, adr_dir)
+    _config_write_json(snippets if options.all else snippets[wanted[0]])
 
     for client_id in wanted:
         display, where = _config_where(client_id)
         _config_say("%s: %s." % (display, where))
-        if not options["all"]:
+        if not options.all:
             _config_say("MERGE this into that file (%s); do not overwrite the file, which holds "
                         "your other servers and settings." % _config_merge_hint(client_id))
-    if options["all"]:
+    if options.all:
         _config_say("each value above is a snippet to MERGE into that client's file (add the "
                     "\"%s\" entry next to the existing ones); never overwrite a whole file."
                     % _config_server_name)
-    _config_say("the command is absolute on purpose: GUI clients do not inherit your shell's "
-                "PATH (the usual cause of 'spawn ... ENOENT').")
+    absolute = [c for c in wanted if program is None or c not in _config_project_clients]
+    if program is not None and len(absolute) < len(wanted):
+        for line in _config_portable_notes(program, absolute):
+            _config_say(line)
+    if absolute:
+        _config_say("the command is absolute on purpose: GUI clients do not inherit your shell's "
+                    "PATH (the usual cause of 'spawn ... ENOENT').")
     roots = []  # type: List[str]
     for client_id in wanted:
         client_root = _config_root(options, for_vscode=client_id == "vscode")
         if client_root is not None and client_root not in roots:
             roots.append(client_root)
-    for line in _config_warnings(command, lead, how, roots, adr_dir):
+    for line in _config_warnings(command, lead, how if absolute else "portable", roots, adr_dir):
         _config_say(line)
     return 0
 

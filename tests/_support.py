@@ -22,6 +22,9 @@ import sys
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODULE_PATH = os.path.join(REPO_ROOT, "adrkit_mcp.py")
+# The interpreter that runs the server process (pytest itself may run on
+# another): e.g. ADRKIT_MCP_PYTHON=python3.9 checks the 3.9 floor.
+SERVER_PYTHON = os.environ.get("ADRKIT_MCP_PYTHON") or sys.executable
 
 
 def _load_module():

@@ -1,9 +1,10 @@
-"""Fixtures for the reader and tool unit tests (helpers live in _support.py)."""
+"""Fixtures shared by the test files (helpers live in _support.py)."""
 
 import os
 import shutil
 import stat
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -36,3 +37,117 @@ def public_tmp():
             if not os.path.islink(full):
                 os.chmod(full, stat.S_IRWXU)
     shutil.rmtree(path, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------
+# The server under test, as a process (shared by the wire, fault, containment, side-effect and
+# fuzz tests). Which module: $ADRKIT_MCP_MODULE if set, else adrkit_mcp.py at the repository
+# root; $ADRKIT_MCP_PYTHON picks the interpreter that runs the server process. hooked_command
+# runs the module through a small wrapper that patches `call_tool` with test tools (names
+# starting "test_"); the wire layer looks `call_tool` up at call time.
+# ---------------------------------------------------------------------------
+
+HOOKS = r'''
+import importlib.util, os, sys, time
+spec = importlib.util.spec_from_file_location("adrkit_mcp", MODULE)
+m = importlib.util.module_from_spec(spec)
+sys.modules["adrkit_mcp"] = m
+spec.loader.exec_module(m)
+real_call_tool = m.call_tool
+real_run_subcommand = m.run_subcommand
+MARKS = os.environ.get("WIRE_TEST_MARKS")
+
+def mark(name):
+    if MARKS:
+        open(os.path.join(MARKS, name), "w").close()
+
+def text(t):
+    return {"content": [{"type": "text", "text": t}]}
+
+def hooked(config, name, arguments, should_stop):
+    if name == "test_slow":  # checks should_stop at every "record boundary"
+        mark("started-%s" % arguments.get("tag", ""))
+        deadline = time.monotonic() + float(arguments.get("seconds", 10))
+        while time.monotonic() < deadline:
+            if should_stop():
+                mark("stopped-%s" % arguments.get("tag", ""))
+                raise m.CallCancelled()
+            time.sleep(0.005)
+        mark("finished-%s" % arguments.get("tag", ""))
+        return text("slow done")
+    if name == "test_stubborn":  # never looks at should_stop
+        mark("started-%s" % arguments.get("tag", ""))
+        time.sleep(float(arguments.get("seconds", 1)))
+        mark("finished-%s" % arguments.get("tag", ""))
+        return text("stubborn done")
+    if name == "test_echo":
+        return text(arguments["text"])
+    if name == "test_crash":
+        raise RuntimeError("a bug in a tool")
+    if name == "test_nan":
+        result = text("nan")
+        result["structuredContent"] = {"x": float("nan")}
+        return result
+    if name == "test_print":
+        print("stray output from a tool")
+        return text("printed")
+    if name == "test_bad_result":
+        return ["not", "a", "result"]
+    return real_call_tool(config, name, arguments, should_stop)
+
+def subcommand(name, argv):
+    sys.stdout.write("SUBCOMMAND %s %s\n" % (name, json.dumps(argv)))
+    return 7
+
+import json
+m.call_tool = hooked
+m.run_subcommand = subcommand
+sys.exit(m.main())
+'''
+
+
+@pytest.fixture(scope="session")
+def server_module(tmp_path_factory):
+    """Path of the single-module server to test (see the module docstring)."""
+    override = os.environ.get("ADRKIT_MCP_MODULE")
+    if override:
+        return str(Path(override).resolve())
+    return str(Path(support.REPO_ROOT) / "adrkit_mcp.py")
+
+
+@pytest.fixture(scope="session")
+def server_command(server_module):
+    return [support.SERVER_PYTHON, server_module]
+
+
+@pytest.fixture(scope="session")
+def hooked_command(server_module, tmp_path_factory):
+    path = tmp_path_factory.mktemp("hooks") / "hooked_server.py"
+    path.write_text("MODULE = %r\n%s" % (server_module, HOOKS), encoding="utf-8")
+    return [support.SERVER_PYTHON, str(path)]
+
+
+@pytest.fixture(scope="session")
+def repo_root(tmp_path_factory):
+    """A Git worktree root (a .git folder is enough) with an empty docs/adr."""
+    root = tmp_path_factory.mktemp("repo")
+    (root / ".git").mkdir()
+    (root / "docs" / "adr").mkdir(parents=True)
+    return str(root)
+
+
+@pytest.fixture
+def marks(tmp_path):
+    folder = tmp_path / "marks"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture(scope="session")
+def module(server_module):
+    """The module loaded in-process, for the embedding API."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("adrkit_mcp_under_test", server_module)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

@@ -293,3 +293,150 @@ def test_the_printed_command_starts_the_program(client, repo):
                             stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()
+
+
+# ---- team configs: a .pyz committed in the repository ---------------------------------------
+
+PROJECT_FILES = {"claude-code": ".mcp.json", "vscode": ".vscode/mcp.json", "cursor": ".cursor/mcp.json"}
+RECORD = """---
+id: "0001"
+title: Use PostgreSQL
+status: accepted
+date: 2026-01-05
+deciders: ["team:platform"]
+---
+We use PostgreSQL.
+"""
+
+
+def _git(*args, cwd):
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
+    subprocess.run(["git"] + list(args), cwd=str(cwd), env=env, check=True, timeout=60,
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _make_pyz(target):
+    """A real zipapp of the module (its two dependencies come from this interpreter)."""
+    import shutil
+    import zipapp
+    source = target.parent / "pyz-source"
+    source.mkdir()
+    shutil.copy(str(MODULE), str(source / "adrkit_mcp.py"))
+    (source / "__main__.py").write_text("import sys\nimport adrkit_mcp\nsys.exit(adrkit_mcp.main())\n")
+    zipapp.create_archive(str(source), str(target))
+    shutil.rmtree(str(source))
+
+
+def _substitute(value, variables, claude_code):
+    """What the client does to each string before it starts the command."""
+    import re
+    if isinstance(value, list):
+        return [_substitute(item, variables, claude_code) for item in value]
+    if isinstance(value, dict):
+        return {key: _substitute(item, variables, claude_code) for key, item in value.items()}
+    if claude_code:  # ${VAR} and ${VAR:-default} from the environment
+        return re.sub(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}",
+                      lambda m: variables.get(m.group(1), m.group(2) or ""), value)
+    return value.replace("${workspaceFolder}", variables["workspaceFolder"])
+
+
+def _handshake(command, cwd, env):
+    frames = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                  "protocolVersion": "2025-11-25", "capabilities": {},
+                  "clientInfo": {"name": "team", "version": "1"}}},
+              {"jsonrpc": "2.0", "method": "notifications/initialized"},
+              {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+               "params": {"name": "get_decision", "arguments": {"ref": "0001"}}}]
+    # stdin stays open until the tool call is answered: closing it abandons calls in flight.
+    import threading
+    child = subprocess.Popen(command, cwd=str(cwd), env=env, stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    guard = threading.Timer(60, child.kill)  # a hang guard only
+    guard.start()
+    try:
+        child.stdin.write("".join(json.dumps(frame) + "\n" for frame in frames))
+        child.stdin.flush()
+        answers = {}
+        while 2 not in answers:
+            line = child.stdout.readline()
+            assert line, child.stderr.read()
+            message = json.loads(line)
+            answers[message["id"]] = message
+        child.stdin.close()
+        assert child.wait() == 0, child.stderr.read()
+    finally:
+        guard.cancel()
+        child.kill()
+        child.wait()
+        for stream in (child.stdout, child.stderr):
+            stream.close()
+    assert answers[1]["result"]["serverInfo"]["name"] == "adrkit-mcp"
+    decision = answers[2]["result"]["structuredContent"]["result"]["decision"]
+    assert decision["title"] == "Use PostgreSQL"
+
+
+def test_a_committed_team_config_starts_the_server_on_a_teammates_clone(tmp_path):
+    mine = tmp_path / "mine"
+    (mine / "tools").mkdir(parents=True)
+    (mine / "docs" / "adr").mkdir(parents=True)
+    (mine / "docs" / "adr" / "0001-use-postgresql.md").write_text(RECORD)
+    _git("init", "-q", cwd=mine)
+    _make_pyz(mine / "tools" / "adrkit-mcp.pyz")
+    for client, name in PROJECT_FILES.items():
+        # The .pyz lies inside the repository: config gives the team form by itself.
+        result = subprocess.run([sys.executable, "tools/adrkit-mcp.pyz", "config", client],
+                                cwd=str(mine), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                universal_newlines=True, timeout=60,
+                                env={k: v for k, v in os.environ.items() if not k.startswith("ADRKIT_MCP_")})
+        snippet = parse_stdout(result)
+        CHECKERS[client](snippet)
+        assert str(tmp_path) not in result.stdout and sys.executable not in result.stdout
+        assert "python3" in result.stderr and "teammate" in result.stderr
+        (mine / name).parent.mkdir(parents=True, exist_ok=True)
+        (mine / name).write_text(result.stdout)
+    _git("add", "-A", cwd=mine)
+    _git("commit", "-q", "-m", "team config", cwd=mine)
+
+    theirs = tmp_path / "elsewhere" / "theirs"  # another machine: another absolute path
+    _git("clone", "-q", str(mine), str(theirs), cwd=tmp_path)
+    path_dir = tmp_path / "bin"  # the teammate's PATH has a python3 and nothing of ours
+    path_dir.mkdir()
+    (path_dir / "python3").symlink_to(sys.executable)
+    env = {"PATH": str(path_dir) + os.pathsep + os.defpath, "HOME": str(tmp_path)}
+    for client, name in PROJECT_FILES.items():
+        entry = _only_entry_of_map(json.loads((theirs / name).read_text()),
+                                   "servers" if client == "vscode" else "mcpServers")
+        if client == "claude-code":  # started in the project folder, ${VAR} expanded
+            entry = _substitute(entry, env, claude_code=True)
+            cwd = theirs
+        else:  # VS Code and Cursor: ${workspaceFolder}, started from a folder of their own
+            entry = _substitute(entry, {"workspaceFolder": str(theirs)}, claude_code=False)
+            cwd = tmp_path / "bin"
+        child_env = dict(env, **(entry.get("env") or {}))
+        import shutil
+        command = [shutil.which(entry["command"], path=env["PATH"])] + entry["args"]
+        assert command[0] is not None and command[0].startswith(str(path_dir))
+        _handshake(command, cwd, child_env)
+
+
+def test_portable_needs_the_program_inside_the_repository(repo):
+    result = run_config("vscode", "--portable", "--cwd", str(repo))
+    assert result.returncode == 1 and result.stdout == ""
+    assert "inside the repository" in result.stderr
+
+
+def test_portable_module_file_inside_the_repository(repo):
+    import shutil
+    (repo / "tools").mkdir()
+    shutil.copy(str(MODULE), str(repo / "tools" / "adrkit_mcp.py"))
+    result = subprocess.run([sys.executable, str(repo / "tools" / "adrkit_mcp.py"), "config", "--all",
+                             "--portable", "--cwd", str(repo)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+    snippets = parse_stdout(result)
+    for client in PROJECT_FILES:
+        entry = CHECKERS[client](snippets[client])
+        assert entry["command"] == "python3" and str(repo) not in json.dumps(entry)
+        assert any(arg.endswith("tools/adrkit_mcp.py") for arg in entry["args"])
+    assert os.path.isabs(CHECKERS["claude-desktop"](snippets["claude-desktop"])["command"])
+    assert "PyYAML" in result.stderr

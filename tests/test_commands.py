@@ -116,3 +116,103 @@ def test_doctor_fails_when_the_child_server_cannot_start(monkeypatch, capsys):
     M._doctor_handshake(report, REPO, "docs/adr")
     assert report.failed
     assert "legacy handshake (2025-11-25) failed (exit 3)" in capsys.readouterr().out
+
+
+# ---- one command line for every command: the same vector gives the same answer -------------
+
+PING = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
+COMMANDS = {
+    "server": [],
+    "call": ["call", "list_superseded", "{}"],
+    "doctor": ["doctor"],
+    "config": ["config", "cursor"],
+}
+ROOT, MISSING = "<root>", "<missing>"
+# (argument vector after the command, environment, exit status per command; one number = all).
+# 1 means an unusable root or ADR folder; `config` only needs the root to be a directory (a
+# missing ADR folder is a warning there, since the snippet may be written before the folder).
+VECTORS = [
+    (["--cwd", ROOT], {}, 0),
+    (["--cwd=" + ROOT], {}, 0),
+    (["--cwd", ROOT, "--dir", "docs/adr"], {}, 0),
+    (["--cwd=" + ROOT, "--dir=docs/adr"], {}, 0),
+    (["--dir", "nope", "--dir", "docs/adr", "--cwd", ROOT], {}, 0),  # the last one wins
+    (["--cwd="], {}, 2),
+    (["--cwd", ""], {}, 2),
+    (["--dir="], {}, 2),
+    (["--cwd"], {}, 2),
+    (["--cwd", "--dir", "x"], {}, 2),  # a flag is never another flag's value
+    (["--dir", "--cwd", ROOT], {}, 2),
+    (["--cw", ROOT], {}, 2),  # no abbreviations
+    (["--bogus"], {}, 2),
+    (["-x"], {}, 2),
+    (["--help=x"], {}, 2),
+    (["--cwd", MISSING], {}, 1),
+    (["--cwd", ROOT, "--dir", "nope"], {}, {"server": 1, "call": 1, "doctor": 1, "config": 0}),
+    ([], {"ADRKIT_MCP_CWD": ROOT}, 0),
+    ([], {"ADRKIT_MCP_CWD": MISSING}, 1),
+    (["--cwd", ROOT], {"ADRKIT_MCP_CWD": MISSING}, 0),  # flags win over the environment
+    (["--cwd", MISSING], {"ADRKIT_MCP_CWD": ROOT}, 1),
+    (["--cwd", ROOT], {"ADRKIT_MCP_DIR": "nope"}, {"server": 1, "call": 1, "doctor": 1, "config": 0}),
+    (["--cwd", ROOT, "--dir", "docs/adr"], {"ADRKIT_MCP_DIR": "nope"}, 0),
+    ([], {"ADRKIT_MCP_CWD": "", "ADRKIT_MCP_DIR": ""}, 0),  # empty variables count as unset
+]
+
+
+@pytest.fixture(scope="module")
+def vector_root(tmp_path_factory):
+    root = tmp_path_factory.mktemp("vectors") / "repo"
+    (root / ".git").mkdir(parents=True)
+    (root / "docs" / "adr").mkdir(parents=True)
+    return root
+
+
+def _fill(text, root, missing):
+    return text.replace(ROOT, str(root)).replace(MISSING, str(missing))
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+@pytest.mark.parametrize("vector,env,expected", VECTORS,
+                         ids=["%s %s" % (" ".join(v), " ".join("%s=%s" % i for i in e.items()))
+                              for v, e, _ in VECTORS])
+def test_every_command_reads_the_command_line_alike(vector_root, tmp_path, command, vector, env,
+                                                    expected):
+    missing = tmp_path / "missing"
+    args = COMMANDS[command] + [_fill(arg, vector_root, missing) for arg in vector]
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("ADRKIT_MCP_")}
+    environment.update({k: _fill(v, vector_root, missing) for k, v in env.items()})
+    # The working directory holds no repository, so the default root is never usable by
+    # accident, except where the vector says the environment is empty.
+    cwd = str(vector_root) if env.get("ADRKIT_MCP_CWD") == "" else str(tmp_path)
+    done = subprocess.run([sys.executable, MODULE] + args, cwd=cwd, env=environment, input=PING,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    status = expected[command] if isinstance(expected, dict) else expected
+    stderr = done.stderr.decode("utf-8", "replace")
+    assert done.returncode == status, (args, stderr)
+    assert "Traceback" not in stderr
+    if status == 2:
+        assert done.stdout == b"" and "usage: adrkit-mcp" in stderr, stderr
+        assert "adrkit-mcp%s: error: " % ("" if command == "server" else " " + command) in stderr
+    elif status == 1 and command in ("server", "call", "config"):
+        assert done.stdout == b"" and stderr.strip(), stderr
+    elif command == "server":
+        assert done.stdout == b'{"jsonrpc":"2.0","id":1,"result":{}}\n'
+
+
+@pytest.mark.parametrize("command", ["call", "doctor", "config"])
+def test_a_subcommand_after_server_flags_is_refused(vector_root, command):
+    done = run("--cwd", str(vector_root), *COMMANDS[command])
+    assert done.returncode == 2 and done.stdout == b""
+    assert b"give the subcommand first" in done.stderr
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_help_goes_to_stdout_and_exits_0(command):
+    for flag in ("--help", "-h"):
+        done = run(*(COMMANDS[command][:1] + [flag]))
+        assert done.returncode == 0 and done.stderr == b""
+        text = done.stdout.decode()
+        assert text.startswith("usage: adrkit-mcp")
+        for needle in ("--cwd PATH", "--dir PATH", "ADRKIT_MCP_CWD", "ADRKIT_MCP_DIR", "docs/adr",
+                       "-h, --help"):
+            assert needle in text, (command, needle)

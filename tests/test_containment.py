@@ -32,8 +32,6 @@ import test_wire as wire
 
 M = support.M
 record_text = support.record_text
-server_module = wire.server_module
-server_command = wire.server_command
 
 CANARY = "CANARY-%s" % uuid.uuid4().hex
 LINUX_FDS = os.path.isdir("/proc/self/fd")

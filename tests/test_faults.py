@@ -34,10 +34,6 @@ import pytest
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 import test_wire as wire
 
-server_module = wire.server_module
-server_command = wire.server_command
-hooked_command = wire.hooked_command
-marks = wire.marks
 record_text = support.record_text
 
 PROC = os.path.exists("/proc/self/status")

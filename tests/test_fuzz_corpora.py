@@ -42,8 +42,6 @@ import test_wire as wire
 
 M = support.M
 record_text = support.record_text
-server_module = wire.server_module
-server_command = wire.server_command
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA = json.load(open(os.path.join(HERE, "data", "adr.schema.json"), encoding="utf-8"))

@@ -54,10 +54,8 @@ from hypothesis import strategies as st
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 import test_wire as wire
 
-# The session-scoped fixtures of test_wire (module path, command, honouring
-# $ADRKIT_MCP_MODULE and $ADRKIT_MCP_PYTHON) are reused as they are.
-server_module = wire.server_module
-server_command = wire.server_command
+# The session-scoped fixtures server_module and server_command (honouring $ADRKIT_MCP_MODULE
+# and $ADRKIT_MCP_PYTHON) come from tests/conftest.py.
 
 BUDGET = int(os.environ.get("ADRKIT_FUZZ_EXAMPLES", "10000"))
 LINE_CAP = 1024 * 1024

@@ -38,7 +38,6 @@ import pytest
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 import test_wire as wire
 
-server_module = wire.server_module
 record_text = support.record_text
 
 BOOTSTRAP = r'''

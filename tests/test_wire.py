@@ -16,6 +16,7 @@ $ADRKIT_MCP_PYTHON picks the interpreter that runs the server process.
 The MUSTs of ../shared/MCP-WIRE.md map to tests named test_m_<section>_*.
 """
 
+import functools
 import json
 import shutil
 import os
@@ -28,6 +29,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA_DIR = (REPO / ".." / "shared" / "mcp-schema").resolve()
@@ -47,119 +50,10 @@ SCHEMA_SKIP_REASON = (
     "under %s (the shared folder next to the repository) to validate every frame" % SCHEMA_DIR)
 
 
-# ---------------------------------------------------------------------------
-# The module under test
-# ---------------------------------------------------------------------------
-
-HOOKS = r'''
-import importlib.util, os, sys, time
-spec = importlib.util.spec_from_file_location("adrkit_mcp", MODULE)
-m = importlib.util.module_from_spec(spec)
-sys.modules["adrkit_mcp"] = m
-spec.loader.exec_module(m)
-real_call_tool = m.call_tool
-real_run_subcommand = m.run_subcommand
-MARKS = os.environ.get("WIRE_TEST_MARKS")
-
-def mark(name):
-    if MARKS:
-        open(os.path.join(MARKS, name), "w").close()
-
-def text(t):
-    return {"content": [{"type": "text", "text": t}]}
-
-def hooked(config, name, arguments, should_stop):
-    if name == "test_slow":  # checks should_stop at every "record boundary"
-        mark("started-%s" % arguments.get("tag", ""))
-        deadline = time.monotonic() + float(arguments.get("seconds", 10))
-        while time.monotonic() < deadline:
-            if should_stop():
-                mark("stopped-%s" % arguments.get("tag", ""))
-                raise m.CallCancelled()
-            time.sleep(0.005)
-        mark("finished-%s" % arguments.get("tag", ""))
-        return text("slow done")
-    if name == "test_stubborn":  # never looks at should_stop
-        mark("started-%s" % arguments.get("tag", ""))
-        time.sleep(float(arguments.get("seconds", 1)))
-        mark("finished-%s" % arguments.get("tag", ""))
-        return text("stubborn done")
-    if name == "test_echo":
-        return text(arguments["text"])
-    if name == "test_crash":
-        raise RuntimeError("a bug in a tool")
-    if name == "test_nan":
-        result = text("nan")
-        result["structuredContent"] = {"x": float("nan")}
-        return result
-    if name == "test_print":
-        print("stray output from a tool")
-        return text("printed")
-    if name == "test_bad_result":
-        return ["not", "a", "result"]
-    return real_call_tool(config, name, arguments, should_stop)
-
-def subcommand(name, argv):
-    sys.stdout.write("SUBCOMMAND %s %s\n" % (name, json.dumps(argv)))
-    return 7
-
-import json
-m.call_tool = hooked
-m.run_subcommand = subcommand
-sys.exit(m.main())
-'''
-
-
-@pytest.fixture(scope="session")
-def server_module(tmp_path_factory):
-    """Path of the single-module server to test (see the module docstring)."""
-    override = os.environ.get("ADRKIT_MCP_MODULE")
-    if override:
-        return str(Path(override).resolve())
-    return str(REPO / "adrkit_mcp.py")
-
-
-# The interpreter that runs the server process (pytest itself may run on
-# another): e.g. ADRKIT_MCP_PYTHON=python3.9 checks the 3.9 floor.
-SERVER_PYTHON = os.environ.get("ADRKIT_MCP_PYTHON") or sys.executable
-
-
-@pytest.fixture(scope="session")
-def server_command(server_module):
-    return [SERVER_PYTHON, server_module]
-
-
-@pytest.fixture(scope="session")
-def hooked_command(server_module, tmp_path_factory):
-    path = tmp_path_factory.mktemp("hooks") / "hooked_server.py"
-    path.write_text("MODULE = %r\n%s" % (server_module, HOOKS), encoding="utf-8")
-    return [SERVER_PYTHON, str(path)]
-
-
-@pytest.fixture(scope="session")
-def repo_root(tmp_path_factory):
-    """A Git worktree root (a .git folder is enough) with an empty docs/adr."""
-    root = tmp_path_factory.mktemp("repo")
-    (root / ".git").mkdir()
-    (root / "docs" / "adr").mkdir(parents=True)
-    return str(root)
-
-
-@pytest.fixture
-def marks(tmp_path):
-    folder = tmp_path / "marks"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture(scope="session")
-def module(server_module):
-    """The module loaded in-process, for the embedding API."""
-    import importlib.util
-    spec = importlib.util.spec_from_file_location("adrkit_mcp_under_test", server_module)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+# The module under test: the fixtures server_module, server_command, hooked_command (the module
+# run through a wrapper that adds test tools, see tests/conftest.py), repo_root, marks and module
+# are shared by several test files and live in tests/conftest.py.
+SERVER_PYTHON = support.SERVER_PYTHON
 
 
 # ---------------------------------------------------------------------------
@@ -385,13 +279,17 @@ class FrameChecker(object):
 class Session(object):
     """One server process; frames are checked as they are received."""
 
-    def __init__(self, command, args, env=None, stdout=subprocess.PIPE):
+    def __init__(self, command, args, env=None, stdout=subprocess.PIPE, sigint=signal.SIG_DFL):
         full_env = dict(os.environ)
         full_env.pop("ADRKIT_MCP_CWD", None)
         full_env.pop("ADRKIT_MCP_DIR", None)
         full_env.update(env or {})
+        # The child starts with the SIGINT disposition a client in the foreground gives it, not
+        # the one pytest inherited (a background job or nohup runs pytest with SIGINT ignored,
+        # and an ignored SIGINT stays ignored in the server, as documented).
         self.proc = subprocess.Popen(list(command) + list(args), stdin=subprocess.PIPE, stdout=stdout,
-                                     stderr=subprocess.PIPE, env=full_env)
+                                     stderr=subprocess.PIPE, env=full_env,
+                                     preexec_fn=functools.partial(signal.signal, signal.SIGINT, sigint))
         self.checker = FrameChecker()
         self.lines = queue.Queue()
         self.stderr_chunks = []
@@ -1286,6 +1184,19 @@ def test_signals_end_the_process_promptly_and_quietly(hooked, marks, signum, bus
     assert time.monotonic() - started < 2
     assert status == 0
     assert s.stderr() == ""
+
+
+def test_a_sigint_the_parent_ignores_stays_ignored(server_command, repo_root):
+    s = Session(server_command, ["--cwd", repo_root], sigint=signal.SIG_IGN)
+    try:
+        s.initialize()
+        s.proc.send_signal(signal.SIGINT)  # an ignored signal is discarded when it is sent
+        assert s.call(2, "ping")["result"] == {}
+        s.proc.send_signal(signal.SIGTERM)
+        assert s.proc.wait(timeout=10) == 0
+        assert s.stderr() == ""
+    finally:
+        s.kill()
 
 
 # ---------------------------------------------------------------------------
