@@ -1,0 +1,152 @@
+"""The module's layering, read from its syntax tree: two floors, calls that only go down, one door
+per engine, short functions and hinted public functions.
+
+The sections come from the headers of adrkit_mcp.py, read by tools/sections.py (the same reading
+prints the line ranges of docs/ARCHITECTURE.md). The product floor holds the sections named in
+tools/sections.PRODUCT, in that order; every section after them is a compatibility engine.
+
+Inside the product, calls go down the stack a request travels, never back up:
+
+    Commands -> Dispatch -> Era -> Wire
+                Dispatch -> Tools -> Projection -> Reader -> Schema
+    and every product section may use the Contract (limits, outcomes, messages, texts).
+
+An engine refers to no product name, and to another engine only through that engine's door; the
+product refers to an engine only through its door, the one public name of the engine's section.
+"""
+
+import ast
+import importlib.util
+import os
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("sections", os.path.join(HERE, "..", "tools", "sections.py"))
+sections = importlib.util.module_from_spec(spec)
+sys.modules["sections"] = sections
+spec.loader.exec_module(sections)
+
+MODULE = os.environ.get("ADRKIT_MCP_MODULE", sections.MODULE)
+SHAPE = sections.read_shape(MODULE)
+
+# What each product section may refer to besides itself: the sections below it in the call stack.
+BELOW = {
+    "Commands": {"Dispatch", "Era", "Wire", "Tools", "Projection", "Reader", "Schema", "Contract"},
+    "Dispatch": {"Era", "Wire", "Tools", "Projection", "Contract"},
+    "Era": {"Wire", "Contract"},
+    "Wire": {"Contract"},
+    "Tools": {"Projection", "Reader", "Schema", "Contract"},
+    "Projection": {"Reader", "Schema", "Contract"},
+    "Reader": {"Schema", "Contract"},
+    "Schema": {"Contract"},
+    "Contract": set(),
+}
+MAX_FUNCTION_LINES = 80
+
+
+def engines():
+    return [section for section in SHAPE.sections if section.floor == "engine"]
+
+
+def doors(section):
+    return sorted(name for name, definition in SHAPE.definitions.items()
+                  if definition.section == section and not name.startswith("_"))
+
+
+def test_the_product_floor_comes_first_in_data_flow_order_then_the_engines():
+    names = [section.name for section in SHAPE.sections]
+    product = [name for name in names if name in sections.PRODUCT]
+    assert product == list(sections.PRODUCT), "product sections missing or out of order: %s" % names
+    assert names[:len(product)] == product, "an engine section stands among the product: %s" % names
+    assert len(engines()) >= 3, "expected the glob, YAML and semver engines: %s" % names
+    numbers = [section.number for section in SHAPE.sections]
+    assert numbers == list(range(1, len(numbers) + 1)), "sections are numbered 1..N in order"
+    assert set(BELOW) == set(sections.PRODUCT)
+
+
+def test_every_top_level_definition_lies_in_a_section():
+    loose = [name for name, definition in SHAPE.definitions.items()
+             if definition.section is None and not (name.startswith("__") and name.endswith("__"))]
+    assert loose == [], "definitions before the first section header: %s" % loose
+
+
+@pytest.mark.parametrize("engine", [section.name for section in engines()])
+def test_each_engine_opens_with_a_docstring_and_has_exactly_one_door(engine):
+    section = next(section for section in engines() if section.name == engine)
+    assert len(doors(section)) == 1, "%s exposes %s; an engine has exactly one door" % (
+        engine, doors(section) or "nothing")
+    lines = SHAPE.source.splitlines()[section.first - 1:section.last]
+    text = "\n".join(lines)
+    for word in ("reproduces", "guarantee", "tested"):
+        assert word in text[:3000].lower(), (
+            "%s's opening comment must say what it reproduces, what it guarantees and how it is "
+            "tested (missing %r)" % (engine, word))
+
+
+def violations():
+    found = []
+    for referrer, referred in sections.references(SHAPE):
+        source, target = referrer.section, referred.section
+        if source is None or target is None:
+            continue
+        if target.floor == "engine" and referred.name.startswith("_"):
+            found.append("%s (%s) uses %s, private to the %s engine" % (
+                referrer.name, source.name, referred.name, target.name))
+        elif source.floor == "engine" and target.floor == "product":
+            found.append("%s (engine %s) calls up into %s (%s)" % (
+                referrer.name, source.name, referred.name, target.name))
+        elif source.floor == "product" and target.floor == "product" \
+                and target.name not in BELOW[source.name]:
+            found.append("%s (%s) calls up into %s (%s)" % (
+                referrer.name, source.name, referred.name, target.name))
+    return found
+
+
+def test_nothing_calls_upward_and_engines_are_reached_only_through_their_doors():
+    assert violations() == []
+
+
+def test_the_checker_sees_a_planted_upward_call(tmp_path):
+    """The checks above could fail: plant an upward call and a private engine reference."""
+    schema = next(section for section in SHAPE.sections if section.name == "Schema")
+    engine = engines()[0]
+    private = next(name for name, definition in SHAPE.definitions.items()
+                   if definition.section == engine and name.startswith("_")
+                   and isinstance(definition.node, (ast.FunctionDef, ast.ClassDef)))
+    tool = next(name for name, definition in SHAPE.definitions.items()
+                if definition.section is not None and definition.section.name == "Tools")
+    lines = SHAPE.source.splitlines()
+    planted = ["def _planted_upward():", "    return %s, %s" % (tool, private), ""]
+    copy = lines[:schema.last] + planted + lines[schema.last:]
+    path = tmp_path / "planted.py"
+    path.write_text("\n".join(copy) + "\n", encoding="utf-8")
+    shape = sections.read_shape(str(path))
+    found = [(referrer.name, referred.name) for referrer, referred in sections.references(shape)]
+    assert ("_planted_upward", tool) in found and ("_planted_upward", private) in found
+
+
+def test_no_function_is_longer_than_80_lines():
+    long = ["%s (%d lines, line %d)" % (name, sections.length(node), node.lineno)
+            for name, node in sections.functions(SHAPE.tree)
+            if sections.length(node) > MAX_FUNCTION_LINES]
+    assert long == []
+
+
+def public_functions():
+    """Public functions and the public methods of public classes (each engine's door among them)."""
+    chosen = []
+    for name, node in sections.functions(SHAPE.tree):
+        parts = name.split(".")
+        private = any(part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
+                      for part in parts)
+        dunder = parts[-1].startswith("__") and parts[-1] != "__init__"
+        if not private and not dunder and len(parts) <= 2:
+            chosen.append((name, node))
+    return chosen
+
+
+def test_every_public_and_door_function_carries_type_hints():
+    bare = [name for name, node in public_functions() if not sections.is_hinted(node)]
+    assert bare == []

@@ -1,0 +1,22 @@
+"""The module's type hints are checked by mypy (pinned in requirements-dev.txt).
+
+Level, set in pyproject.toml's [tool.mypy]: mypy's default checks on the whole module, for the
+oldest Python we support (3.9), with PyYAML's published stubs; every annotated function body is
+type-checked, and tests/test_layers.py requires annotations on every public and door function, so
+the public surface is always checked. Unannotated private helpers are not (mypy's default).
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_mypy_finds_no_error_in_the_module():
+    pytest.importorskip("mypy", reason="mypy is a test requirement (requirements-dev.txt)")
+    done = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "adrkit_mcp.py"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
