@@ -26,6 +26,8 @@ Contents, in the order a request flows through the module:
 Embedders use `create_server`; the command line is `main`.
 """
 
+from __future__ import annotations
+
 __version__ = "0.1.0"
 
 import argparse
@@ -1241,8 +1243,9 @@ class _ServerHandle(object):
         self._server.close()
 
 
-def create_server(cwd=None, dir=None, stdin=None, stdout=None,
-                  request_timeout_ms=_DEFAULT_REQUEST_TIMEOUT_MS):
+def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: Any = None,
+                  stdout: Any = None,
+                  request_timeout_ms: int = _DEFAULT_REQUEST_TIMEOUT_MS) -> "_ServerHandle":
     """Create an adrkit-mcp stdio server for one repository; touches no file.
 
     cwd      repository root, a Git worktree (default: the working directory
@@ -1357,13 +1360,19 @@ def _serve(cwd, adr_dir, request_timeout_ms):
 # Everything a client can observe about the four tools is defined in this one
 # section: change a number or a sentence here and it changes everywhere.
 
+# The shapes the product passes around, named once for the type hints.
+Finding = Dict[str, Any]                       # one finding: rule, severity, message, path, ...
+ShouldStop = Callable[[], bool]                # polled between records: True once cancelled
+Validated = Tuple[List[str], Dict[str, Any]]   # (input problems, the arguments as validated)
+ToolAnswer = Tuple[Dict[str, Any], str]        # (structured result, its one-line summary)
+
 SERVER_NAME = "adrkit-mcp"
 SERVER_VERSION = __version__  # the one version literal, at the top of the module
 DEFAULT_ADR_DIR = "docs/adr"
 
 MAX_SOURCE_BYTES = 64 * 1024          # a record file larger than this is never read
 PAGE_DEFAULT, PAGE_MIN, PAGE_MAX = 20, 1, 100
-LIMITS = {
+LIMITS: Dict[str, Any] = {  # (min, max) pairs; cursor and text are single caps
     "query": (1, 256),                # UTF-16 code units, non-empty after trim
     "ref": (1, 128),
     "status": (1, 6),
@@ -1458,7 +1467,7 @@ def _findings_phrase(count):
     return "%d %s on this page." % (count, _plural(count, "finding", "findings"))
 
 
-def render_summary(kind, **facts):
+def render_summary(kind: str, **facts: Any) -> str:
     """The deterministic one-line summary every tool result carries in content[0].text."""
     f = facts
     if kind == "results":
@@ -1632,7 +1641,7 @@ TOOL_OUTPUT_SCHEMAS = {
 }
 
 
-def tool_definitions():
+def tool_definitions() -> List[Dict[str, Any]]:
     """The tools/list entries, in UTF-16 code-unit order of name."""
     tools = []
     for name in sorted(TOOL_INPUT_SCHEMAS, key=utf16_key):
@@ -1650,7 +1659,7 @@ def tool_definitions():
 
 # --- One ordering rule for the whole server ---------------------------------
 
-def utf16_key(text):
+def utf16_key(text: str) -> bytes:
     """Sort key giving UTF-16 code-unit order (JS `<`), never locale or code-point order.
 
     Code-point order differs from code-unit order only for astral characters
@@ -1659,14 +1668,14 @@ def utf16_key(text):
     return text.encode("utf-16-be", "surrogatepass")
 
 
-def utf16_len(text):
+def utf16_len(text: str) -> int:
     """String length as JavaScript counts it: astral characters count twice."""
     if text.isascii():
         return len(text)
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def utf16_slice(text, limit):
+def utf16_slice(text: str, limit: int) -> str:
     """The first `limit` UTF-16 code units of `text` (JS `slice(0, limit)`)."""
     if utf16_len(text) <= limit:
         return text
@@ -1674,14 +1683,14 @@ def utf16_slice(text, limit):
     return units.decode("utf-16-le", "surrogatepass")
 
 
-def finding_sort_key(finding):
+def finding_sort_key(finding: Finding) -> Tuple[bytes, ...]:
     """The reference's finding order: (rule, id, pattern, path, field, message) by code unit."""
     return (utf16_key(finding["rule"]), utf16_key(finding.get("id", "")),
             utf16_key(finding.get("pattern", "")), utf16_key(finding.get("path", "")),
             utf16_key(finding.get("field", "")), utf16_key(finding["message"]))
 
 
-def sort_findings(findings):
+def sort_findings(findings: Iterable[Finding]) -> List[Finding]:
     return sorted(findings, key=finding_sort_key)
 
 
@@ -1706,7 +1715,8 @@ class CorpusConfig(object):
 
     __slots__ = ("root", "adr_dir", "expected_root", "cache")
 
-    def __init__(self, root, adr_dir=DEFAULT_ADR_DIR, expected_root=None):
+    def __init__(self, root: str, adr_dir: str = DEFAULT_ADR_DIR,
+                 expected_root: Optional[str] = None) -> None:
         self.root = root
         self.adr_dir = adr_dir
         # The canonical root seen at start-up; every call must find the same one.
@@ -1714,7 +1724,7 @@ class CorpusConfig(object):
         self.cache = RecordCache()
 
 
-def check_roots(config):
+def check_roots(config: CorpusConfig) -> Optional[Tuple[str, str]]:
     """Validate the configured roots once, at start-up. None when usable, else (reason, message)."""
     try:
         roots = resolve_canonical_roots(config.root, config.adr_dir)
@@ -1725,7 +1735,8 @@ def check_roots(config):
     return None
 
 
-def call_tool(config, name, arguments, should_stop=lambda: False):
+def call_tool(config: CorpusConfig, name: str, arguments: Optional[Dict[str, Any]],
+              should_stop: ShouldStop = lambda: False) -> Dict[str, Any]:
     """Run one tool against a fresh projection of the corpus; returns a CallToolResult dict."""
     tool = TOOLS.get(name)
     if tool is None:
@@ -1853,10 +1864,10 @@ def _safe_path_item(item):
     return None
 
 
-def validate_search_arguments(arguments):
+def validate_search_arguments(arguments: Dict[str, Any]) -> Validated:
     problems = _strict_arguments("search_decisions", arguments,
                                  ("query", "status", "tags", "scope") + _PAGE_KEYS)
-    args = {}
+    args: Dict[str, Any] = {}
     if problems:
         return problems, args
     query = arguments.get("query")
@@ -1880,9 +1891,9 @@ def validate_search_arguments(arguments):
     return problems, args
 
 
-def validate_get_decision_arguments(arguments):
+def validate_get_decision_arguments(arguments: Dict[str, Any]) -> Validated:
     problems = _strict_arguments("get_decision", arguments, ("ref",) + _PAGE_KEYS)
-    args = {}
+    args: Dict[str, Any] = {}
     if problems:
         return problems, args
     ref = arguments.get("ref")
@@ -1901,9 +1912,9 @@ def validate_get_decision_arguments(arguments):
     return problems, args
 
 
-def validate_context_arguments(arguments):
+def validate_context_arguments(arguments: Dict[str, Any]) -> Validated:
     problems = _strict_arguments("get_decision_context", arguments, ("files",) + _PAGE_KEYS)
-    args = {}
+    args: Dict[str, Any] = {}
     if problems:
         return problems, args
     args["files"] = _check_string_list(arguments, "files", LIMITS["files"], _safe_path_item,
@@ -1912,9 +1923,9 @@ def validate_context_arguments(arguments):
     return problems, args
 
 
-def validate_superseded_arguments(arguments):
+def validate_superseded_arguments(arguments: Dict[str, Any]) -> Validated:
     problems = _strict_arguments("list_superseded", arguments, _PAGE_KEYS)
-    args = {}
+    args: Dict[str, Any] = {}
     if not problems:
         _check_page_arguments(arguments, problems, args)
     return problems, args
@@ -1926,18 +1937,18 @@ _CURSOR_KEYS = frozenset(("v", "scope", "fp", "qh", "offset"))
 
 
 class InvalidCursor(Exception):
-    def __init__(self, reason):
+    def __init__(self, reason: str) -> None:
         Exception.__init__(self, reason)
         self.reason = reason
 
 
-def query_shape_hash(parts):
+def query_shape_hash(parts: List[Any]) -> str:
     """SHA-256 (hex) of the compact JSON array of the parameters a cursor is bound to."""
     text = json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def encode_cursor(scope, fingerprint, query_hash, offset):
+def encode_cursor(scope: str, fingerprint: str, query_hash: str, offset: int) -> str:
     text = '{"v":1,"scope":%s,"fp":%s,"qh":%s,"offset":%d}' % (
         json.dumps(scope), json.dumps(fingerprint), json.dumps(query_hash), offset)
     return base64.urlsafe_b64encode(text.encode("utf-8")).rstrip(b"=").decode("ascii")
@@ -1964,7 +1975,7 @@ def _decode_cursor(cursor):
     return payload
 
 
-def verify_cursor(cursor, scope, fingerprint, query_hash):
+def verify_cursor(cursor: str, scope: str, fingerprint: str, query_hash: str) -> int:
     """The offset a cursor resumes at, or InvalidCursor with the first failing check's reason."""
     payload = _decode_cursor(cursor)
     if payload is None:
@@ -1980,7 +1991,8 @@ def verify_cursor(cursor, scope, fingerprint, query_hash):
     return payload["offset"]
 
 
-def paginate(items, cursor, limit, scope, fingerprint, query_hash):
+def paginate(items: List[Any], cursor: Optional[str], limit: int, scope: str, fingerprint: str,
+             query_hash: str) -> Tuple[List[Any], Optional[str]]:
     """One page of `items` and the cursor of the next page (None on the last page)."""
     offset = 0
     if cursor is not None:
@@ -1993,7 +2005,8 @@ def paginate(items, cursor, limit, scope, fingerprint, query_hash):
     return page, next_cursor
 
 
-def reject_inapplicable_cursor(cursor, scope, fingerprint, query_hash):
+def reject_inapplicable_cursor(cursor: Optional[str], scope: str, fingerprint: str,
+                               query_hash: str) -> None:
     """A primary cursor sent for an outcome that has no primary channel."""
     if cursor is not None:
         verify_cursor(cursor, scope, fingerprint, query_hash)
@@ -2013,7 +2026,7 @@ def _page_of_findings(findings, args, fingerprint, scope, query_parts):
 
 # --- The four tools: pure functions of (projection, arguments) ---------------
 
-def normalize_search_text(text):
+def normalize_search_text(text: str) -> str:
     """trim (ECMAScript) -> NFKC -> full lower-casing: the one search normalisation."""
     return unicodedata.normalize("NFKC", js_trim(text)).lower()
 
@@ -2022,7 +2035,8 @@ def _sorted_unique(values):
     return sorted(set(values or ()), key=utf16_key)
 
 
-def tool_search_decisions(projection, args, should_stop):
+def tool_search_decisions(projection: Projection, args: Dict[str, Any],
+                          should_stop: ShouldStop) -> ToolAnswer:
     needle = normalize_search_text(args["query"])
     status, scope, tags = args["status"], args["scope"], args["tags"]
     matches, lone_surrogate = [], _LONE_SURROGATE.search(needle) is not None
@@ -2053,7 +2067,7 @@ def tool_search_decisions(projection, args, should_stop):
     return result, render_summary("results", items=len(items), findings=len(findings["items"]))
 
 
-def split_adr_ref(ref):
+def split_adr_ref(ref: str) -> Tuple[Optional[str], str]:
     """(log, id): a ref is log-qualified when it has a ':' after its first character."""
     index = ref.find(":")
     if index <= 0:
@@ -2061,13 +2075,14 @@ def split_adr_ref(ref):
     return ref[:index], ref[index + 1:]
 
 
-def tool_get_decision(projection, args, should_stop):
+def tool_get_decision(projection: Projection, args: Dict[str, Any],
+                      should_stop: ShouldStop) -> ToolAnswer:
     ref, fp = args["ref"], projection.fingerprint
     log, local_id = split_adr_ref(ref)
     candidates_hash = query_shape_hash([ref, args["limit"]])
     scope = "get_decision.candidates"
     try:
-        findings_page = ("findings", None)
+        findings_page: Tuple[str, Optional[str]] = ("findings", None)
         try:
             findings = _page_of_findings(projection.findings, args, fp, "get_decision.findings",
                                          [args["findingsLimit"]])
@@ -2082,7 +2097,7 @@ def tool_get_decision(projection, args, should_stop):
             reject_inapplicable_cursor(args["cursor"], scope, fp, candidates_hash)
         # The primary channel is judged before the findings channel.
         if findings_page[0] == "error":
-            raise InvalidCursor(findings_page[1])
+            raise InvalidCursor(str(findings_page[1]))
     except InvalidCursor as error:
         return _invalid_cursor_result(error.reason)
     count = len(findings["items"])
@@ -2109,13 +2124,16 @@ def tool_get_decision(projection, args, should_stop):
 CONTEXT_BUCKETS = {"accepted": "governing", "draft": "activeProposals", "proposed": "activeProposals"}
 
 
-def tool_get_decision_context(projection, args, should_stop):
+def tool_get_decision_context(projection: Projection, args: Dict[str, Any],
+                              should_stop: ShouldStop) -> ToolAnswer:
     files = args["files"]
     canonical_files = _sorted_unique(files)
     # "Any path matches" does not depend on repeats: match each distinct path once, first
     # occurrence first (the order decides which path a throwing pattern meets first).
     candidates = list(dict.fromkeys(normalize_candidate_path(path) for path in files))
-    entries, derived, verdicts = [], [], {}
+    entries: List[Dict[str, Any]] = []
+    derived: List[Finding] = []
+    verdicts: Dict[str, Tuple[bool, Optional[str]]] = {}
     for record in projection.records:
         if should_stop():
             raise CallCancelled()
@@ -2134,10 +2152,10 @@ def tool_get_decision_context(projection, args, should_stop):
                                      [canonical_files, args["findingsLimit"]])
     except InvalidCursor as error:
         return _invalid_cursor_result(error.reason)
-    buckets = {"governing": [], "activeProposals": [], "history": []}
+    buckets: Dict[str, List[Dict[str, Any]]] = {"governing": [], "activeProposals": [], "history": []}
     for entry in items:
         buckets[CONTEXT_BUCKETS.get(entry["status"], "history")].append(entry)
-    result = {"outcome": "matches"}
+    result: Dict[str, Any] = {"outcome": "matches"}
     result.update(buckets)
     result["cursor"] = cursor
     result["findings"] = findings
@@ -2164,7 +2182,8 @@ def _superseded_by_state(record, by_id):
             "candidateCount": len(bucket)}, finding
 
 
-def tool_list_superseded(projection, args, should_stop):
+def tool_list_superseded(projection: Projection, args: Dict[str, Any],
+                         should_stop: ShouldStop) -> ToolAnswer:
     entries, derived = [], []
     for record in projection.records:
         if should_stop():
@@ -2199,7 +2218,7 @@ TOOLS = {
 
 # --- Affects resolution for one record ---------------------------------------
 
-def normalize_candidate_path(path):
+def normalize_candidate_path(path: str) -> str:
     """A changed path as the matcher sees it: '\\' -> '/', one leading './' dropped."""
     path = path.replace("\\", "/")
     return path[2:] if path.startswith("./") else path
@@ -2292,7 +2311,7 @@ def resolve_record_affects(record: "Record", candidates: List[str], should_stop:
 # ---------------------------------------------------------------------------
 
 class CorpusUnavailable(Exception):
-    def __init__(self, reason):
+    def __init__(self, reason: str) -> None:
         Exception.__init__(self, reason)
         self.reason = reason
 
@@ -2311,7 +2330,7 @@ def _canonical_path(path, missing_reason, unreadable_reason):
         raise CorpusUnavailable(unreadable_reason)
 
 
-def is_contained(parent, child):
+def is_contained(parent: str, child: str) -> bool:
     """Path-segment containment of two canonical paths (never a bare string prefix)."""
     if parent == child:
         return True
@@ -2332,7 +2351,7 @@ def _require_directory(path, not_directory, missing, unreadable):
         raise CorpusUnavailable(unreadable)
 
 
-def resolve_canonical_roots(root, adr_dir):
+def resolve_canonical_roots(root: str, adr_dir: str) -> Tuple[str, str]:
     """(canonical root, canonical ADR dir), or CorpusUnavailable with the first failing reason."""
     root = os.path.abspath(root)
     canonical_root = _canonical_path(root, "root-not-found", "root-not-readable")
@@ -2358,7 +2377,7 @@ RECORD_FILE_NAME = re.compile(r"[0-9]{4,}-[^\n\r\u2028\u2029]+\.md\Z")
 TEMPLATE_FILE_NAME = "0000-template.md"
 
 
-def is_record_file_name(name):
+def is_record_file_name(name: str) -> bool:
     return name != TEMPLATE_FILE_NAME and RECORD_FILE_NAME.match(name) is not None
 
 
@@ -2367,7 +2386,7 @@ class Record(object):
 
     __slots__ = ("path", "frontmatter", "body", "id", "digest", "_normalized")
 
-    def __init__(self, path, frontmatter, body):
+    def __init__(self, path: str, frontmatter: Dict[str, Any], body: str) -> None:
         self.path = path
         self.frontmatter = frontmatter
         self.body = body
@@ -2381,11 +2400,11 @@ class Record(object):
         digest.update(body.encode("utf-8", "surrogatepass"))
         self.digest = digest.digest()
 
-    def summary(self):
+    def summary(self) -> Dict[str, Any]:
         fm = self.frontmatter
         return {"id": self.id, "title": fm["title"], "status": fm["status"], "sourcePath": self.path}
 
-    def relations(self):
+    def relations(self) -> Dict[str, Any]:
         fm = self.frontmatter
         return {"supersedes": list(fm["supersedes"]), "supersededBy": fm.get("supersededBy"),
                 "relatesTo": list(fm["relatesTo"]), "conflictsWith": list(fm["conflictsWith"])}
@@ -2440,9 +2459,9 @@ class Projection(object):
 
     __slots__ = ("records", "by_id", "findings", "fingerprint", "record_count", "excluded_count")
 
-    def __init__(self, records, findings, candidate_count):
+    def __init__(self, records: List[Record], findings: List[Finding], candidate_count: int) -> None:
         self.records = records
-        self.by_id = {}
+        self.by_id: Dict[str, List[Record]] = {}
         for record in records:
             self.by_id.setdefault(record.id, []).append(record)
         self.findings = findings
@@ -2454,12 +2473,12 @@ class Projection(object):
         digest.update(stable_json([findings, self.record_count, self.excluded_count]).encode("ascii"))
         self.fingerprint = digest.hexdigest()
 
-    def health(self):
+    def health(self) -> Dict[str, Any]:
         return {"fingerprint": self.fingerprint, "recordCount": self.record_count,
                 "excludedCount": self.excluded_count}
 
 
-def stable_json(value):
+def stable_json(value: Any) -> str:
     """Deterministic compact JSON (sorted keys, ASCII): equal values give equal text."""
     return json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
 
@@ -2793,7 +2812,7 @@ def _assemble(load, candidate_count):
     return Projection(records, sort_findings(findings), candidate_count)
 
 
-def corpus_findings(records):
+def corpus_findings(records: List[Record]) -> List[Finding]:
     """Findings about the corpus as a whole: import gaps, duplicate ids, dangling refs, conflicts."""
     findings = []
     for record in records:
@@ -2802,7 +2821,7 @@ def corpus_findings(records):
             findings.append({"rule": "import-incomplete", "severity": "info",
                              "message": FINDING_MESSAGES["import-incomplete"], "path": record.path,
                              "id": record.id, "field": "deciders"})
-    by_id = {}
+    by_id: Dict[str, List[Record]] = {}
     for record in records:
         by_id.setdefault(record.id, []).append(record)
     for ident, duplicates in by_id.items():
@@ -2839,7 +2858,7 @@ def corpus_findings(records):
     return findings
 
 
-def start_background_warmup(config):
+def start_background_warmup(config: CorpusConfig) -> threading.Thread:
     """Parse the corpus once in the background so the first question is answered from cache."""
     def warm():
         try:
@@ -2859,7 +2878,7 @@ class FenceError(Exception):
     pass
 
 
-def split_frontmatter(source):
+def split_frontmatter(source: str) -> Tuple[str, str]:
     """(yaml text, body) of a record; FenceError with the reference's message otherwise."""
     first_end = source.find("\n")
     first_line = source if first_end == -1 else source[:first_end]
@@ -3383,17 +3402,17 @@ _ISSUE_RULES = {"invalid_value": "invalid-enum-value", "invalid_format": "invali
 _CROSS_FIELD_BY_MESSAGE = {message: rule for rule, (message, _) in CROSS_FIELD_RULES.items()}
 
 
-def validate_frontmatter(value):
+def validate_frontmatter(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tuple[str, Optional[str], str]]]:
     """(frontmatter with defaults, []) for a valid record, else (None, [(rule, field, message)]).
 
     `field` is the dotted path, None for the root itself (a non-mapping frontmatter); an
     unknown key that is the empty string keeps its field "" (a frontmatter of just `:`).
     """
-    issues = []
+    issues: List[Tuple[str, Tuple[Any, ...], Any]] = []
     output = FRONTMATTER_SCHEMA.check(value, (), issues)
     if not issues:
         return output, []
-    findings = []
+    findings: List[Tuple[str, Optional[str], str]] = []
     for code, path, detail in issues:
         field = ".".join(str(part) for part in path) if path else None
         if code == "unrecognized_keys":
@@ -10989,7 +11008,7 @@ class _Report(object):
         sys.stdout.write("FAIL  %s\n      fix: %s\n" % (sentence, fix))
 
 
-def server_launch_command():
+def server_launch_command() -> List[str]:
     """The absolute command a client config must run to start this server."""
     program = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
     if program.endswith(".pyz") and os.path.isfile(program):

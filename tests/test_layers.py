@@ -135,16 +135,11 @@ def test_no_function_is_longer_than_80_lines():
 
 
 def public_functions():
-    """Public functions and the public methods of public classes (each engine's door among them)."""
-    chosen = []
-    for name, node in sections.functions(SHAPE.tree):
-        parts = name.split(".")
-        private = any(part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
-                      for part in parts)
-        dunder = parts[-1].startswith("__") and parts[-1] != "__init__"
-        if not private and not dunder and len(parts) <= 2:
-            chosen.append((name, node))
-    return chosen
+    """Public functions and the methods of public classes (each engine's door among them);
+    dunder methods other than __init__ follow Python's own protocols and are left out."""
+    return [(name, node) for name, node in sections.functions(SHAPE.tree, nested=False)
+            if sections.is_public(name)
+            and not (name.split(".")[-1].startswith("__") and name.split(".")[-1] != "__init__")]
 
 
 def test_every_public_and_door_function_carries_type_hints():

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from test_wire import HOOKS, META, MODERN, REPO, SERVER_PYTHON, Session, wait_for
+from test_wire import META, MODERN, REPO, SERVER_PYTHON, Session, wait_for
 
 LISTEN = "subscriptions/listen"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
@@ -32,18 +32,16 @@ def repo_root(repo):
 
 
 @pytest.fixture
-def start(server_command, repo_root, tmp_path):
+def start(server_command, hooked_command, repo_root, tmp_path):
     """start(hooked=False) -> a Session on the shared empty repository; killed afterwards."""
     sessions = []
-    hooked_path = tmp_path / "hooked_server.py"
     marks = tmp_path / "marks"
     marks.mkdir()
 
     def run(hooked=False):
         command, env = server_command, None
         if hooked:
-            hooked_path.write_text("MODULE = %r\n%s" % (server_command[1], HOOKS), encoding="utf-8")
-            command, env = [SERVER_PYTHON, str(hooked_path)], {"WIRE_TEST_MARKS": str(marks)}
+            command, env = hooked_command, {"WIRE_TEST_MARKS": str(marks)}
         session = Session(command, ["--cwd", repo_root], env=env)
         session.marks = marks
         sessions.append(session)

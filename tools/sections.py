@@ -158,16 +158,24 @@ def references(shape: Shape) -> Iterator[Tuple[Definition, Definition]]:
                 yield referrer, referred
 
 
-def functions(tree: ast.Module) -> Iterator[Tuple[str, ast.AST]]:
-    """Every function and method, with a dotted name."""
+def functions(tree: ast.Module, nested: bool = True) -> Iterator[Tuple[str, ast.AST]]:
+    """Every function and method, with a dotted name; nested=False leaves out the functions
+    defined inside other functions (closures are no one's interface)."""
     def walk(node: ast.AST, prefix: str) -> Iterator[Tuple[str, ast.AST]]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 yield prefix + child.name, child
-                yield from walk(child, prefix + child.name + ".")
+                if nested:
+                    yield from walk(child, prefix + child.name + ".")
             elif isinstance(child, ast.ClassDef):
                 yield from walk(child, prefix + child.name + ".")
     yield from walk(tree, "")
+
+
+def is_public(name: str) -> bool:
+    """A dotted name none of whose parts is private (dunder names such as __init__ are not)."""
+    return not any(part.startswith("_") and not (part.startswith("__") and part.endswith("__"))
+                   for part in name.split("."))
 
 
 def length(node: ast.AST) -> int:
@@ -209,8 +217,7 @@ def _print_longest(shape: Shape, count: int) -> None:
 def _print_hints(shape: Shape) -> None:
     every = list(functions(shape.tree))
     hinted = [name for name, node in every if is_hinted(node)]
-    public = [name for name, node in every if not any(part.startswith("_") and not part.startswith("__")
-                                                     for part in name.split("."))]
+    public = [name for name, _ in functions(shape.tree, nested=False) if is_public(name)]
     public_hinted = [name for name in public if name in set(hinted)]
     print("functions: %d, fully hinted: %d" % (len(every), len(hinted)))
     print("public functions and methods: %d, fully hinted: %d" % (len(public), len(public_hinted)))
