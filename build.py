@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Build dist/adrkit-mcp.pyz: adrkit_mcp.py plus pure-Python PyYAML, pathspec and idna, packed by shiv.
+"""Build dist/adrkit-mcp.pyz: adrkit_mcp.py plus pure-Python PyYAML, pathspec and idna, packed by
+shiv;
+and dist/adrkit-mcp.mcpb, the MCP Bundle for Claude Desktop that holds it.
 
     python3 build.py                  # fetch the pinned wheels if needed, build, print size and SHA-256
     python3 build.py --download-only  # just fill the wheelhouse (do this once while online)
@@ -37,7 +39,21 @@ Where the .pyz unpacks
   refused if not owned by the user).  A complete earlier copy anywhere in that list is reused
   without writing.  Two first runs at once are serialised by shiv's lock file and an atomic rename.
   The unpacking also compiles the bytecode (once, in-process); the running program never writes
-  bytecode (sys.dont_write_bytecode), so after that one unpacking the .pyz writes nothing.
+  bytecode (sys.dont_write_bytecode).  A copy unpacked by another Python lacks this interpreter's
+  bytecode: its first run compiles it into the copy, once, under the same lock.  After that, no
+  run of any interpreter writes anything.
+
+Licences
+  LICENSE and NOTICE go to the root of the .pyz (appended after shiv's entries, fixed time and
+  mode); each vendored library keeps its own licence file in its .dist-info folder.
+
+The bundle (.mcpb, next to the .pyz)
+  A zip of manifest.json, server/adrkit-mcp.pyz, LICENSE and NOTICE, in sorted order with the
+  build's timestamp and fixed modes, so it is as reproducible as the .pyz.  The manifest follows
+  the MCPB manifest specification 0.3 (github.com/anthropics/mcpb, MANIFEST.md): server type
+  python, run as `python3 ${__dirname}/server/adrkit-mcp.pyz` (`python` on Windows), the repository
+  and the ADR folder from user_config as ADRKIT_MCP_CWD and ADRKIT_MCP_DIR, the tools as the
+  module lists them, its version from the module's __version__ literal.
 """
 
 import argparse
