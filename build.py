@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """Build dist/adrkit-mcp.pyz: adrkit_mcp.py plus pure-Python PyYAML, pathspec and idna, packed by
-shiv;
-and dist/adrkit-mcp.mcpb, the MCP Bundle for Claude Desktop that holds it.
+shiv; and dist/adrkit-mcp.mcpb, the MCP Bundle for Claude Desktop that holds it.
 
     python3 build.py                  # fetch the pinned wheels if needed, build, print size and SHA-256
     python3 build.py --download-only  # just fill the wheelhouse (do this once while online)

@@ -6,7 +6,7 @@
     python3 tools/sections.py --hints         # how many functions carry type hints
     python3 tools/sections.py --graph         # references between sections, with examples
 
-A section starts at a header of three comment lines:
+A section starts at a header: a rule of dashes, then a numbered title (comment lines may follow):
 
     # ---------------------------------------------------------------------------
     # 6. Projection: a fresh, consistent view of the corpus for every call
@@ -66,7 +66,7 @@ def read_sections(lines: List[str]) -> Tuple[Section, ...]:
     starts = []  # (1-based line of the opening rule, number, name, title)
     for index in range(1, len(lines) - 1):  # index: the title's 0-based index = the rule's line
         match = _TITLE.match(lines[index])
-        if match and _RULE.match(lines[index - 1]) and _RULE.match(lines[index + 1]):
+        if match and _RULE.match(lines[index - 1]):
             starts.append((index, int(match.group(1)), match.group(2), match.group(3)))
     merged: List[List] = []
     for first, number, name, title in starts:
