@@ -2727,8 +2727,10 @@ def parse_record_file(path, data):
     try:
         return _parse_record_file(path, data)
     except Exception as error:  # a reader bug or resource limit must not fail the whole call
+        message = "%s: %s" % (type(error).__name__, error)
+        _diagnose("%s: %s" % (path, message))  # never silent: the finding and one stderr line
         return _ParsedFile(None, [{"rule": "file-read", "severity": "error", "path": path,
-                                   "message": "%s: %s" % (type(error).__name__, error)}])
+                                   "message": message}])
 
 
 def _parse_record_file(path, data):
