@@ -7137,6 +7137,27 @@ class _YamlScanner(object):
         s = self._s
         n = self._n
         start = self._pos
+        chomp, explicit, body = self._block_scalar_header(start)
+        root = self.indent == -1
+        parent_indent = self._indent_next - 1 if self._indent_next > 0 else 0
+        nl = self._block_scalar_end(body, chomp, explicit)
+        source = s[body:min(nl + 1, n)] if nl >= body else ""
+        trim_base = parent_indent + explicit if explicit else parent_indent
+        value = _yaml_block_value(source, folded, chomp, explicit, trim_base, root, self._soft)
+        after = min(nl + 1, n) if nl >= body else body
+        self._pos = after
+        self._advance_lines(start, after)
+        if after > start and s[after - 1] == "\n":
+            self._begin_line(after)
+        # The token ends before its last line break, so that "same line"
+        # tests against the following token see the break.
+        token_end = after - 1 if after > start and s[after - 1] == "\n" else after
+        self._add(ScalarToken(value, False, start, token_end, ">" if folded else "|"), start, token_end)
+
+    def _block_scalar_header(self, start):
+        """(chomp, explicit indentation, body offset) of the header at *start*."""
+        s = self._s
+        n = self._n
         # Header: the indicator characters up to a blank or `#`.
         j = start + 1
         while j < n and s[j] not in " \t\n\r#":
@@ -7170,10 +7191,12 @@ class _YamlScanner(object):
             eol = n if eol < 0 else eol
             self._soft("UNEXPECTED_TOKEN", "Not a YAML token: " + s[p:eol])
             p = eol
-        body = p + 1 if p < n else n
-        root = self.indent == -1
-        parent_indent = self._indent_next - 1 if self._indent_next > 0 else 0
-        # Body extent (JS parseBlockScalar).
+        return chomp, explicit, (p + 1 if p < n else n)
+
+    def _block_scalar_end(self, body, chomp, explicit):
+        """Offset of the scalar's last line break (JS parseBlockScalar)."""
+        s = self._s
+        n = self._n
         nl = body - 1
         indent = 0
         i = body
@@ -7209,8 +7232,8 @@ class _YamlScanner(object):
             # into the scalar so that the indentation error is reported.
             while k < n and s[k] in " \t\n\r":
                 k += 1
-            nl = k - 1
-        elif chomp != "+":
+            return k - 1
+        if chomp != "+":
             # Trailing blank lines that are not more indented are left out.
             while True:
                 k = nl - 1
@@ -7221,18 +7244,7 @@ class _YamlScanner(object):
                     nl = k
                 else:
                     break
-        source = s[body:min(nl + 1, n)] if nl >= body else ""
-        trim_base = parent_indent + explicit if explicit else parent_indent
-        value = _yaml_block_value(source, folded, chomp, explicit, trim_base, root, self._soft)
-        after = min(nl + 1, n) if nl >= body else body
-        self._pos = after
-        self._advance_lines(start, after)
-        if after > start and s[after - 1] == "\n":
-            self._begin_line(after)
-        # The token ends before its last line break, so that "same line"
-        # tests against the following token see the break.
-        token_end = after - 1 if after > start and s[after - 1] == "\n" else after
-        self._add(ScalarToken(value, False, start, token_end, ">" if folded else "|"), start, token_end)
+        return nl
 
 
 # ---------------------------------------------------------------------------
@@ -7382,6 +7394,27 @@ def _yaml_block_value(source, folded, chomp, explicit, trim_base, at_root, on_er
         if chomp == "+" and lines:
             return "\n" * max(1, len(lines) - 1)
         return ""
+    trim, content_start = _yaml_block_indent(lines, chomp_start, trim_base, explicit, at_root, on_error)
+    for i in range(len(lines) - 1, chomp_start - 1, -1):
+        if lines[i][0] > trim:
+            chomp_start = i + 1
+    parts = []
+    for i in range(content_start):
+        parts.append(" " * max(lines[i][0] - trim, 0) + "\n")
+    _yaml_block_join(parts, lines[content_start:chomp_start], trim, folded, explicit, on_error)
+    value = "".join(parts)
+    if chomp == "+":
+        tail = [("\n" + " " * max(lines[i][0] - trim, 0)) for i in range(chomp_start, len(lines))]
+        value += "".join(tail)
+        if not value.endswith("\n"):
+            value += "\n"
+    elif chomp != "-":
+        value += "\n"
+    return value
+
+
+def _yaml_block_indent(lines, chomp_start, trim_base, explicit, at_root, on_error):
+    """(indentation to trim, index of the first content line) of a block scalar."""
     trim = trim_base
     content_start = 0
     for i in range(chomp_start):
@@ -7402,16 +7435,14 @@ def _yaml_block_value(source, folded, chomp, explicit, trim_base, at_root, on_er
             if trim == 0 and not at_root:
                 on_error("BAD_INDENT", "Block scalar values in collections must be indented")
             break
-    for i in range(len(lines) - 1, chomp_start - 1, -1):
-        if lines[i][0] > trim:
-            chomp_start = i + 1
-    parts = []
-    for i in range(content_start):
-        parts.append(" " * max(lines[i][0] - trim, 0) + "\n")
+    return trim, content_start
+
+
+def _yaml_block_join(parts, lines, trim, folded, explicit, on_error):
+    """Append the content *lines* to *parts*, literal or folded."""
     sep = ""
     more_indented = False
-    for i in range(content_start, chomp_start):
-        indent, content = lines[i]
+    for indent, content in lines:
         if content and indent < trim:
             on_error(
                 "BAD_INDENT",
@@ -7440,15 +7471,6 @@ def _yaml_block_value(source, folded, chomp, explicit, trim_base, at_root, on_er
             parts.append(sep + content)
             sep = " "
             more_indented = False
-    value = "".join(parts)
-    if chomp == "+":
-        tail = [("\n" + " " * max(lines[i][0] - trim, 0)) for i in range(chomp_start, len(lines))]
-        value += "".join(tail)
-        if not value.endswith("\n"):
-            value += "\n"
-    elif chomp != "-":
-        value += "\n"
-    return value
 
 
 # ---------------------------------------------------------------------------
@@ -7914,18 +7936,23 @@ class _YamlParser(_YamlPyParser):
         self.state = self.parse_flow_sequence_entry_mapping_end
         return self._yaml_absent(self.peek_token().start_mark)
 
-    def parse_block_mapping_key(self):
+    def _yaml_mapping_key(self, ends, value_state, parse_key):
+        """At a KEY token: the key node (or an empty one before *ends*).  At a
+        VALUE token with no key (`: x`, `{: x}`): the JS library's null key."""
         if self.check_token(KeyToken):
             token = self.get_token()
-            if not self.check_token(KeyToken, ValueToken, BlockEndToken):
-                self.states.append(self.parse_block_mapping_value)
-                return self.parse_block_node_or_indentless_sequence()
-            self.state = self.parse_block_mapping_value
+            if not self.check_token(ValueToken, *ends):
+                self.states.append(value_state)
+                return parse_key()
+            self.state = value_state
             return self.process_empty_scalar(token.end_mark)
-        if self.check_token(ValueToken):
-            # `: value` with no key: the JS library gives the pair a null key.
-            self.state = self.parse_block_mapping_value
-            return self.process_empty_scalar(self.peek_token().start_mark)
+        self.state = value_state
+        return self.process_empty_scalar(self.peek_token().start_mark)
+
+    def parse_block_mapping_key(self):
+        if self.check_token(KeyToken, ValueToken):
+            return self._yaml_mapping_key((KeyToken, BlockEndToken), self.parse_block_mapping_value,
+                                          self.parse_block_node_or_indentless_sequence)
         if not self.check_token(BlockEndToken):
             token = self.peek_token()
             if isinstance(token, BlockEntryToken):
@@ -8004,17 +8031,9 @@ class _YamlParser(_YamlPyParser):
                     self.get_token()
                 else:
                     self._yaml_fail("MISSING_CHAR", "Missing , or : between flow map items")
-            if self.check_token(KeyToken):
-                token = self.get_token()
-                if not self.check_token(ValueToken, FlowEntryToken, FlowMappingEndToken):
-                    self.states.append(self.parse_flow_mapping_value)
-                    return self.parse_flow_node()
-                self.state = self.parse_flow_mapping_value
-                return self.process_empty_scalar(token.end_mark)
-            if self.check_token(ValueToken):
-                # `{: x}` -- an empty key.
-                self.state = self.parse_flow_mapping_value
-                return self.process_empty_scalar(self.peek_token().start_mark)
+            if self.check_token(KeyToken, ValueToken):
+                return self._yaml_mapping_key((FlowEntryToken, FlowMappingEndToken),
+                                              self.parse_flow_mapping_value, self.parse_flow_node)
             if not self.check_token(FlowMappingEndToken):
                 self.states.append(self.parse_flow_mapping_empty_value)
                 return self.parse_flow_node()
@@ -9617,16 +9636,12 @@ def load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
 # ---------------------------------------------------------------------------
 
 # ECMAScript WhiteSpace + LineTerminator: the set `String.prototype.trim`
-# removes and the set the regex class `\s` matches.
-_semver_JS_WHITESPACE = (
-    "\t\n\x0b\x0c\r \xa0\u1680"
-    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
+# removes and the set the regex class `\s` matches (see _semver_WS_BODY).
+_semver_JS_WHITESPACE = ("\t\n\x0b\x0c\r \xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
+                         + "\u2028\u2029\u202f\u205f\u3000\ufeff")
 
 
 def _semver_trim(text: str) -> str:
-    """ECMAScript `String.prototype.trim`: strip exactly the set above."""
     return text.strip(_semver_JS_WHITESPACE)
 
 
@@ -9829,31 +9844,16 @@ def _semver_hyphen_replace(match: "re.Match") -> str:
 
 
 def _semver_replace_caret(comp: str) -> str:
-    match = _semver_CARET_RE.match(comp)
-    if match is None:
-        return comp
-    major, minor, patch, pre = match.group(1, 2, 3, 4)
-    if _semver_is_x(major):
-        return ""
-    if _semver_is_x(minor):
-        return ">=%s.0.0 <%s.0.0-0" % (major, _semver_next(major))
-    if _semver_is_x(patch):
-        if major == "0":
-            return ">=%s.%s.0 <%s.%s.0-0" % (major, minor, major, _semver_next(minor))
-        return ">=%s.%s.0 <%s.0.0-0" % (major, minor, _semver_next(major))
-    low = "%s.%s.%s" % (major, minor, patch)
-    if pre:
-        low += "-" + pre
-    # ^0.0.x pins the patch, ^0.x pins the minor, otherwise the major.
-    if major == "0":
-        if minor == "0":
-            return ">=%s <%s.%s.%s-0" % (low, major, minor, _semver_next(patch))
-        return ">=%s <%s.%s.0-0" % (low, major, _semver_next(minor))
-    return ">=%s <%s.0.0-0" % (low, _semver_next(major))
+    return _semver_replace_partial(comp, True)
 
 
 def _semver_replace_tilde(comp: str) -> str:
-    match = _semver_TILDE_RE.match(comp)
+    return _semver_replace_partial(comp, False)
+
+
+def _semver_replace_partial(comp: str, caret: bool) -> str:
+    """node's replaceCaret / replaceTilde for one comparator."""
+    match = (_semver_CARET_RE if caret else _semver_TILDE_RE).match(comp)
     if match is None:
         return comp
     major, minor, patch, pre = match.group(1, 2, 3, 4)
@@ -9862,10 +9862,15 @@ def _semver_replace_tilde(comp: str) -> str:
     if _semver_is_x(minor):
         return ">=%s.0.0 <%s.0.0-0" % (major, _semver_next(major))
     if _semver_is_x(patch):
+        if caret and major != "0":
+            return ">=%s.%s.0 <%s.0.0-0" % (major, minor, _semver_next(major))
         return ">=%s.%s.0 <%s.%s.0-0" % (major, minor, major, _semver_next(minor))
-    low = "%s.%s.%s" % (major, minor, patch)
-    if pre:
-        low += "-" + pre
+    low = "%s.%s.%s-%s" % (major, minor, patch, pre) if pre else "%s.%s.%s" % (major, minor, patch)
+    # ^0.0.x pins the patch, ^0.x (and every ~) the minor, other ^ the major.
+    if caret and major != "0":
+        return ">=%s <%s.0.0-0" % (low, _semver_next(major))
+    if caret and minor == "0":
+        return ">=%s <%s.%s.%s-0" % (low, major, minor, _semver_next(patch))
     return ">=%s <%s.%s.0-0" % (low, major, _semver_next(minor))
 
 
@@ -9892,16 +9897,10 @@ def _semver_replace_xrange(comp: str) -> str:
         minor = "0" if minor_is_x else minor
         patch = "0"
         suffix = ""
-        if operator == ">":
-            # >1 means >=2.0.0, >1.2 means >=1.3.0
-            operator = ">="
-            if minor_is_x:
-                major = _semver_next(major)
-            else:
-                minor = _semver_next(minor)
-        elif operator == "<=":
-            # <=1 means <2.0.0-0, <=1.2 means <1.3.0-0
-            operator = "<"
+        if operator in (">", "<="):
+            # >1 means >=2.0.0, >1.2 means >=1.3.0;
+            # <=1 means <2.0.0-0, <=1.2 means <1.3.0-0.
+            operator = ">=" if operator == ">" else "<"
             if minor_is_x:
                 major = _semver_next(major)
             else:
