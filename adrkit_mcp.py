@@ -15,9 +15,9 @@ Contents, in the order a request flows through the module:
   6. Projection  the corpus as one call sees it: roots, discovery, reading, cache
   7. Reader    one file -> a record or findings: fences, YAML, the typed schema
   8. Schema    the typed frontmatter v0.1.0 and its five cross-field rules
-  9. Globs     picomatch path patterns as a pathspec pattern type
- 10. YAML      strict YAML 1.2 core schema on PyYAML
- 11. Semver    node-semver ranges for `package` matchers
+  9. Globs     picomatch 4.0.5 globs as a pathspec pattern type   door: PicomatchPattern
+ 10. YAML      yaml 2.9.0 frontmatter reading                     door: load_frontmatter_yaml
+ 11. Semver    node-semver 7.8.5 ranges for `package` matchers     door: parse_package_pattern
  12. Commands  `call`, `doctor` and `config` for people and scripts
 
 Embedders use `create_server`; the command line is `main`.
@@ -3236,6 +3236,29 @@ def _is_ipv6(text):
 # ---------------------------------------------------------------------------
 # 9. Globs: Path globs with the exact semantics of picomatch 4.0.5
 # ---------------------------------------------------------------------------
+
+"""Globs engine: picomatch 4.0.5 path globs, and V8's reading of the regexes they become.
+
+Door: PicomatchPattern, a pathspec pattern type registered as "picomatch"
+(`match_file` for one normalised candidate, `match_paths` for the reference's
+matchPathPattern).  Everything else in this section is private to it.
+
+Guarantees: the reference's answer for every glob and path (picomatch with
+{dot: false, nocase: false, nonegate: true} plus the wrapper's leading-slash,
+dot-segment and "./" rules), in UTF-16 code units.  Time is polynomial: Python's
+`re` runs only where a bound on its backtracking is under 2,000,000 steps for
+the candidate's length; otherwise an NFA visits each (instruction, position)
+state once per run, O(P x L) for P instructions and L code units, O(P x L^2)
+with lookarounds (memoised per position); P <= 100,000.  Deliberate departure
+(ADR 0004, README): a back-reference search stops after 1,000,000 states and a
+regex beyond those limits is reported as an invalid glob, where V8 would
+backtrack without bound.
+
+Equivalence: tests/data/vectors/picomatch.json, 8,937 cases recorded from the
+reference, through the door and on each engine alone
+(tests/test_vectors_picomatch.py); hostile globs in tests/test_glob_linear.py.
+"""
+
 #
 # The reference compiles every path pattern with
 # picomatch(pattern, {dot: false, nocase: false, nonegate: true}).  picomatch
@@ -5790,6 +5813,30 @@ except pathspec.util.AlreadyRegisteredError:
 # ---------------------------------------------------------------------------
 # 10. YAML: Frontmatter YAML loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
 # ---------------------------------------------------------------------------
+
+"""YAML engine: frontmatter read as yaml 2.9.0 reads it (parseDocument strict, then toJS).
+
+Door: load_frontmatter_yaml(source, route="auto"), which returns JS-shaped
+plain data or raises FrontmatterYamlError (stage "parse" or "toJS", the
+library's first error code, a message).  Everything else is private.
+
+Guarantees: the library's value (numbers as doubles, JS own-key order, the
+YAML 1.2 core schema, or its 1.1 schema under %YAML 1.1) or its first error,
+quirks included.  Each stage reads forward without backtracking;
+nesting deeper than 800 levels is refused as the library's stack overflow is,
+and alias expansion is capped as in toJS (maxAliasCount 100).  Two routes: a
+line-based fast path for plain frontmatter, which declines everything else to
+the full path (our scanner, PyYAML's event parser subclassed, our composer and
+converter; ADR 0003).  No C extension: a checkout and the .pyz run this code.
+
+Equivalence: tests/data/vectors/yaml.json, 573 cases recorded from the
+library, through both routes (tests/test_vectors_yaml.py, with hostile-input
+time bounds); the fast path equals the full path on every vector, on the
+conformance and benchmark corpora and under a differential fuzz
+(tests/test_yaml_fast_path.py); tests/test_yaml_quoted_cut.py pins the lexer's
+quoted-scalar cut before a less-indented line (48 cases, both routes).
+"""
+
 #
 # The reference product parses ADR frontmatter with the JavaScript library
 # `yaml` 2.9.0:
@@ -5809,8 +5856,7 @@ except pathspec.util.AlreadyRegisteredError:
 #                  raises JS error codes where the JS library reports errors;
 #   _YamlParser    a subclass of PyYAML's event Parser with JS-style directive,
 #                  document and property handling and JS error codes;
-#   _YamlComposer  builds a small node graph from PyYAML events (from the
-#                  pure-Python parser or, when allowed, libyaml), resolving
+#   _YamlComposer  builds a small node graph from the parser's events, resolving
 #                  scalars with the core (or, under %YAML 1.1, the 1.1) schema
 #                  and enforcing unique keys;
 #   _YamlToJS      converts the node graph the way `Document.toJS()` does,
@@ -5822,11 +5868,10 @@ except pathspec.util.AlreadyRegisteredError:
 # position at which the JS composer would meet them) and reported when the
 # document is complete, unless a fatal error comes first.
 #
-# When PyYAML's C extension (libyaml) is importable, plain documents take a
-# faster route: libyaml produces the events and the same composer and
-# converter run on them (see "libyaml fast path" below).  Before either, the
-# simple frontmatter most records use is read by a line-based recogniser
-# that declines anything else (see "Line-based fast path" below).
+# Before that full path, the simple frontmatter most records use is read by a
+# line-based recogniser that declines anything else (see "Line-based fast
+# path" below).  PyYAML's C extension is never used: it lexes YAML 1.1, and
+# the .pyz ships without it.
 #
 # Errors surface as FrontmatterYamlError with `.stage`, `.code`, `.message`.
 
@@ -5847,7 +5892,7 @@ class FrontmatterYamlError(Exception):
             the JS library's wording).
     """
 
-    def __init__(self, stage, code, message):
+    def __init__(self, stage: str, code: str, message: str) -> None:
         Exception.__init__(self, message)
         self.stage = stage
         self.code = code
@@ -9353,7 +9398,7 @@ def _yaml_load_pure_python(source):
 # indented lists and small nested maps.  For that shape the general
 # pipeline (scanner, event parser, composer, converter) is far more machinery
 # than needed and costs about a millisecond a record in pure Python, which
-# dominates a cold call over a large corpus (the .pyz ships no libyaml).
+# dominates a cold call over a large corpus.
 #
 # _yaml_fast_load recognises a strict subset line by line and builds the
 # value directly, resolving every plain scalar with the same core-schema
@@ -9383,9 +9428,7 @@ def _yaml_load_pure_python(source):
 # explicit keys, a comment right after `key:` or inside a flow sequence,
 # empty sequence items, nested compact sequences, duplicate keys, an empty
 # document.  tests/test_yaml_fast_path.py checks that, whenever it accepts,
-# the result equals the full path's.  It runs before libyaml too: on typical
-# records it is several times faster than the libyaml route, whose composer
-# and converter are Python.
+# the result equals the full path's.
 
 class _YamlFastDecline(LookupError):
     """The source is outside the fast path's subset."""
@@ -9612,6 +9655,24 @@ def load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
 
 # ---------------------------------------------------------------------------
 # 11. Semver: Package patterns and semver ranges
+# ---------------------------------------------------------------------------
+
+"""Semver engine: the reference's parsePackagePattern over node-semver 7.8.5's validRange.
+
+Door: parse_package_pattern(pattern) -> {"name"} / {"name", "range"} or None.
+Everything else is private (package matchers are inert in the reference, so
+only the validity of a range is ever needed: no satisfies, no ordering).
+
+Guarantees: node-semver's strict-mode decision (no includePrerelease), through
+its own pipeline of textual rewrites with its "safe" bounded regexes and its
+256-character version limit; ranges themselves are not capped.  Every rewrite
+is a regex pass with bounded repetition; 64 KiB hostile ranges are tested.
+
+Equivalence: tests/data/vectors/semver-range.json, 510 cases recorded from the
+reference (the parsed pattern, and validRange's normalised text through a
+private helper), in tests/test_vectors_semver.py.
+"""
+
 #
 # A port of what the reference server needs from node-semver 7.8.5: the
 # `validRange` decision (strict mode, no includePrerelease) inside the
