@@ -5330,7 +5330,7 @@ class _GlobMachine:
         if self.captures:
             runner = _GlobCaptureRun(programs, text)
             return runner.run(main, starts, runner.empty_captures) is not None
-        return _glob_vm_run(programs, main, text, starts, {})
+        return _GlobNfaRun(programs, text).run(main, starts)
 
 
 def _glob_vm_set_instruction(ranges) -> tuple:
@@ -5446,9 +5446,41 @@ def _glob_vm_linear_accepts(program: _GlobProgram, text: str, pos: int) -> bool:
     return all(_glob_vm_unit_ok(op, a, b, ch) for (op, a, b), ch in zip(linear, units))
 
 
-def _glob_vm_run(programs, index: int, text: str, starts, memo) -> bool:
-    """Does program *index* reach MATCH from any start? (no captures)"""
-    program = programs[index]
+class _GlobNfaRun:
+    """One candidate against a compiled program without captures.
+
+    Lookaround answers are memoised per (program, position) for the run.
+    """
+
+    __slots__ = ("programs", "text", "memo")
+
+    def __init__(self, programs, text: str):
+        self.programs = programs
+        self.text = text
+        self.memo = {}
+
+    def run(self, index: int, starts) -> bool:
+        """Does program *index* reach MATCH from any start?"""
+        return _glob_nfa_search(self, self.programs[index], self.text, starts)
+
+    def look(self, index: int, pos: int) -> bool:
+        """Does lookaround program *index* match at *pos*?"""
+        sub = self.programs[index]
+        if sub.linear is not None:
+            return _glob_vm_linear_accepts(sub, self.text, pos)
+        if sub.fast is not None:
+            # re's match(text, pos) keeps `\A` at the true start and lets
+            # lookbehinds see before pos, as JS does.
+            return sub.fast(self.text, pos) is not None
+        key = (index, pos)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self.run(index, (pos,))
+        return found
+
+
+def _glob_nfa_search(nfa: _GlobNfaRun, program: _GlobProgram, text: str, starts) -> bool:
+    """The hot loop of _GlobNfaRun.run, on locals only."""
     ops, arg_a, arg_b, joins = program.ops, program.arg_a, program.arg_b, program.joins
     backward = program.backward
     step = -1 if backward else 1
@@ -5497,7 +5529,7 @@ def _glob_vm_run(programs, index: int, text: str, starts, memo) -> bool:
             elif op == _GLOB_OP_MATCH:
                 return True
             elif op == _GLOB_OP_LOOK:
-                if _glob_vm_look(programs, arg_a[pc], text, pos, memo) == arg_b[pc]:
+                if nfa.look(arg_a[pc], pos) == arg_b[pc]:
                     break
                 pc += 1
             elif _glob_vm_holds(op, arg_b[pc], text, pos):
@@ -5505,22 +5537,6 @@ def _glob_vm_run(programs, index: int, text: str, starts, memo) -> bool:
             else:
                 break
     return False
-
-
-def _glob_vm_look(programs, index: int, text: str, pos: int, memo) -> bool:
-    """Does lookaround program *index* match at *pos*? (memoised per position)"""
-    sub = programs[index]
-    if sub.linear is not None:
-        return _glob_vm_linear_accepts(sub, text, pos)
-    if sub.fast is not None:
-        # re's match(text, pos) keeps `\A` at the true start and lets
-        # lookbehinds see before pos, as JS does.
-        return sub.fast(text, pos) is not None
-    key = (index, pos)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = _glob_vm_run(programs, index, text, (pos,), memo)
-    return found
 
 
 def _glob_vm_holds(op: int, negated: bool, text: str, pos: int) -> bool:
