@@ -6978,12 +6978,12 @@ class _YamlScanner(object):
         self.allow_simple_key = True
         self._flow_key = False
         self._at_block_start = False
+        self._add_indicator(FlowSequenceStartToken if ch == "[" else FlowMappingStartToken, pos)
+
+    def _add_indicator(self, token_class, pos):
+        """A one-character indicator token at *pos*; scanning goes on after it."""
         self._pos = pos + 1
-        if ch == "[":
-            token = FlowSequenceStartToken(pos, pos + 1)
-        else:
-            token = FlowMappingStartToken(pos, pos + 1)
-        self._add(token, pos, pos + 1)
+        self._add(token_class(pos, pos + 1), pos, pos + 1)
 
     def _fetch_flow_collection_end(self, ch):
         pos = self._pos
@@ -6996,12 +6996,7 @@ class _YamlScanner(object):
         self.flow_level -= 1
         self.allow_simple_key = False
         self._flow_key = True
-        self._pos = pos + 1
-        if ch == "]":
-            token = FlowSequenceEndToken(pos, pos + 1)
-        else:
-            token = FlowMappingEndToken(pos, pos + 1)
-        self._add(token, pos, pos + 1)
+        self._add_indicator(FlowSequenceEndToken if ch == "]" else FlowMappingEndToken, pos)
 
     def _fetch_flow_entry(self):
         pos = self._pos
@@ -7078,12 +7073,16 @@ class _YamlScanner(object):
             return -1
         return offset
 
-    def _fetch_plain(self):
+    def _begin_flow_scalar(self):
+        """What every plain or quoted scalar does first: it may be a key."""
         if not self.flow_level:
             self._check_tab_indent(False)
         self._save_possible_simple_key()
         self.allow_simple_key = False
         self._at_block_start = False
+
+    def _fetch_plain(self):
+        self._begin_flow_scalar()
         s = self._s
         n = self._n
         start = self._pos
@@ -7134,11 +7133,7 @@ class _YamlScanner(object):
         self._add(ScalarToken(value, True, start, end), start, end)
 
     def _fetch_quoted(self, double):
-        if not self.flow_level:
-            self._check_tab_indent(False)
-        self._save_possible_simple_key()
-        self.allow_simple_key = False
-        self._at_block_start = False
+        self._begin_flow_scalar()
         s = self._s
         n = self._n
         start = self._pos
@@ -7926,10 +7921,7 @@ class _YamlParser(_YamlPyParser):
             self._yaml_fail(
                 "UNEXPECTED_TOKEN", "Unexpected %s at node end" % _yaml_token_name(token)
             )
-        token = self.get_token()
-        self.state = self.states.pop()
-        self.marks.pop()
-        return SequenceEndEvent(token.start_mark, token.end_mark)
+        return self._yaml_collection_end(SequenceEndEvent)
 
     def parse_indentless_sequence_entry(self):
         if not self.check_token(BlockEntryToken):
@@ -8048,22 +8040,31 @@ class _YamlParser(_YamlPyParser):
             if isinstance(token, BlockMappingStartToken) or not self._yaml_same_line(token):
                 self._yaml_fail_at_item("BAD_INDENT", _YAML_MSG_MAP_COLUMN)
             self._yaml_junk_after_node(token)
+        if self._yaml_map_inline:
+            self._yaml_map_inline.pop()
+        return self._yaml_collection_end(MappingEndEvent)
+
+    def _yaml_collection_end(self, event_class):
+        """Take the end token and return to the enclosing state."""
         token = self.get_token()
         self.state = self.states.pop()
         self.marks.pop()
-        if self._yaml_map_inline:
-            self._yaml_map_inline.pop()
-        return MappingEndEvent(token.start_mark, token.end_mark)
+        return event_class(token.start_mark, token.end_mark)
+
+    def _yaml_flow_separator(self, first, what):
+        """The `,` every flow item but the first needs."""
+        if first:
+            return
+        if self.check_token(FlowEntryToken):
+            self.get_token()
+        else:
+            self._yaml_fail("MISSING_CHAR", "Missing , or : between flow %s items" % what)
 
     # -- flow collections ---------------------------------------------------------
 
     def parse_flow_sequence_entry(self, first=False):
         if not self.check_token(FlowSequenceEndToken):
-            if not first:
-                if self.check_token(FlowEntryToken):
-                    self.get_token()
-                else:
-                    self._yaml_fail("MISSING_CHAR", "Missing , or : between flow sequence items")
+            self._yaml_flow_separator(first, "sequence")
             if self.check_token(KeyToken):
                 token = self.peek_token()
                 self.state = self.parse_flow_sequence_entry_mapping_key
@@ -8076,10 +8077,7 @@ class _YamlParser(_YamlPyParser):
             if not self.check_token(FlowSequenceEndToken):
                 self.states.append(self.parse_flow_sequence_entry)
                 return self.parse_flow_node()
-        token = self.get_token()
-        self.state = self.states.pop()
-        self.marks.pop()
-        return SequenceEndEvent(token.start_mark, token.end_mark)
+        return self._yaml_collection_end(SequenceEndEvent)
 
     def _yaml_flow_pair_empty_key(self):
         self.state = self.parse_flow_sequence_entry_mapping_value
@@ -8087,21 +8085,14 @@ class _YamlParser(_YamlPyParser):
 
     def parse_flow_mapping_key(self, first=False):
         if not self.check_token(FlowMappingEndToken):
-            if not first:
-                if self.check_token(FlowEntryToken):
-                    self.get_token()
-                else:
-                    self._yaml_fail("MISSING_CHAR", "Missing , or : between flow map items")
+            self._yaml_flow_separator(first, "map")
             if self.check_token(KeyToken, ValueToken):
                 return self._yaml_mapping_key((FlowEntryToken, FlowMappingEndToken),
                                               self.parse_flow_mapping_value, self.parse_flow_node)
             if not self.check_token(FlowMappingEndToken):
                 self.states.append(self.parse_flow_mapping_empty_value)
                 return self.parse_flow_node()
-        token = self.get_token()
-        self.state = self.states.pop()
-        self.marks.pop()
-        return MappingEndEvent(token.start_mark, token.end_mark)
+        return self._yaml_collection_end(MappingEndEvent)
 
 
 def _yaml_token_name(token):
