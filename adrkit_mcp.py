@@ -18,12 +18,10 @@ Contents, in the order a request flows through the module:
   6. Projection  the corpus as one call sees it: roots, discovery, reading, cache
   7. Reader    one file -> a record or findings: fences, YAML, the typed schema
   8. Schema    the typed frontmatter v0.1.0 and its five cross-field rules
-  8b. JS text  JavaScript's trim and flagless regular expressions (engine)
-  8c. URL      whether `new URL(text)` succeeds: the WHATWG URL parser (engine)
-  9. Globs     picomatch path patterns as a pathspec pattern type
- 10. YAML      strict YAML 1.2 core schema on PyYAML
- 11. Semver    node-semver ranges for `package` matchers
- 12. Commands  the command line (one argparse parser), then `call`, `doctor`, `config`
+  9. Globs     picomatch 4.0.5 globs as a pathspec pattern type   door: PicomatchPattern
+ 10. YAML      yaml 2.9.0 frontmatter reading                     door: load_frontmatter_yaml
+ 11. Semver    node-semver 7.8.5 ranges for `package` matchers     door: parse_package_pattern
+ 12. Commands  `call`, `doctor` and `config` for people and scripts
 
 Embedders use `create_server`; the command line is `main`.
 """
@@ -3819,6 +3817,29 @@ def _url_ipv6_tail_ok(text):
 # ---------------------------------------------------------------------------
 # 9. Globs: Path globs with the exact semantics of picomatch 4.0.5
 # ---------------------------------------------------------------------------
+
+"""Globs engine: picomatch 4.0.5 path globs, and V8's reading of the regexes they become.
+
+Door: PicomatchPattern, a pathspec pattern type registered as "picomatch"
+(`match_file` for one normalised candidate, `match_paths` for the reference's
+matchPathPattern).  Everything else in this section is private to it.
+
+Guarantees: the reference's answer for every glob and path (picomatch with
+{dot: false, nocase: false, nonegate: true} plus the wrapper's leading-slash,
+dot-segment and "./" rules), in UTF-16 code units.  Time is polynomial: Python's
+`re` runs only where a bound on its backtracking is under 2,000,000 steps for
+the candidate's length; otherwise an NFA visits each (instruction, position)
+state once per run, O(P x L) for P instructions and L code units, O(P x L^2)
+with lookarounds (memoised per position); P <= 100,000.  Deliberate departure
+(ADR 0004, README): a back-reference search stops after 1,000,000 states and a
+regex beyond those limits is reported as an invalid glob, where V8 would
+backtrack without bound.
+
+Equivalence: tests/data/vectors/picomatch.json, 8,937 cases recorded from the
+reference, through the door and on each engine alone
+(tests/test_vectors_picomatch.py); hostile globs in tests/test_glob_linear.py.
+"""
+
 #
 # The reference compiles every path pattern with
 # picomatch(pattern, {dot: false, nocase: false, nonegate: true}).  picomatch
@@ -5890,7 +5911,7 @@ class _GlobMachine:
         if self.captures:
             runner = _GlobCaptureRun(programs, text)
             return runner.run(main, starts, runner.empty_captures) is not None
-        return _glob_vm_run(programs, main, text, starts, {})
+        return _GlobNfaRun(programs, text).run(main, starts)
 
 
 def _glob_vm_set_instruction(ranges) -> tuple:
@@ -6006,9 +6027,41 @@ def _glob_vm_linear_accepts(program: _GlobProgram, text: str, pos: int) -> bool:
     return all(_glob_vm_unit_ok(op, a, b, ch) for (op, a, b), ch in zip(linear, units))
 
 
-def _glob_vm_run(programs, index: int, text: str, starts, memo) -> bool:
-    """Does program *index* reach MATCH from any start? (no captures)"""
-    program = programs[index]
+class _GlobNfaRun:
+    """One candidate against a compiled program without captures.
+
+    Lookaround answers are memoised per (program, position) for the run.
+    """
+
+    __slots__ = ("programs", "text", "memo")
+
+    def __init__(self, programs, text: str):
+        self.programs = programs
+        self.text = text
+        self.memo = {}
+
+    def run(self, index: int, starts) -> bool:
+        """Does program *index* reach MATCH from any start?"""
+        return _glob_nfa_search(self, self.programs[index], self.text, starts)
+
+    def look(self, index: int, pos: int) -> bool:
+        """Does lookaround program *index* match at *pos*?"""
+        sub = self.programs[index]
+        if sub.linear is not None:
+            return _glob_vm_linear_accepts(sub, self.text, pos)
+        if sub.fast is not None:
+            # re's match(text, pos) keeps `\A` at the true start and lets
+            # lookbehinds see before pos, as JS does.
+            return sub.fast(self.text, pos) is not None
+        key = (index, pos)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = self.run(index, (pos,))
+        return found
+
+
+def _glob_nfa_search(nfa: _GlobNfaRun, program: _GlobProgram, text: str, starts) -> bool:
+    """The hot loop of _GlobNfaRun.run, on locals only."""
     ops, arg_a, arg_b, joins = program.ops, program.arg_a, program.arg_b, program.joins
     backward = program.backward
     step = -1 if backward else 1
@@ -6057,7 +6110,7 @@ def _glob_vm_run(programs, index: int, text: str, starts, memo) -> bool:
             elif op == _GLOB_OP_MATCH:
                 return True
             elif op == _GLOB_OP_LOOK:
-                if _glob_vm_look(programs, arg_a[pc], text, pos, memo) == arg_b[pc]:
+                if nfa.look(arg_a[pc], pos) == arg_b[pc]:
                     break
                 pc += 1
             elif _glob_vm_holds(op, arg_b[pc], text, pos):
@@ -6065,22 +6118,6 @@ def _glob_vm_run(programs, index: int, text: str, starts, memo) -> bool:
             else:
                 break
     return False
-
-
-def _glob_vm_look(programs, index: int, text: str, pos: int, memo) -> bool:
-    """Does lookaround program *index* match at *pos*? (memoised per position)"""
-    sub = programs[index]
-    if sub.linear is not None:
-        return _glob_vm_linear_accepts(sub, text, pos)
-    if sub.fast is not None:
-        # re's match(text, pos) keeps `\A` at the true start and lets
-        # lookbehinds see before pos, as JS does.
-        return sub.fast(text, pos) is not None
-    key = (index, pos)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = _glob_vm_run(programs, index, text, (pos,), memo)
-    return found
 
 
 def _glob_vm_holds(op: int, negated: bool, text: str, pos: int) -> bool:
@@ -6373,6 +6410,30 @@ except pathspec.util.AlreadyRegisteredError:
 # ---------------------------------------------------------------------------
 # 10. YAML: Frontmatter YAML loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
 # ---------------------------------------------------------------------------
+
+"""YAML engine: frontmatter read as yaml 2.9.0 reads it (parseDocument strict, then toJS).
+
+Door: load_frontmatter_yaml(source, route="auto"), which returns JS-shaped
+plain data or raises FrontmatterYamlError (stage "parse" or "toJS", the
+library's first error code, a message).  Everything else is private.
+
+Guarantees: the library's value (numbers as doubles, JS own-key order, the
+YAML 1.2 core schema, or its 1.1 schema under %YAML 1.1) or its first error,
+quirks included.  Each stage reads forward without backtracking;
+nesting deeper than 800 levels is refused as the library's stack overflow is,
+and alias expansion is capped as in toJS (maxAliasCount 100).  Two routes: a
+line-based fast path for plain frontmatter, which declines everything else to
+the full path (our scanner, PyYAML's event parser subclassed, our composer and
+converter; ADR 0003).  No C extension: a checkout and the .pyz run this code.
+
+Equivalence: tests/data/vectors/yaml.json, 573 cases recorded from the
+library, through both routes (tests/test_vectors_yaml.py, with hostile-input
+time bounds); the fast path equals the full path on every vector, on the
+conformance and benchmark corpora and under a differential fuzz
+(tests/test_yaml_fast_path.py); tests/test_yaml_quoted_cut.py pins the lexer's
+quoted-scalar cut before a less-indented line (48 cases, both routes).
+"""
+
 #
 # The reference product parses ADR frontmatter with the JavaScript library
 # `yaml` 2.9.0:
@@ -6392,8 +6453,7 @@ except pathspec.util.AlreadyRegisteredError:
 #                  raises JS error codes where the JS library reports errors;
 #   _YamlParser    a subclass of PyYAML's event Parser with JS-style directive,
 #                  document and property handling and JS error codes;
-#   _YamlComposer  builds a small node graph from PyYAML events (from the
-#                  pure-Python parser or, when allowed, libyaml), resolving
+#   _YamlComposer  builds a small node graph from the parser's events, resolving
 #                  scalars with the core (or, under %YAML 1.1, the 1.1) schema
 #                  and enforcing unique keys;
 #   _YamlToJS      converts the node graph the way `Document.toJS()` does,
@@ -6405,11 +6465,10 @@ except pathspec.util.AlreadyRegisteredError:
 # position at which the JS composer would meet them) and reported when the
 # document is complete, unless a fatal error comes first.
 #
-# When PyYAML's C extension (libyaml) is importable, plain documents take a
-# faster route: libyaml produces the events and the same composer and
-# converter run on them (see "libyaml fast path" below).  Before either, the
-# simple frontmatter most records use is read by a line-based recogniser
-# that declines anything else (see "Line-based fast path" below).
+# Before that full path, the simple frontmatter most records use is read by a
+# line-based recogniser that declines anything else (see "Line-based fast
+# path" below).  PyYAML's C extension is never used: it lexes YAML 1.1, and
+# the .pyz ships without it.
 #
 # Errors surface as FrontmatterYamlError with `.stage`, `.code`, `.message`.
 
@@ -6430,7 +6489,7 @@ class FrontmatterYamlError(Exception):
             the JS library's wording).
     """
 
-    def __init__(self, stage, code, message):
+    def __init__(self, stage: str, code: str, message: str) -> None:
         Exception.__init__(self, message)
         self.stage = stage
         self.code = code
@@ -7500,12 +7559,12 @@ class _YamlScanner(object):
         self.allow_simple_key = True
         self._flow_key = False
         self._at_block_start = False
+        self._add_indicator(FlowSequenceStartToken if ch == "[" else FlowMappingStartToken, pos)
+
+    def _add_indicator(self, token_class, pos):
+        """A one-character indicator token at *pos*; scanning goes on after it."""
         self._pos = pos + 1
-        if ch == "[":
-            token = FlowSequenceStartToken(pos, pos + 1)
-        else:
-            token = FlowMappingStartToken(pos, pos + 1)
-        self._add(token, pos, pos + 1)
+        self._add(token_class(pos, pos + 1), pos, pos + 1)
 
     def _fetch_flow_collection_end(self, ch):
         pos = self._pos
@@ -7518,12 +7577,7 @@ class _YamlScanner(object):
         self.flow_level -= 1
         self.allow_simple_key = False
         self._flow_key = True
-        self._pos = pos + 1
-        if ch == "]":
-            token = FlowSequenceEndToken(pos, pos + 1)
-        else:
-            token = FlowMappingEndToken(pos, pos + 1)
-        self._add(token, pos, pos + 1)
+        self._add_indicator(FlowSequenceEndToken if ch == "]" else FlowMappingEndToken, pos)
 
     def _fetch_flow_entry(self):
         pos = self._pos
@@ -7600,12 +7654,16 @@ class _YamlScanner(object):
             return -1
         return offset
 
-    def _fetch_plain(self):
+    def _begin_flow_scalar(self):
+        """What every plain or quoted scalar does first: it may be a key."""
         if not self.flow_level:
             self._check_tab_indent(False)
         self._save_possible_simple_key()
         self.allow_simple_key = False
         self._at_block_start = False
+
+    def _fetch_plain(self):
+        self._begin_flow_scalar()
         s = self._s
         n = self._n
         start = self._pos
@@ -7656,11 +7714,7 @@ class _YamlScanner(object):
         self._add(ScalarToken(value, True, start, end), start, end)
 
     def _fetch_quoted(self, double):
-        if not self.flow_level:
-            self._check_tab_indent(False)
-        self._save_possible_simple_key()
-        self.allow_simple_key = False
-        self._at_block_start = False
+        self._begin_flow_scalar()
         s = self._s
         n = self._n
         start = self._pos
@@ -7720,6 +7774,27 @@ class _YamlScanner(object):
         s = self._s
         n = self._n
         start = self._pos
+        chomp, explicit, body = self._block_scalar_header(start)
+        root = self.indent == -1
+        parent_indent = self._indent_next - 1 if self._indent_next > 0 else 0
+        nl = self._block_scalar_end(body, chomp, explicit)
+        source = s[body:min(nl + 1, n)] if nl >= body else ""
+        trim_base = parent_indent + explicit if explicit else parent_indent
+        value = _yaml_block_value(source, folded, chomp, explicit, trim_base, root, self._soft)
+        after = min(nl + 1, n) if nl >= body else body
+        self._pos = after
+        self._advance_lines(start, after)
+        if after > start and s[after - 1] == "\n":
+            self._begin_line(after)
+        # The token ends before its last line break, so that "same line"
+        # tests against the following token see the break.
+        token_end = after - 1 if after > start and s[after - 1] == "\n" else after
+        self._add(ScalarToken(value, False, start, token_end, ">" if folded else "|"), start, token_end)
+
+    def _block_scalar_header(self, start):
+        """(chomp, explicit indentation, body offset) of the header at *start*."""
+        s = self._s
+        n = self._n
         # Header: the indicator characters up to a blank or `#`.
         j = start + 1
         while j < n and s[j] not in " \t\n\r#":
@@ -7753,10 +7828,12 @@ class _YamlScanner(object):
             eol = n if eol < 0 else eol
             self._soft("UNEXPECTED_TOKEN", "Not a YAML token: " + s[p:eol])
             p = eol
-        body = p + 1 if p < n else n
-        root = self.indent == -1
-        parent_indent = self._indent_next - 1 if self._indent_next > 0 else 0
-        # Body extent (JS parseBlockScalar).
+        return chomp, explicit, (p + 1 if p < n else n)
+
+    def _block_scalar_end(self, body, chomp, explicit):
+        """Offset of the scalar's last line break (JS parseBlockScalar)."""
+        s = self._s
+        n = self._n
         nl = body - 1
         indent = 0
         i = body
@@ -7792,8 +7869,8 @@ class _YamlScanner(object):
             # into the scalar so that the indentation error is reported.
             while k < n and s[k] in " \t\n\r":
                 k += 1
-            nl = k - 1
-        elif chomp != "+":
+            return k - 1
+        if chomp != "+":
             # Trailing blank lines that are not more indented are left out.
             while True:
                 k = nl - 1
@@ -7804,18 +7881,7 @@ class _YamlScanner(object):
                     nl = k
                 else:
                     break
-        source = s[body:min(nl + 1, n)] if nl >= body else ""
-        trim_base = parent_indent + explicit if explicit else parent_indent
-        value = _yaml_block_value(source, folded, chomp, explicit, trim_base, root, self._soft)
-        after = min(nl + 1, n) if nl >= body else body
-        self._pos = after
-        self._advance_lines(start, after)
-        if after > start and s[after - 1] == "\n":
-            self._begin_line(after)
-        # The token ends before its last line break, so that "same line"
-        # tests against the following token see the break.
-        token_end = after - 1 if after > start and s[after - 1] == "\n" else after
-        self._add(ScalarToken(value, False, start, token_end, ">" if folded else "|"), start, token_end)
+        return nl
 
 
 # ---------------------------------------------------------------------------
@@ -7965,6 +8031,27 @@ def _yaml_block_value(source, folded, chomp, explicit, trim_base, at_root, on_er
         if chomp == "+" and lines:
             return "\n" * max(1, len(lines) - 1)
         return ""
+    trim, content_start = _yaml_block_indent(lines, chomp_start, trim_base, explicit, at_root, on_error)
+    for i in range(len(lines) - 1, chomp_start - 1, -1):
+        if lines[i][0] > trim:
+            chomp_start = i + 1
+    parts = []
+    for i in range(content_start):
+        parts.append(" " * max(lines[i][0] - trim, 0) + "\n")
+    _yaml_block_join(parts, lines[content_start:chomp_start], trim, folded, explicit, on_error)
+    value = "".join(parts)
+    if chomp == "+":
+        tail = [("\n" + " " * max(lines[i][0] - trim, 0)) for i in range(chomp_start, len(lines))]
+        value += "".join(tail)
+        if not value.endswith("\n"):
+            value += "\n"
+    elif chomp != "-":
+        value += "\n"
+    return value
+
+
+def _yaml_block_indent(lines, chomp_start, trim_base, explicit, at_root, on_error):
+    """(indentation to trim, index of the first content line) of a block scalar."""
     trim = trim_base
     content_start = 0
     for i in range(chomp_start):
@@ -7985,16 +8072,14 @@ def _yaml_block_value(source, folded, chomp, explicit, trim_base, at_root, on_er
             if trim == 0 and not at_root:
                 on_error("BAD_INDENT", "Block scalar values in collections must be indented")
             break
-    for i in range(len(lines) - 1, chomp_start - 1, -1):
-        if lines[i][0] > trim:
-            chomp_start = i + 1
-    parts = []
-    for i in range(content_start):
-        parts.append(" " * max(lines[i][0] - trim, 0) + "\n")
+    return trim, content_start
+
+
+def _yaml_block_join(parts, lines, trim, folded, explicit, on_error):
+    """Append the content *lines* to *parts*, literal or folded."""
     sep = ""
     more_indented = False
-    for i in range(content_start, chomp_start):
-        indent, content = lines[i]
+    for indent, content in lines:
         if content and indent < trim:
             on_error(
                 "BAD_INDENT",
@@ -8023,15 +8108,6 @@ def _yaml_block_value(source, folded, chomp, explicit, trim_base, at_root, on_er
             parts.append(sep + content)
             sep = " "
             more_indented = False
-    value = "".join(parts)
-    if chomp == "+":
-        tail = [("\n" + " " * max(lines[i][0] - trim, 0)) for i in range(chomp_start, len(lines))]
-        value += "".join(tail)
-        if not value.endswith("\n"):
-            value += "\n"
-    elif chomp != "-":
-        value += "\n"
-    return value
 
 
 # ---------------------------------------------------------------------------
@@ -8426,10 +8502,7 @@ class _YamlParser(_YamlPyParser):
             self._yaml_fail(
                 "UNEXPECTED_TOKEN", "Unexpected %s at node end" % _yaml_token_name(token)
             )
-        token = self.get_token()
-        self.state = self.states.pop()
-        self.marks.pop()
-        return SequenceEndEvent(token.start_mark, token.end_mark)
+        return self._yaml_collection_end(SequenceEndEvent)
 
     def parse_indentless_sequence_entry(self):
         if not self.check_token(BlockEntryToken):
@@ -8497,18 +8570,23 @@ class _YamlParser(_YamlPyParser):
         self.state = self.parse_flow_sequence_entry_mapping_end
         return self._yaml_absent(self.peek_token().start_mark)
 
-    def parse_block_mapping_key(self):
+    def _yaml_mapping_key(self, ends, value_state, parse_key):
+        """At a KEY token: the key node (or an empty one before *ends*).  At a
+        VALUE token with no key (`: x`, `{: x}`): the JS library's null key."""
         if self.check_token(KeyToken):
             token = self.get_token()
-            if not self.check_token(KeyToken, ValueToken, BlockEndToken):
-                self.states.append(self.parse_block_mapping_value)
-                return self.parse_block_node_or_indentless_sequence()
-            self.state = self.parse_block_mapping_value
+            if not self.check_token(ValueToken, *ends):
+                self.states.append(value_state)
+                return parse_key()
+            self.state = value_state
             return self.process_empty_scalar(token.end_mark)
-        if self.check_token(ValueToken):
-            # `: value` with no key: the JS library gives the pair a null key.
-            self.state = self.parse_block_mapping_value
-            return self.process_empty_scalar(self.peek_token().start_mark)
+        self.state = value_state
+        return self.process_empty_scalar(self.peek_token().start_mark)
+
+    def parse_block_mapping_key(self):
+        if self.check_token(KeyToken, ValueToken):
+            return self._yaml_mapping_key((KeyToken, BlockEndToken), self.parse_block_mapping_value,
+                                          self.parse_block_node_or_indentless_sequence)
         if not self.check_token(BlockEndToken):
             token = self.peek_token()
             if isinstance(token, BlockEntryToken):
@@ -8543,22 +8621,31 @@ class _YamlParser(_YamlPyParser):
             if isinstance(token, BlockMappingStartToken) or not self._yaml_same_line(token):
                 self._yaml_fail_at_item("BAD_INDENT", _YAML_MSG_MAP_COLUMN)
             self._yaml_junk_after_node(token)
+        if self._yaml_map_inline:
+            self._yaml_map_inline.pop()
+        return self._yaml_collection_end(MappingEndEvent)
+
+    def _yaml_collection_end(self, event_class):
+        """Take the end token and return to the enclosing state."""
         token = self.get_token()
         self.state = self.states.pop()
         self.marks.pop()
-        if self._yaml_map_inline:
-            self._yaml_map_inline.pop()
-        return MappingEndEvent(token.start_mark, token.end_mark)
+        return event_class(token.start_mark, token.end_mark)
+
+    def _yaml_flow_separator(self, first, what):
+        """The `,` every flow item but the first needs."""
+        if first:
+            return
+        if self.check_token(FlowEntryToken):
+            self.get_token()
+        else:
+            self._yaml_fail("MISSING_CHAR", "Missing , or : between flow %s items" % what)
 
     # -- flow collections ---------------------------------------------------------
 
     def parse_flow_sequence_entry(self, first=False):
         if not self.check_token(FlowSequenceEndToken):
-            if not first:
-                if self.check_token(FlowEntryToken):
-                    self.get_token()
-                else:
-                    self._yaml_fail("MISSING_CHAR", "Missing , or : between flow sequence items")
+            self._yaml_flow_separator(first, "sequence")
             if self.check_token(KeyToken):
                 token = self.peek_token()
                 self.state = self.parse_flow_sequence_entry_mapping_key
@@ -8571,10 +8658,7 @@ class _YamlParser(_YamlPyParser):
             if not self.check_token(FlowSequenceEndToken):
                 self.states.append(self.parse_flow_sequence_entry)
                 return self.parse_flow_node()
-        token = self.get_token()
-        self.state = self.states.pop()
-        self.marks.pop()
-        return SequenceEndEvent(token.start_mark, token.end_mark)
+        return self._yaml_collection_end(SequenceEndEvent)
 
     def _yaml_flow_pair_empty_key(self):
         self.state = self.parse_flow_sequence_entry_mapping_value
@@ -8582,29 +8666,14 @@ class _YamlParser(_YamlPyParser):
 
     def parse_flow_mapping_key(self, first=False):
         if not self.check_token(FlowMappingEndToken):
-            if not first:
-                if self.check_token(FlowEntryToken):
-                    self.get_token()
-                else:
-                    self._yaml_fail("MISSING_CHAR", "Missing , or : between flow map items")
-            if self.check_token(KeyToken):
-                token = self.get_token()
-                if not self.check_token(ValueToken, FlowEntryToken, FlowMappingEndToken):
-                    self.states.append(self.parse_flow_mapping_value)
-                    return self.parse_flow_node()
-                self.state = self.parse_flow_mapping_value
-                return self.process_empty_scalar(token.end_mark)
-            if self.check_token(ValueToken):
-                # `{: x}` -- an empty key.
-                self.state = self.parse_flow_mapping_value
-                return self.process_empty_scalar(self.peek_token().start_mark)
+            self._yaml_flow_separator(first, "map")
+            if self.check_token(KeyToken, ValueToken):
+                return self._yaml_mapping_key((FlowEntryToken, FlowMappingEndToken),
+                                              self.parse_flow_mapping_value, self.parse_flow_node)
             if not self.check_token(FlowMappingEndToken):
                 self.states.append(self.parse_flow_mapping_empty_value)
                 return self.parse_flow_node()
-        token = self.get_token()
-        self.state = self.states.pop()
-        self.marks.pop()
-        return MappingEndEvent(token.start_mark, token.end_mark)
+        return self._yaml_collection_end(MappingEndEvent)
 
 
 def _yaml_token_name(token):
@@ -9917,7 +9986,7 @@ def _yaml_load_pure_python(source):
 # indented lists and small nested maps.  For that shape the general
 # pipeline (scanner, event parser, composer, converter) is far more machinery
 # than needed and costs about a millisecond a record in pure Python, which
-# dominates a cold call over a large corpus (the .pyz ships no libyaml).
+# dominates a cold call over a large corpus.
 #
 # _yaml_fast_load recognises a strict subset line by line and builds the
 # value directly, resolving every plain scalar with the same core-schema
@@ -9947,9 +10016,7 @@ def _yaml_load_pure_python(source):
 # explicit keys, a comment right after `key:` or inside a flow sequence,
 # empty sequence items, nested compact sequences, duplicate keys, an empty
 # document.  tests/test_yaml_fast_path.py checks that, whenever it accepts,
-# the result equals the full path's.  It runs before libyaml too: on typical
-# records it is several times faster than the libyaml route, whose composer
-# and converter are Python.
+# the result equals the full path's.
 
 class _YamlFastDecline(LookupError):
     """The source is outside the fast path's subset."""
@@ -10176,6 +10243,24 @@ def load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
 
 # ---------------------------------------------------------------------------
 # 11. Semver: Package patterns and semver ranges
+# ---------------------------------------------------------------------------
+
+"""Semver engine: the reference's parsePackagePattern over node-semver 7.8.5's validRange.
+
+Door: parse_package_pattern(pattern) -> {"name"} / {"name", "range"} or None.
+Everything else is private (package matchers are inert in the reference, so
+only the validity of a range is ever needed: no satisfies, no ordering).
+
+Guarantees: node-semver's strict-mode decision (no includePrerelease), through
+its own pipeline of textual rewrites with its "safe" bounded regexes and its
+256-character version limit; ranges themselves are not capped.  Every rewrite
+is a regex pass with bounded repetition; 64 KiB hostile ranges are tested.
+
+Equivalence: tests/data/vectors/semver-range.json, 510 cases recorded from the
+reference (the parsed pattern, and validRange's normalised text through a
+private helper), in tests/test_vectors_semver.py.
+"""
+
 #
 # A port of what the reference server needs from node-semver 7.8.5: the
 # `validRange` decision (strict mode, no includePrerelease) inside the
@@ -10200,16 +10285,12 @@ def load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
 # ---------------------------------------------------------------------------
 
 # ECMAScript WhiteSpace + LineTerminator: the set `String.prototype.trim`
-# removes and the set the regex class `\s` matches.
-_semver_JS_WHITESPACE = (
-    "\t\n\x0b\x0c\r \xa0\u1680"
-    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
+# removes and the set the regex class `\s` matches (see _semver_WS_BODY).
+_semver_JS_WHITESPACE = ("\t\n\x0b\x0c\r \xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
+                         + "\u2028\u2029\u202f\u205f\u3000\ufeff")
 
 
 def _semver_trim(text: str) -> str:
-    """ECMAScript `String.prototype.trim`: strip exactly the set above."""
     return text.strip(_semver_JS_WHITESPACE)
 
 
@@ -10412,31 +10493,16 @@ def _semver_hyphen_replace(match: "re.Match") -> str:
 
 
 def _semver_replace_caret(comp: str) -> str:
-    match = _semver_CARET_RE.match(comp)
-    if match is None:
-        return comp
-    major, minor, patch, pre = match.group(1, 2, 3, 4)
-    if _semver_is_x(major):
-        return ""
-    if _semver_is_x(minor):
-        return ">=%s.0.0 <%s.0.0-0" % (major, _semver_next(major))
-    if _semver_is_x(patch):
-        if major == "0":
-            return ">=%s.%s.0 <%s.%s.0-0" % (major, minor, major, _semver_next(minor))
-        return ">=%s.%s.0 <%s.0.0-0" % (major, minor, _semver_next(major))
-    low = "%s.%s.%s" % (major, minor, patch)
-    if pre:
-        low += "-" + pre
-    # ^0.0.x pins the patch, ^0.x pins the minor, otherwise the major.
-    if major == "0":
-        if minor == "0":
-            return ">=%s <%s.%s.%s-0" % (low, major, minor, _semver_next(patch))
-        return ">=%s <%s.%s.0-0" % (low, major, _semver_next(minor))
-    return ">=%s <%s.0.0-0" % (low, _semver_next(major))
+    return _semver_replace_partial(comp, True)
 
 
 def _semver_replace_tilde(comp: str) -> str:
-    match = _semver_TILDE_RE.match(comp)
+    return _semver_replace_partial(comp, False)
+
+
+def _semver_replace_partial(comp: str, caret: bool) -> str:
+    """node's replaceCaret / replaceTilde for one comparator."""
+    match = (_semver_CARET_RE if caret else _semver_TILDE_RE).match(comp)
     if match is None:
         return comp
     major, minor, patch, pre = match.group(1, 2, 3, 4)
@@ -10445,10 +10511,15 @@ def _semver_replace_tilde(comp: str) -> str:
     if _semver_is_x(minor):
         return ">=%s.0.0 <%s.0.0-0" % (major, _semver_next(major))
     if _semver_is_x(patch):
+        if caret and major != "0":
+            return ">=%s.%s.0 <%s.0.0-0" % (major, minor, _semver_next(major))
         return ">=%s.%s.0 <%s.%s.0-0" % (major, minor, major, _semver_next(minor))
-    low = "%s.%s.%s" % (major, minor, patch)
-    if pre:
-        low += "-" + pre
+    low = "%s.%s.%s-%s" % (major, minor, patch, pre) if pre else "%s.%s.%s" % (major, minor, patch)
+    # ^0.0.x pins the patch, ^0.x (and every ~) the minor, other ^ the major.
+    if caret and major != "0":
+        return ">=%s <%s.0.0-0" % (low, _semver_next(major))
+    if caret and minor == "0":
+        return ">=%s <%s.%s.%s-0" % (low, major, minor, _semver_next(patch))
     return ">=%s <%s.%s.0-0" % (low, major, _semver_next(minor))
 
 
@@ -10475,16 +10546,10 @@ def _semver_replace_xrange(comp: str) -> str:
         minor = "0" if minor_is_x else minor
         patch = "0"
         suffix = ""
-        if operator == ">":
-            # >1 means >=2.0.0, >1.2 means >=1.3.0
-            operator = ">="
-            if minor_is_x:
-                major = _semver_next(major)
-            else:
-                minor = _semver_next(minor)
-        elif operator == "<=":
-            # <=1 means <2.0.0-0, <=1.2 means <1.3.0-0
-            operator = "<"
+        if operator in (">", "<="):
+            # >1 means >=2.0.0, >1.2 means >=1.3.0;
+            # <=1 means <2.0.0-0, <=1.2 means <1.3.0-0.
+            operator = ">=" if operator == ">" else "<"
             if minor_is_x:
                 major = _semver_next(major)
             else:
