@@ -498,7 +498,7 @@ def _stamp_modern(result):
 _LISTEN_FILTER_FLAGS = ("toolsListChanged", "promptsListChanged", "resourcesListChanged")
 
 
-def _listen_filter(params):
+def _listen_filter(params: Dict[str, Any]) -> Dict[str, Any]:
     """The subset of a listen's filter that we honour (none); -32602 when malformed."""
     requested = params.get("notifications")
     if not isinstance(requested, dict):
@@ -513,13 +513,13 @@ def _listen_filter(params):
     return {}
 
 
-def _listen_acknowledgement(request_id, honoured):
+def _listen_acknowledgement(request_id: Any, honoured: Dict[str, Any]) -> Dict[str, Any]:
     """The first message of a listen's stream, tagged with its subscription id."""
     return {"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
             "params": {"notifications": honoured, "_meta": {_META_SUBSCRIPTION_ID: request_id}}}
 
 
-def _listen_closure(request_id):
+def _listen_closure(request_id: Any) -> Dict[str, Any]:
     """The complete result that ends a listen when the server ends it (SIGTERM, close())."""
     return _result_frame(request_id, _stamp_modern({"_meta": {_META_SUBSCRIPTION_ID: request_id}}))
 
@@ -1004,7 +1004,7 @@ class _Connection(object):
         self._hold_back()
         return _PENDING
 
-    def _hold_back(self):
+    def _hold_back(self) -> None:
         """Stop reading while the waiting room is full; a concluding call or the end frees it.
 
         Only here does the reader wait, so until the room fills it goes on reading,
@@ -1014,7 +1014,7 @@ class _Connection(object):
             while len(self._waiting) >= _MAX_WAITING and self._end_reason is None:
                 self._room.wait()
 
-    def _admit(self, call):
+    def _admit(self, call: _ToolCall) -> None:
         """Hand an admitted call to the workers, its deadline starting now."""
         with self._lock:
             if not self._workers and self._end_reason is None:
@@ -1028,7 +1028,7 @@ class _Connection(object):
                                                 lambda: self._time_out(call))
         self._calls.put(call)
 
-    def _open_listen(self, request_id, params, reply):
+    def _open_listen(self, request_id: Any, params: Dict[str, Any], reply: Callable[[Any], None]) -> Any:
         """subscriptions/listen: acknowledge, then hold the stream open without a worker.
 
         It stays open until a `notifications/cancelled` names it (then nothing more is
@@ -1398,7 +1398,7 @@ def _install_signal_handlers():
     return previous
 
 
-def _ignore_late_signals(handled):
+def _ignore_late_signals(handled: Iterable[int]) -> None:
     """After serving, keep SIGTERM/SIGINT from killing the exiting process.
 
     Restoring the default action here would let a SIGTERM that lands while the

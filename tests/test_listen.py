@@ -159,6 +159,21 @@ def test_cancels_and_listens_get_through_while_64_calls_are_admitted(start):
     assert status == 0, s.stderr()
 
 
+def test_a_client_past_the_waiting_room_is_held_back(start):
+    """64 admitted and 16 waiting calls: the reader stops reading, so a tools/list behind them
+    stays unread (the pipe holds the client back) while the process still ends on SIGTERM."""
+    s = start(hooked=True)
+    for rid in range(1, 65):
+        s.request(rid, "tools/call", {"name": "test_slow", "arguments": {"seconds": 120}})
+    assert wait_for(s.marks / "started-")  # serving, its signal handlers in place
+    for rid in range(100, 116):
+        s.request(rid, "tools/call", {"name": "test_echo", "arguments": {"text": "waiting"}})
+    s.request(200, "tools/list")
+    s.no_frame(wait=1.0)
+    s.proc.send_signal(signal.SIGTERM)
+    assert s.proc.wait(timeout=10) == 0, s.stderr()
+
+
 @pytest.mark.parametrize("delay_ms", [0, 1, 2, 5, 10, 20])
 def test_sigterm_while_exiting_after_eof_still_exits_0(server_command, repo_root, delay_ms):
     """A client that closes stdin and then sends SIGTERM (the TypeScript v2 client's discovery
