@@ -138,6 +138,9 @@ _TOOL_WORKERS = 4
 # arguments.  Listens (`subscriptions/listen`) are neither admitted nor waiting.
 _MAX_IN_FLIGHT = 64
 _MAX_WAITING = 16
+# Open listens cost one small entry each; this many at once is plenty for any client
+# (each listens to every type we could ever send), and memory stays bounded.
+_MAX_LISTENS = 64
 
 # JSON-RPC 2.0 and MCP error codes.
 _PARSE_ERROR = -32700
@@ -1042,6 +1045,9 @@ class _Connection(object):
             if _id_key(request_id) in self._listens:
                 raise _RpcError(_INVALID_REQUEST, "Invalid Request: subscription %s is already open"
                                 % _describe_id(request_id))
+            if len(self._listens) >= _MAX_LISTENS:
+                raise _RpcError(_INVALID_REQUEST, "Invalid Request: %d subscriptions are open already; "
+                                "cancel one first" % _MAX_LISTENS)
             self._listens[_id_key(request_id)] = request_id
         reply(_listen_acknowledgement(request_id, honoured))
         return _PENDING

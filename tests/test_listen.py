@@ -138,6 +138,17 @@ def test_a_listen_id_already_open_is_refused(start):
     assert status == 0, s.stderr()
 
 
+def test_at_most_64_listens_are_open_at_once(start):
+    s = start()
+    for rid in range(64):
+        listen(s, rid)
+    assert s.error_code(64, LISTEN, {"notifications": {}}, modern=True) == -32600
+    s.notify("notifications/cancelled", {"requestId": 0})
+    listen(s, 64)
+    status, _ = s.close()
+    assert status == 0, s.stderr()
+
+
 def test_cancels_and_listens_get_through_while_64_calls_are_admitted(start):
     """The 65th call waits unadmitted; the reader keeps reading, so its cancel, a listen and a
     tools/list are all served, and a later call is admitted once a slot frees."""
