@@ -707,7 +707,7 @@ class _Connection(object):
         self._room = threading.Condition(self._lock)  # signalled when a call concludes or we end
         self._admitted = 0  # calls holding a slot, at most _MAX_IN_FLIGHT
         self._waiting = collections.deque()  # type: collections.deque  # unadmitted calls, in order
-        self._listens = {}  # type: Dict[Tuple[bool, Any], Any]  # open subscriptions/listen ids
+        self._listens = {}  # type: Dict[Tuple[bool, Any], List[Any]]  # open listens: [id, acknowledged]
         self._ended = threading.Event()
         self._end_reason = None  # type: Optional[str]
         self._end_error = None  # type: Optional[BaseException]
@@ -739,7 +739,8 @@ class _Connection(object):
             self._waiting.clear()
             # A listen ended by the server (SIGTERM, close()) SHOULD get a complete result
             # first; one ended by the transport (EOF, a broken pipe) gets nothing.
-            closing = list(self._listens.values()) if reason == "closed" else []
+            closing = [rid for rid, acknowledged in self._listens.values() if acknowledged] \
+                if reason == "closed" else []
             self._listens = {}
             self._room.notify_all()
         for request_id in closing:
@@ -1048,8 +1049,10 @@ class _Connection(object):
             if len(self._listens) >= _MAX_LISTENS:
                 raise _RpcError(_INVALID_REQUEST, "Invalid Request: %d subscriptions are open already; "
                                 "cancel one first" % _MAX_LISTENS)
-            self._listens[_id_key(request_id)] = request_id
+            entry = self._listens[_id_key(request_id)] = [request_id, False]
         reply(_listen_acknowledgement(request_id, honoured))
+        with self._lock:
+            entry[1] = True  # only now may a closing result follow: the acknowledgement comes first
         return _PENDING
 
     def _work(self):
