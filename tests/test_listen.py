@@ -109,6 +109,7 @@ def test_listen_in_a_legacy_session_or_without_meta_is_unknown(start):
     assert s.error_code(1, LISTEN, {"notifications": TOOLS_CHANGED}) == -32601  # undecided, no claim
     s.initialize()
     assert s.error_code(2, LISTEN, {"notifications": TOOLS_CHANGED}) == -32601
+    listen(s, 3)  # a modern-stamped request is judged on its own _meta, session or not (ADR 0002)
     status, _ = s.close()
     assert status == 0, s.stderr()
 
