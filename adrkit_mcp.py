@@ -145,6 +145,9 @@ _TOOL_WORKERS = 4
 # arguments.  Listens (`subscriptions/listen`) are neither admitted nor waiting.
 _MAX_IN_FLIGHT = 64
 _MAX_WAITING = 16
+# Open listens cost one small entry each; this many at once is plenty for any client
+# (each listens to every type we could ever send), and memory stays bounded.
+_MAX_LISTENS = 64
 
 # JSON-RPC 2.0 and MCP error codes.
 _PARSE_ERROR = -32700
@@ -504,7 +507,7 @@ def _stamp_modern(result):
 _LISTEN_FILTER_FLAGS = ("toolsListChanged", "promptsListChanged", "resourcesListChanged")
 
 
-def _listen_filter(params):
+def _listen_filter(params: Dict[str, Any]) -> Dict[str, Any]:
     """The subset of a listen's filter that we honour (none); -32602 when malformed."""
     requested = params.get("notifications")
     if not isinstance(requested, dict):
@@ -519,13 +522,13 @@ def _listen_filter(params):
     return {}
 
 
-def _listen_acknowledgement(request_id, honoured):
+def _listen_acknowledgement(request_id: Any, honoured: Dict[str, Any]) -> Dict[str, Any]:
     """The first message of a listen's stream, tagged with its subscription id."""
     return {"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
             "params": {"notifications": honoured, "_meta": {_META_SUBSCRIPTION_ID: request_id}}}
 
 
-def _listen_closure(request_id):
+def _listen_closure(request_id: Any) -> Dict[str, Any]:
     """The complete result that ends a listen when the server ends it (SIGTERM, close())."""
     return _result_frame(request_id, _stamp_modern({"_meta": {_META_SUBSCRIPTION_ID: request_id}}))
 
@@ -710,7 +713,7 @@ class _Connection(object):
         self._room = threading.Condition(self._lock)  # signalled when a call concludes or we end
         self._admitted = 0  # calls holding a slot, at most _MAX_IN_FLIGHT
         self._waiting = collections.deque()  # type: collections.deque  # unadmitted calls, in order
-        self._listens = {}  # type: Dict[Tuple[bool, Any], Any]  # open subscriptions/listen ids
+        self._listens = {}  # type: Dict[Tuple[bool, Any], List[Any]]  # open listens: [id, acknowledged]
         self._ended = threading.Event()
         self._end_reason = None  # type: Optional[str]
         self._end_error = None  # type: Optional[BaseException]
@@ -742,7 +745,8 @@ class _Connection(object):
             self._waiting.clear()
             # A listen ended by the server (SIGTERM, close()) SHOULD get a complete result
             # first; one ended by the transport (EOF, a broken pipe) gets nothing.
-            closing = list(self._listens.values()) if reason == "closed" else []
+            closing = [rid for rid, acknowledged in self._listens.values() if acknowledged] \
+                if reason == "closed" else []
             self._listens = {}
             self._room.notify_all()
         for request_id in closing:
@@ -1010,7 +1014,7 @@ class _Connection(object):
         self._hold_back()
         return _PENDING
 
-    def _hold_back(self):
+    def _hold_back(self) -> None:
         """Stop reading while the waiting room is full; a concluding call or the end frees it.
 
         Only here does the reader wait, so until the room fills it goes on reading,
@@ -1020,7 +1024,7 @@ class _Connection(object):
             while len(self._waiting) >= _MAX_WAITING and self._end_reason is None:
                 self._room.wait()
 
-    def _admit(self, call):
+    def _admit(self, call: _ToolCall) -> None:
         """Hand an admitted call to the workers, its deadline starting now."""
         with self._lock:
             if not self._workers and self._end_reason is None:
@@ -1034,7 +1038,7 @@ class _Connection(object):
                                                 lambda: self._time_out(call))
         self._calls.put(call)
 
-    def _open_listen(self, request_id, params, reply):
+    def _open_listen(self, request_id: Any, params: Dict[str, Any], reply: Callable[[Any], None]) -> Any:
         """subscriptions/listen: acknowledge, then hold the stream open without a worker.
 
         It stays open until a `notifications/cancelled` names it (then nothing more is
@@ -1048,8 +1052,13 @@ class _Connection(object):
             if _id_key(request_id) in self._listens:
                 raise _RpcError(_INVALID_REQUEST, "Invalid Request: subscription %s is already open"
                                 % _describe_id(request_id))
-            self._listens[_id_key(request_id)] = request_id
+            if len(self._listens) >= _MAX_LISTENS:
+                raise _RpcError(_INVALID_REQUEST, "Invalid Request: %d subscriptions are open already; "
+                                "cancel one first" % _MAX_LISTENS)
+            entry = self._listens[_id_key(request_id)] = [request_id, False]
         reply(_listen_acknowledgement(request_id, honoured))
+        with self._lock:
+            entry[1] = True  # only now may a closing result follow: the acknowledgement comes first
         return _PENDING
 
     def _work(self):
@@ -1291,7 +1300,7 @@ def _install_signal_handlers():
     return previous
 
 
-def _ignore_late_signals(handled):
+def _ignore_late_signals(handled: Iterable[int]) -> None:
     """After serving, keep SIGTERM/SIGINT from killing the exiting process.
 
     Restoring the default action here would let a SIGTERM that lands while the

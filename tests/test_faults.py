@@ -273,11 +273,26 @@ def test_sigterm_mid_call(spawn, hooked_command, corpus, marks):
     survived()
 
 
+def pipe_fills(stdout, timeout=60.0):
+    """Wait (hang guard only) until the unread stdout pipe is full: the server's write then blocks."""
+    import fcntl
+    import struct
+    import termios
+    capacity = fcntl.fcntl(stdout.fileno(), getattr(fcntl, "F_GETPIPE_SZ", 1032))  # Linux
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        queued = struct.unpack("i", fcntl.ioctl(stdout.fileno(), termios.FIONREAD, b"\0" * 4))[0]
+        if queued >= capacity:
+            return True
+        time.sleep(0.01)
+    return False
+
+
 def test_sigterm_while_a_write_is_blocked(spawn, corpus):
     proc = spawn(corpus.root)  # stdout never read
     for rid in range(40):
         proc.write(tool(rid, "get_decision", {"ref": "0042"}))
-    time.sleep(0.5)
+    assert pipe_fills(proc.proc.stdout), "the answers never filled the stdout pipe"
     proc.proc.send_signal(signal.SIGTERM)
     status, elapsed = proc.wait()
     assert status == 0 and elapsed < 2.0, (status, elapsed, proc.stderr())

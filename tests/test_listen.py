@@ -107,6 +107,7 @@ def test_listen_in_a_legacy_session_or_without_meta_is_unknown(start):
     assert s.error_code(1, LISTEN, {"notifications": TOOLS_CHANGED}) == -32601  # undecided, no claim
     s.initialize()
     assert s.error_code(2, LISTEN, {"notifications": TOOLS_CHANGED}) == -32601
+    listen(s, 3)  # a modern-stamped request is judged on its own _meta, session or not (ADR 0002)
     status, _ = s.close()
     assert status == 0, s.stderr()
 
@@ -136,6 +137,17 @@ def test_a_listen_id_already_open_is_refused(start):
     assert status == 0, s.stderr()
 
 
+def test_at_most_64_listens_are_open_at_once(start):
+    s = start()
+    for rid in range(64):
+        listen(s, rid)
+    assert s.error_code(64, LISTEN, {"notifications": {}}, modern=True) == -32600
+    s.notify("notifications/cancelled", {"requestId": 0})
+    listen(s, 64)
+    status, _ = s.close()
+    assert status == 0, s.stderr()
+
+
 def test_cancels_and_listens_get_through_while_64_calls_are_admitted(start):
     """The 65th call waits unadmitted; the reader keeps reading, so its cancel, a listen and a
     tools/list are all served, and a later call is admitted once a slot frees."""
@@ -155,6 +167,21 @@ def test_cancels_and_listens_get_through_while_64_calls_are_admitted(start):
     assert frame["id"] == 101 and frame["result"]["content"][0]["text"] == "admitted", frame
     status, _ = s.close()  # nothing for the 64 cancelled calls nor for call 100
     assert status == 0, s.stderr()
+
+
+def test_a_client_past_the_waiting_room_is_held_back(start):
+    """64 admitted and 16 waiting calls: the reader stops reading, so a tools/list behind them
+    stays unread (the pipe holds the client back) while the process still ends on SIGTERM."""
+    s = start(hooked=True)
+    for rid in range(1, 65):
+        s.request(rid, "tools/call", {"name": "test_slow", "arguments": {"seconds": 120}})
+    assert wait_for(s.marks / "started-")  # serving, its signal handlers in place
+    for rid in range(100, 116):
+        s.request(rid, "tools/call", {"name": "test_echo", "arguments": {"text": "waiting"}})
+    s.request(200, "tools/list")
+    s.no_frame(wait=1.0)
+    s.proc.send_signal(signal.SIGTERM)
+    assert s.proc.wait(timeout=10) == 0, s.stderr()
 
 
 @pytest.mark.parametrize("delay_ms", [0, 1, 2, 5, 10, 20])
