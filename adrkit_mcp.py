@@ -2546,11 +2546,13 @@ class RecordCache(object):
     def enter(self, should_stop: Callable[[], bool]) -> None:
         """Wait for this cache's turn to load; CallCancelled when the call stops meanwhile."""
         with self._gate:
+            waited = False
             while self._busy:
                 if should_stop():
                     raise CallCancelled()
                 self._gate.wait(_GATE_POLL_S)
-            if should_stop():  # stopped while waiting: never start a load nobody will read
+                waited = True
+            if waited and should_stop():  # stopped while waiting: never start a load nobody reads
                 raise CallCancelled()
             self._busy = True
 
