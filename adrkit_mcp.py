@@ -2045,7 +2045,9 @@ def tool_search_decisions(projection: Projection, args: Dict[str, Any],
                           should_stop: ShouldStop) -> ToolAnswer:
     needle = normalize_search_text(args["query"])
     status, scope, tags = args["status"], args["scope"], args["tags"]
-    matches, lone_surrogate = [], _LONE_SURROGATE.search(needle) is not None
+    # Matches are kept as records and shared field tuples; only the page becomes dicts, so a
+    # call leaves few objects for the garbage collector to chase through a large corpus.
+    hits, hit_fields, lone_surrogate = [], [], _LONE_SURROGATE.search(needle) is not None
     for record in projection.records:
         if should_stop():
             raise CallCancelled()
@@ -2056,19 +2058,19 @@ def tool_search_decisions(projection: Projection, args: Dict[str, Any],
             continue
         if tags is not None and not all(tag in frontmatter["tags"] for tag in tags):
             continue
-        fields = record.matched_fields(needle, lone_surrogate)
+        fields = record.matched_field_names(needle, lone_surrogate)
         if fields:
-            summary = record.summary()
-            summary["matchedFields"] = fields
-            matches.append(summary)
+            hits.append(record)
+            hit_fields.append(fields)
     fp = projection.fingerprint
     try:
-        items, cursor = paginate(matches, args["cursor"], args["limit"], "search.results", fp,
+        page, cursor = paginate(range(len(hits)), args["cursor"], args["limit"], "search.results", fp,
                                  query_shape_hash([needle, _sorted_unique(status), _sorted_unique(tags),
                                                    _sorted_unique(scope), args["limit"]]))
         findings = _page_of_findings(projection.findings, args, fp, "search.findings", [args["findingsLimit"]])
     except InvalidCursor as error:
         return _invalid_cursor_result(error.reason)
+    items = [dict(hits[index].summary(), matchedFields=list(hit_fields[index])) for index in page]
     result = {"outcome": "results", "items": items, "cursor": cursor, "findings": findings}
     return result, render_summary("results", items=len(items), findings=len(findings["items"]))
 
@@ -2188,28 +2190,33 @@ def _superseded_by_state(record, by_id):
             "candidateCount": len(bucket)}, finding
 
 
+def _superseded_entry(record, by_id):
+    entry = record.summary()
+    entry["supersededBy"] = _superseded_by_state(record, by_id)[0]
+    return entry
+
+
 def tool_list_superseded(projection: Projection, args: Dict[str, Any],
                          should_stop: ShouldStop) -> ToolAnswer:
-    entries, derived = [], []
+    superseded, derived = [], []  # entries are built for the page only (see search)
     for record in projection.records:
         if should_stop():
             raise CallCancelled()
         if record.frontmatter["status"] != "superseded":
             continue
-        state, finding = _superseded_by_state(record, projection.by_id)
-        entry = record.summary()
-        entry["supersededBy"] = state
-        entries.append(entry)
+        superseded.append(record)
+        finding = _superseded_by_state(record, projection.by_id)[1]
         if finding is not None:
             derived.append(finding)
     fp = projection.fingerprint
     try:
-        items, cursor = paginate(entries, args["cursor"], args["limit"], "superseded.results", fp,
+        page, cursor = paginate(range(len(superseded)), args["cursor"], args["limit"], "superseded.results", fp,
                                  query_shape_hash([args["limit"]]))
         findings = _page_of_findings(sort_findings(projection.findings + derived), args, fp, "superseded.findings",
                                      [args["findingsLimit"]])
     except InvalidCursor as error:
         return _invalid_cursor_result(error.reason)
+    items = [_superseded_entry(superseded[index], projection.by_id) for index in page]
     result = {"outcome": "entries", "items": items, "cursor": cursor, "findings": findings}
     return result, render_summary("entries", items=len(items), findings=len(findings["items"]))
 
@@ -2420,6 +2427,10 @@ class Record(object):
 
         `lone_surrogate`: whether the needle holds half of a surrogate pair (computed when None).
         """
+        return list(self.matched_field_names(needle, lone_surrogate))
+
+    def matched_field_names(self, needle: str, lone_surrogate: Optional[bool] = None) -> Tuple[str, ...]:
+        """matched_fields as one of 16 shared tuples: a search allocates nothing per record."""
         body, ident, tags, title = self._normalized_fields()
         if lone_surrogate is None:
             lone_surrogate = _LONE_SURROGATE.search(needle) is not None
@@ -2427,16 +2438,8 @@ class Record(object):
             # JS `includes` works on UTF-16 code units: half of an astral pair can match.
             body, ident, title = _as_code_units(body), _as_code_units(ident), _as_code_units(title)
             tags = tuple(_as_code_units(tag) for tag in tags)
-        fields = []
-        if needle in body:
-            fields.append("body")
-        if needle in ident:
-            fields.append("id")
-        if any(needle in tag for tag in tags):
-            fields.append("tag")
-        if needle in title:
-            fields.append("title")
-        return fields
+        return _MATCHED_FIELDS[(needle in body) | (needle in ident) << 1
+                               | any(needle in tag for tag in tags) << 2 | (needle in title) << 3]
 
     def _normalized_fields(self):
         """(body, id, tags, title) normalised for search, computed once per parsed record."""
@@ -2449,6 +2452,8 @@ class Record(object):
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_MATCHED_FIELDS = tuple(tuple(name for bit, name in enumerate(("body", "id", "tag", "title")) if mask >> bit & 1)
+                        for mask in range(16))
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 

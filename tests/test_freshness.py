@@ -397,7 +397,7 @@ def test_calls_behind_a_blocked_load_time_out_and_cancel_without_loading(repo, m
     blocker = Blocker(monkeypatch, "0002-record.md")  # the start-up warm-up blocks in it
     loads, real = [], M._load_projection_entered
     monkeypatch.setattr(M, "_load_projection_entered", lambda *a: loads.append(None) or real(*a))
-    peer = Peer(repo.root, timeout_ms=500)
+    peer = Peer(repo.root, timeout_ms=2000)  # long enough for the cancellation to be read first
     try:
         assert blocker.inside.wait(HANG)
         peer.call(1, "list_superseded", {})
@@ -405,7 +405,7 @@ def test_calls_behind_a_blocked_load_time_out_and_cancel_without_loading(repo, m
         peer.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 2}})
         answer = peer.recv()  # the timeout of call 1; call 2 is never answered
         assert answer["id"] == 1 and answer["error"]["code"] == -32603
-        assert answer["error"]["data"] == {"timeoutMs": 500}
+        assert answer["error"]["data"] == {"timeoutMs": 2000}
         assert not blocker.release.is_set() and loads == [None]  # only the warm-up is loading
         blocker.release.set()
         peer.call(3, "get_decision", {"ref": "0002"})
