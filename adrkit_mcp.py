@@ -54,7 +54,7 @@ import threading
 import time
 import unicodedata
 import zipfile
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 # The three runtime dependencies; the .pyz carries all of them. A clear sentence beats a traceback.
 try:
@@ -1997,8 +1997,8 @@ def verify_cursor(cursor: str, scope: str, fingerprint: str, query_hash: str) ->
     return payload["offset"]
 
 
-def paginate(items: List[Any], cursor: Optional[str], limit: int, scope: str, fingerprint: str,
-             query_hash: str) -> Tuple[List[Any], Optional[str]]:
+def paginate(items: Sequence[Any], cursor: Optional[str], limit: int, scope: str, fingerprint: str,
+             query_hash: str) -> Tuple[Sequence[Any], Optional[str]]:
     """One page of `items` and the cursor of the next page (None on the last page)."""
     offset = 0
     if cursor is not None:
