@@ -83,7 +83,7 @@ def test_pip_install_then_module_and_script(place, tmp_path):
     assert metadata[0] == "Apache-2.0"
     assert sorted(metadata[1]) == ["LICENSE", "NOTICE"]
     runtime = sorted(item for item in metadata[2] if "extra ==" not in item)
-    assert runtime == ["PyYAML<7,>=6.0.1", "pathspec<2,>=1.1.1"], metadata[2]
+    assert runtime == ["PyYAML<7,>=6.0.1", "idna<4,>=3.20", "pathspec<2,>=1.1.1"], metadata[2]
     config = run([script, "config", "cursor", "--cwd", repo], _handshake.bare_env(home), tmp_path)
     entry = json.loads(config)["mcpServers"]["adrkit"]
     assert entry["command"] == str(script) and entry["args"] == []
