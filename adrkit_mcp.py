@@ -1883,7 +1883,7 @@ def validate_search_arguments(arguments: Dict[str, Any]) -> Validated:
         problems.append("query must be a string")
     elif not LIMITS["query"][0] <= utf16_len(query) <= LIMITS["query"][1]:
         problems.append("query must be %d to %d characters long" % LIMITS["query"])
-    elif not js_trim(query):
+    elif not JS.trim(query):
         problems.append("query must not be empty after trimming whitespace")
     else:
         args["query"] = query
@@ -2034,7 +2034,7 @@ def _page_of_findings(findings, args, fingerprint, scope, query_parts):
 
 def normalize_search_text(text: str) -> str:
     """trim (ECMAScript) -> NFKC -> full lower-casing: the one search normalisation."""
-    return unicodedata.normalize("NFKC", js_trim(text)).lower()
+    return unicodedata.normalize("NFKC", JS.trim(text)).lower()
 
 
 def _sorted_unique(values):
@@ -3104,7 +3104,7 @@ _JS_RADIX_TEXT = re.compile(r"0(?:[xX][0-9A-Fa-f]+|[oO][0-7]+|[bB][01]+)\Z", re.
 
 def _js_string_number(text):
     """JavaScript's StringToNumber: trimmed decimal, Infinity, or unsigned 0x/0o/0b; else NaN."""
-    text = js_trim(text)
+    text = JS.trim(text)
     if text == "":
         return 0.0
     if _JS_RADIX_TEXT.match(text):
@@ -3126,16 +3126,16 @@ class _String(_Node):
         self._check_length(value, path, issues)
         if not is_string:
             return None
-        if self.regex is not None and not js_regex(self.regex)(value):
+        if self.regex is not None and not JS.regex(self.regex)(value):
             issues.append(("invalid_format", path, self.message))
-        if self.fmt == "date" and not js_regex(_ISO_DATE_SOURCE)(value):
+        if self.fmt == "date" and not JS.regex(_ISO_DATE_SOURCE)(value):
             issues.append(("invalid_format", path, "Invalid ISO date"))
-        elif self.fmt == "datetime" and not js_regex(_ISO_DATETIME_SOURCE)(value):
+        elif self.fmt == "datetime" and not JS.regex(_ISO_DATETIME_SOURCE)(value):
             issues.append(("invalid_format", path, "Invalid ISO datetime"))
-        elif self.fmt == "url" and not url_is_valid(js_trim(value)):
+        elif self.fmt == "url" and not url_is_valid(JS.trim(value)):
             issues.append(("invalid_format", path, "Invalid URL"))
         elif self.fmt == "url":
-            return js_trim(value)
+            return JS.trim(value)
         return value
 
     def _check_length(self, value, path, issues):
@@ -3446,19 +3446,22 @@ def validate_frontmatter(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tup
 # ---------------------------------------------------------------------------
 #
 # Reproduces three ECMAScript behaviours that Python spells differently:
-#   * `String.prototype.trim` (door: `js_trim`): it removes WhiteSpace and
+#   * `String.prototype.trim` (`JS.trim`): it removes WhiteSpace and
 #     LineTerminator, which is U+FEFF but not U+001C..U+001F, U+0085, U+180E
 #     or U+200B; `str.strip()` differs in both directions.
-#   * a regular expression literal without flags (door: `js_regex`): the
+#   * a regular expression literal without flags (`JS.regex`): the
 #     source is rewritten so that `\s \S \d \D \w \W . ^ $` mean what they mean
 #     in JavaScript (`\s` is the trim set, `\d \w` are ASCII, `.` stops at the
 #     four line terminators, `$` only at the very end), and the text is matched
 #     as UTF-16 code units, as V8 does without the `u` flag.
 #   * string length (`utf16_len`, in the contract section): UTF-16 code units.
-# A source using any other escape, a flag, a backreference or a lookbehind is
-# refused when it is compiled (at import), never translated approximately.
-# Equivalence is tested through the frontmatter, semver and picomatch vectors,
-# which record what the JavaScript libraries did with these very patterns.
+# Guarantee: a source using any other escape, a flag, a backreference or a
+# lookbehind is refused when it is compiled (at import), never translated
+# approximately; matching is linear in the text for the product's patterns.
+# Equivalence is tested through the frontmatter vectors, which record what the
+# reference's zod schema did with these very patterns, and by the unit tests
+# in tests/test_vectors_frontmatter.py and tests/test_vectors_semver.py.
+# Door: the `JS` class; everything else here is private.
 
 _JS_WHITESPACE = (
     "\t\n\x0b\x0c\r \xa0\u1680"
@@ -3471,7 +3474,7 @@ _JS_CLASS_ESCAPES = {"s": _JS_ESCAPED_WHITESPACE, "d": "0-9", "w": "A-Za-z0-9_"}
 _JS_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
-def js_trim(text: str) -> str:
+def _js_trim(text: str) -> str:
     """Trim `text` exactly like ECMAScript `String.prototype.trim`."""
     # str.strip with an explicit character set is a single C-level pass and,
     # unlike the argument-less form, does not touch U+001C-U+001F or U+0085.
@@ -3479,7 +3482,7 @@ def js_trim(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def js_regex(source: str) -> Callable[[str], bool]:
+def _js_regex(source: str) -> Callable[[str], bool]:
     """`RegExp.prototype.test` of the flagless JS regex `source`, as a Python predicate (cached)."""
     compiled = re.compile(_js_regex_translate(source))
 
@@ -3521,7 +3524,7 @@ def _js_regex_translate(source):
         elif ch == "$":
             out.append("\\Z")
         elif ch == "(" and source[index + 1:index + 2] == "?" and source[index + 2:index + 3] not in (":", "=", "!"):
-            raise ValueError("js_regex: unsupported group in %r" % source)
+            raise ValueError("JS.regex: unsupported group in %r" % source)
         else:
             out.append(ch)
         index += 1
@@ -3536,10 +3539,28 @@ def _js_regex_escape(letter, in_class):
         return "[^%s]" % _JS_CLASS_ESCAPES[letter.lower()]
     if letter and not letter.isalnum():
         return "\\" + letter
-    raise ValueError("js_regex: unsupported escape \\%s" % letter)
+    raise ValueError("JS.regex: unsupported escape \\%s" % letter)
 
 
 # ---------------------------------------------------------------------------
+
+
+class JS(object):
+    """The door: ECMAScript string behaviours that Python spells differently."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def trim(text: str) -> str:
+        """`String.prototype.trim`: strips exactly WhiteSpace and LineTerminator."""
+        return _js_trim(text)
+
+    @staticmethod
+    def regex(source: str) -> Callable[[str], bool]:
+        """`RegExp.prototype.test` of a flagless JS regex literal's source (compiled once)."""
+        return _js_regex(source)
+
+
 # 8c. URL: validity under the WHATWG URL Standard (engine)
 # ---------------------------------------------------------------------------
 #

@@ -174,21 +174,21 @@ def test_through_the_server(case, served_repo):
 # ---------------------------------------------------------------------------
 
 def test_js_regex_means_what_javascript_means():
-    not_space = M.js_regex(r"^[^@\s]+$")
+    not_space = M.JS.regex(r"^[^@\s]+$")
     assert not_space("a\u001cb") and not_space("a\u0085b") and not_space("a\u180eb")  # not JS \s
     assert not not_space("a\ufeffb") and not not_space("a\u3000b")  # JS \s
-    assert not M.js_regex(r"^a$")("a\n")  # JS $ never matches before a final newline
-    assert M.js_regex(r"^\d\w$")("1_") and not M.js_regex(r"^\d$")("\u0661")  # ASCII \d \w
-    assert not M.js_regex(r"^.$")("\u2028") and M.js_regex(r"^.$")("\x85")
-    assert not M.js_regex(r"^.$")("\U0001f600") and M.js_regex(r"^..$")("\U0001f600")  # code units
+    assert not M.JS.regex(r"^a$")("a\n")  # JS $ never matches before a final newline
+    assert M.JS.regex(r"^\d\w$")("1_") and not M.JS.regex(r"^\d$")("\u0661")  # ASCII \d \w
+    assert not M.JS.regex(r"^.$")("\u2028") and M.JS.regex(r"^.$")("\x85")
+    assert not M.JS.regex(r"^.$")("\U0001f600") and M.JS.regex(r"^..$")("\U0001f600")  # code units
     for source in (r"(?<=a)b", r"^\p{L}$", r"(a)\1", r"[\S]"):
         with pytest.raises(ValueError):
-            M.js_regex(source)
+            M.JS.regex(source)
 
 
 def test_js_trim_is_the_ecmascript_set():
-    assert M.js_trim("\ufeff\u3000 a \u2029\t") == "a"
-    assert M.js_trim("\x1ca\x85") == "\x1ca\x85" and M.js_trim("\u200ba\u180e") == "\u200ba\u180e"
+    assert M.JS.trim("\ufeff\u3000 a \u2029\t") == "a"
+    assert M.JS.trim("\x1ca\x85") == "\x1ca\x85" and M.JS.trim("\u200ba\u180e") == "\u200ba\u180e"
 
 
 # `xn--abc-` (decodes to ASCII only) and `a\u05d0` (fails the Bidi rule) are rejected by the

@@ -12,7 +12,7 @@ import time
 import pytest
 
 import adrkit_mcp
-from adrkit_mcp import js_trim, parse_package_pattern
+from adrkit_mcp import JS, parse_package_pattern
 
 # The door, parse_package_pattern, returns the range as written; the
 # normalisation validRange computes on the way is only visible behind it.
@@ -58,18 +58,18 @@ JS_KEPT = (
 
 @pytest.mark.parametrize("char", JS_TRIMMED, ids=["U+%04X" % ord(c) for c in JS_TRIMMED])
 def test_js_trim_removes(char):
-    assert js_trim(char) == ""
-    assert js_trim(char + "a" + char) == "a"
-    assert js_trim(char * 3 + "a b" + char * 2) == "a b"
+    assert JS.trim(char) == ""
+    assert JS.trim(char + "a" + char) == "a"
+    assert JS.trim(char * 3 + "a b" + char * 2) == "a b"
     # Only the ends are trimmed.
-    assert js_trim("a" + char + "b") == "a" + char + "b"
+    assert JS.trim("a" + char + "b") == "a" + char + "b"
 
 
 @pytest.mark.parametrize("char", JS_KEPT, ids=["U+%04X" % ord(c) for c in JS_KEPT])
 def test_js_trim_keeps(char):
-    assert js_trim(char) == char
-    assert js_trim(char + "a" + char) == char + "a" + char
-    assert js_trim(" " + char + " ") == char
+    assert JS.trim(char) == char
+    assert JS.trim(char + "a" + char) == char + "a" + char
+    assert JS.trim(" " + char + " ") == char
 
 
 def test_js_trim_whole_bmp():
@@ -77,12 +77,12 @@ def test_js_trim_whole_bmp():
     for code in range(0x10000):
         char = chr(code)
         expected = "" if char in trimmed else char
-        assert js_trim(char) == expected, "U+%04X" % code
+        assert JS.trim(char) == expected, "U+%04X" % code
 
 
 def test_js_trim_leaves_astral_and_lone_surrogates():
     for char in ["\U0001F600", "\ud800", "\udfff"]:
-        assert js_trim(" " + char + "\u3000") == char
+        assert JS.trim(" " + char + "\u3000") == char
 
 
 # --- parse_package_pattern shape -------------------------------------------
