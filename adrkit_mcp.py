@@ -19,7 +19,7 @@ Contents, in the order a request flows through the module:
   7. Reader    one file -> a record or findings: fences, YAML, the typed schema
   8. Schema    the typed frontmatter v0.1.0 and its five cross-field rules
   9. Globs     picomatch 4.0.5 globs as a pathspec pattern type   door: PicomatchPattern
- 10. YAML      yaml 2.9.0 frontmatter reading                     door: load_frontmatter_yaml
+ 10. YAML      yaml 2.9.0 frontmatter reading                     door: FrontmatterYaml
  11. Semver    node-semver 7.8.5 ranges for `package` matchers     door: parse_package_pattern
  12. Commands  `call`, `doctor` and `config` for people and scripts
 
@@ -2931,8 +2931,8 @@ def _parse_record_file(path, data):
         return _ParsedFile(None, [{"rule": "frontmatter-fence", "severity": "error", "message": str(error),
                                    "path": path, "field": "frontmatter"}])
     try:
-        value = load_frontmatter_yaml(yaml_text)
-    except FrontmatterYamlError as error:
+        value = FrontmatterYaml.load(yaml_text)
+    except FrontmatterYaml.Error as error:
         if error.stage == "parse":
             return _ParsedFile(None, [{"rule": "frontmatter-parse", "severity": "error",
                                        "message": error.message, "path": path, "field": "frontmatter"}])
@@ -6448,8 +6448,8 @@ except pathspec.util.AlreadyRegisteredError:
 
 """YAML engine: frontmatter read as yaml 2.9.0 reads it (parseDocument strict, then toJS).
 
-Door: load_frontmatter_yaml(source, route="auto"), which returns JS-shaped
-plain data or raises FrontmatterYamlError (stage "parse" or "toJS", the
+Door: FrontmatterYaml.load(source, route="auto"), which returns JS-shaped
+plain data or raises FrontmatterYaml.Error (stage "parse" or "toJS", the
 library's first error code, a message).  Everything else is private.
 
 Guarantees: the library's value (numbers as doubles, JS own-key order, the
@@ -6505,7 +6505,7 @@ quoted-scalar cut before a less-indented line (48 cases, both routes).
 # path" below).  PyYAML's C extension is never used: it lexes YAML 1.1, and
 # the .pyz ships without it.
 #
-# Errors surface as FrontmatterYamlError with `.stage`, `.code`, `.message`.
+# Errors surface as FrontmatterYaml.Error with `.stage`, `.code`, `.message`.
 
 
 # ---------------------------------------------------------------------------
@@ -6513,7 +6513,7 @@ quoted-scalar cut before a less-indented line (48 cases, both routes).
 # ---------------------------------------------------------------------------
 
 
-class FrontmatterYamlError(Exception):
+class _FrontmatterYamlError(Exception):
     """The YAML step failed the way the JS library fails.
 
     stage   "parse" (the document had errors) or "toJS" (conversion threw).
@@ -9974,12 +9974,12 @@ def _yaml_convert(root, schema11):
     try:
         return _YamlToJS(schema11).convert(root)
     except _YamlToJSError as error:
-        raise FrontmatterYamlError("toJS", error.name, error.message)
+        raise _FrontmatterYamlError("toJS", error.name, error.message)
     except RecursionError:
         # Only merge keys that pull in their own mapping (YAML 1.1) or
         # stringifying an extremely deep collection key recurse here; the
         # JS library overflows its stack the same way.
-        raise FrontmatterYamlError("toJS", "RangeError", "Maximum call stack size exceeded")
+        raise _FrontmatterYamlError("toJS", "RangeError", "Maximum call stack size exceeded")
 
 
 def _yaml_run(composer, holder):
@@ -9999,10 +9999,10 @@ def _yaml_run(composer, holder):
         if pending is not None and not (
             error.at is not None and pending[2] is not None and pending[2] > error.at
         ):
-            raise FrontmatterYamlError("parse", pending[0], pending[1])
-        raise FrontmatterYamlError("parse", error.code, error.message)
+            raise _FrontmatterYamlError("parse", pending[0], pending[1])
+        raise _FrontmatterYamlError("parse", error.code, error.message)
     except RecursionError:
-        raise FrontmatterYamlError(
+        raise _FrontmatterYamlError(
             "parse", "RESOURCE_EXHAUSTION", "Maximum call stack size exceeded"
         )
     return _yaml_convert(root, composer.schema11)
@@ -10253,14 +10253,14 @@ def _yaml_fast_load(source):
     return value
 
 
-def load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
-    """The YAML engine's door: parse frontmatter YAML as yaml 2.9.0 does.
+def _load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
+    """Parse frontmatter YAML as yaml 2.9.0 does.
 
     Returns plain Python data (str, bool, None, int/float as JS numbers,
     list, dict in JS own-key order; bytes and small value objects for the
     rare tagged values: a JS Date has `.iso`, a Map `.entries`, a Set
     `.items`; each names its class in `.js_class`).  Raises
-    FrontmatterYamlError.
+    _FrontmatterYamlError.
 
     *route* picks the path: "auto" (the line-based fast path, and the full
     path where it declines), "full" (the full path only) or "fast" (the fast
@@ -10274,6 +10274,18 @@ def load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
             if route == "fast":
                 raise
     return _yaml_load_pure_python(source)
+
+
+class FrontmatterYaml(object):
+    """The YAML engine's door: `load` reads frontmatter as yaml 2.9.0 does, or raises `Error`."""
+
+    __slots__ = ()
+    Error = _FrontmatterYamlError  # .stage ("parse" or "toJS"), .code, .message
+
+    @staticmethod
+    def load(source: str, route: str = "auto") -> Any:
+        """Plain JS-shaped data, or FrontmatterYaml.Error (see _load_frontmatter_yaml)."""
+        return _load_frontmatter_yaml(source, route)
 
 
 # ---------------------------------------------------------------------------

@@ -284,14 +284,14 @@ def test_an_engine_failure_is_a_finding_and_one_stderr_line(repo, later, monkeyp
 
 def test_a_new_failing_content_is_reported_again(repo, monkeypatch, capsys):
     repo.record("0001-boom.md")
-    real = M.load_frontmatter_yaml
+    real = M.FrontmatterYaml.load
 
     def failing(text):
         if "0001" in text:
             raise KeyError("injected")
         return real(text)
 
-    monkeypatch.setattr(M, "load_frontmatter_yaml", failing)
+    monkeypatch.setattr(M.FrontmatterYaml, "load", staticmethod(failing))
     support.all_findings(repo)
     support.all_findings(repo)
     repo.record("0001-boom.md", title="Another title")

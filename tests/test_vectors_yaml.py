@@ -16,7 +16,10 @@ import time
 
 import pytest
 
-from adrkit_mcp import FrontmatterYamlError, load_frontmatter_yaml
+from adrkit_mcp import FrontmatterYaml
+
+FrontmatterYamlError = FrontmatterYaml.Error
+load_frontmatter_yaml = FrontmatterYaml.load
 
 
 def load_full_path(source):

@@ -27,11 +27,11 @@ import adrkit_mcp as m  # noqa: E402
 
 def FAST(source):
     """The line-based fast path alone; LookupError where it declines."""
-    return m.load_frontmatter_yaml(source, "fast")
+    return m.FrontmatterYaml.load(source, "fast")
 
 
 def FULL(source):
-    return m.load_frontmatter_yaml(source, "full")
+    return m.FrontmatterYaml.load(source, "full")
 
 
 DECLINE = LookupError
@@ -66,7 +66,7 @@ def check(source):
         return "declined"
     try:
         full = FULL(source)
-    except m.FrontmatterYamlError as error:
+    except m.FrontmatterYaml.Error as error:
         raise AssertionError("fast path accepted %r, full path fails %s/%s" % (source, error.stage, error.code))
     assert identical(fast, full), "%r: fast %r != full %r" % (source, fast, full)
     return "accepted"
@@ -177,9 +177,9 @@ def test_typical_form_is_accepted():
 
 def test_public_loader_uses_the_fast_path():
     """Typical frontmatter never needs the full path: the fast path alone reads it."""
-    assert m.load_frontmatter_yaml(TYPICAL, "fast")["review"] == {"tier": "async", "quorum": 2}
+    assert m.FrontmatterYaml.load(TYPICAL, "fast")["review"] == {"tier": "async", "quorum": 2}
     for source in docs_adr_blocks():
-        m.load_frontmatter_yaml(source, "fast")
+        m.FrontmatterYaml.load(source, "fast")
 
 
 # -- hand-picked edges --------------------------------------------------------

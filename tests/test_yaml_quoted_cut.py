@@ -15,7 +15,10 @@ then toJS) on each source: ("ok", value) or (stage, first error code).
 """
 import pytest
 
-from adrkit_mcp import FrontmatterYamlError, load_frontmatter_yaml
+from adrkit_mcp import FrontmatterYaml
+
+FrontmatterYamlError = FrontmatterYaml.Error
+load_frontmatter_yaml = FrontmatterYaml.load
 
 CASES = [
     ("supersedes:\n  - 'Core:0001''\nstatus: 'accepted'\n",
