@@ -3542,9 +3542,6 @@ def _js_regex_escape(letter, in_class):
     raise ValueError("JS.regex: unsupported escape \\%s" % letter)
 
 
-# ---------------------------------------------------------------------------
-
-
 class JS(object):
     """The door: ECMAScript string behaviours that Python spells differently."""
 
@@ -3561,6 +3558,7 @@ class JS(object):
         return _js_regex(source)
 
 
+# ---------------------------------------------------------------------------
 # 8c. URL: validity under the WHATWG URL Standard (engine)
 # ---------------------------------------------------------------------------
 #
@@ -6446,7 +6444,7 @@ except pathspec.util.AlreadyRegisteredError:
 # 10. YAML: Frontmatter YAML loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
 # ---------------------------------------------------------------------------
 
-"""YAML engine: frontmatter read as yaml 2.9.0 reads it (parseDocument strict, then toJS).
+"""YAML engine: reproduces how yaml 2.9.0 reads frontmatter (parseDocument strict, then toJS).
 
 Door: FrontmatterYaml.load(source, route="auto"), which returns JS-shaped
 plain data or raises FrontmatterYaml.Error (stage "parse" or "toJS", the
