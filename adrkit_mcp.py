@@ -2436,8 +2436,8 @@ class Record(object):
             lone_surrogate = _LONE_SURROGATE.search(needle) is not None
         if lone_surrogate:
             # JS `includes` works on UTF-16 code units: half of an astral pair can match.
-            body, ident, title = _as_code_units(body), _as_code_units(ident), _as_code_units(title)
-            tags = tuple(_as_code_units(tag) for tag in tags)
+            body, ident, title = JS.code_units(body), JS.code_units(ident), JS.code_units(title)
+            tags = tuple(JS.code_units(tag) for tag in tags)
         return _MATCHED_FIELDS[(needle in body) | (needle in ident) << 1
                                | any(needle in tag for tag in tags) << 2 | (needle in title) << 3]
 
@@ -2454,17 +2454,6 @@ class Record(object):
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _MATCHED_FIELDS = tuple(tuple(name for bit, name in enumerate(("body", "id", "tag", "title")) if mask >> bit & 1)
                         for mask in range(16))
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-
-
-def _as_code_units(text):
-    """`text` with every astral character split into its two surrogate code units."""
-    def split(match):
-        value = ord(match.group(0)) - 0x10000
-        return chr(0xD800 + (value >> 10)) + chr(0xDC00 + (value & 0x3FF))
-    return _ASTRAL.sub(split, text)
-
-
 class Projection(object):
     """What one tool call sees: records in (id, sourcePath) order, findings, fingerprint."""
 
@@ -3551,6 +3540,11 @@ class JS(object):
     def trim(text: str) -> str:
         """`String.prototype.trim`: strips exactly WhiteSpace and LineTerminator."""
         return _js_trim(text)
+
+    @staticmethod
+    def code_units(text: str) -> str:
+        """One character per UTF-16 code unit: astral characters become their surrogate pair."""
+        return _js_code_units(text)
 
     @staticmethod
     def regex(source: str) -> Callable[[str], bool]:
