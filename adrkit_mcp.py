@@ -1870,12 +1870,24 @@ def _safe_path_item(item):
     return None
 
 
-def validate_search_arguments(arguments: Dict[str, Any]) -> Validated:
-    problems = _strict_arguments("search_decisions", arguments,
-                                 ("query", "status", "tags", "scope") + _PAGE_KEYS)
-    args: Dict[str, Any] = {}
-    if problems:
+def _validator(tool: str, fields: Tuple[str, ...],
+               check: Optional[Callable[[Dict[str, Any], List[str], Dict[str, Any]], None]] = None
+               ) -> Callable[[Dict[str, Any]], Validated]:
+    """A tool's argument validation: the strict key check first, then the tool's own fields
+    (`check` appends problems and fills args), then the page arguments every tool takes."""
+    def validate(arguments: Dict[str, Any]) -> Validated:
+        problems = _strict_arguments(tool, arguments, fields + _PAGE_KEYS)
+        args: Dict[str, Any] = {}
+        if problems:
+            return problems, args
+        if check is not None:
+            check(arguments, problems, args)
+        _check_page_arguments(arguments, problems, args)
         return problems, args
+    return validate
+
+
+def _check_search_fields(arguments: Dict[str, Any], problems: List[str], args: Dict[str, Any]) -> None:
     query = arguments.get("query")
     if "query" not in arguments:
         problems.append("query is required")
@@ -1893,15 +1905,9 @@ def validate_search_arguments(arguments: Dict[str, Any]) -> Validated:
         values = _check_string_list(arguments, key, bounds, check, problems)
         _unique(key, values, problems)
         args[key] = values
-    _check_page_arguments(arguments, problems, args)
-    return problems, args
 
 
-def validate_get_decision_arguments(arguments: Dict[str, Any]) -> Validated:
-    problems = _strict_arguments("get_decision", arguments, ("ref",) + _PAGE_KEYS)
-    args: Dict[str, Any] = {}
-    if problems:
-        return problems, args
+def _check_ref_field(arguments: Dict[str, Any], problems: List[str], args: Dict[str, Any]) -> None:
     ref = arguments.get("ref")
     if "ref" not in arguments:
         problems.append("ref is required")
@@ -1914,27 +1920,18 @@ def validate_get_decision_arguments(arguments: Dict[str, Any]) -> Validated:
                         'with a log name such as "core:0042"')
     else:
         args["ref"] = ref
-    _check_page_arguments(arguments, problems, args)
-    return problems, args
 
 
-def validate_context_arguments(arguments: Dict[str, Any]) -> Validated:
-    problems = _strict_arguments("get_decision_context", arguments, ("files",) + _PAGE_KEYS)
-    args: Dict[str, Any] = {}
-    if problems:
-        return problems, args
+def _check_files_field(arguments: Dict[str, Any], problems: List[str], args: Dict[str, Any]) -> None:
     args["files"] = _check_string_list(arguments, "files", LIMITS["files"], _safe_path_item,
                                        problems, required=True)
-    _check_page_arguments(arguments, problems, args)
-    return problems, args
 
 
-def validate_superseded_arguments(arguments: Dict[str, Any]) -> Validated:
-    problems = _strict_arguments("list_superseded", arguments, _PAGE_KEYS)
-    args: Dict[str, Any] = {}
-    if not problems:
-        _check_page_arguments(arguments, problems, args)
-    return problems, args
+validate_search_arguments = _validator("search_decisions", ("query", "status", "tags", "scope"),
+                                       _check_search_fields)
+validate_get_decision_arguments = _validator("get_decision", ("ref",), _check_ref_field)
+validate_context_arguments = _validator("get_decision_context", ("files",), _check_files_field)
+validate_superseded_arguments = _validator("list_superseded", ())
 
 
 # --- Pagination: opaque, versioned cursors bound to corpus and query ---------
