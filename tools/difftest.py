@@ -78,7 +78,10 @@ TIMEOUT = 60.0
 WORDS = ["postgres", "cache", "queue", "Kafka", "retry", "ledger", "gateway", "schema", "Straße",
          "ﬁle", "Ｆｕｌｌ", "ΣΟΦΙΑ", "café", "cafe\u0301", "İstanbul", "K\u212a", "Ⅻ", "naïve", "日本語",
          "emoji😀", "x\U0001d400y", "ﬃ", "tab\tword", "nbsp\u00a0gap", "\u1e9e", "ǅ", "①", "x²"]
-NEW_UNICODE = ["\ua7cb", "\ua7dc", "\U00010d50", "\U0001fae8", "\U00011f04"]  # Unicode 15-17
+# Characters newer than Python 3.11's Unicode 14 (15.0 to 16.0), and the lower-case partners the
+# reference's ICU maps the capitals to; only a query holding one of these can search differently.
+NEW_UNICODE = ["\ua7cb", "\ua7dc", "\U00010d50", "\U0001fae8", "\U00011f04"]
+NEW_UNICODE_PARTNERS = ["\u0264", "\u019b", "\U00010d70"]
 TAGS = ["db", "infra", "process", "api", "security", "ui", "Bad_Tag", "x" * 65, "", "a-b", "db"]
 STATUSES = ["draft", "proposed", "accepted", "rejected", "superseded", "deprecated"]
 SCOPES = ["component", "domain", "org"]
@@ -89,7 +92,8 @@ PATH_PATTERNS = ["src/**", "src/*.py", "docs/**/*.md", "lib/{a,b}/**", "**/*.ts"
                  "{src,lib}/**/*.{js,ts}", "**", "src/?.py", ".github/**", "src/+(a|b)/*", "ünï/**"]
 PACKAGES = ["react@>=19", "left-pad", "@scope/pkg@^1.2.0", "lodash@", "foo@not a range",
             "react@1.x || >=2.5", "mqtt@^5.0.0"]
-FILES = ["src/app.py", "src/a/b.py", "docs/adr/0001-x.md", "lib/a/x.js", "lib/b/y.ts", "pkg/1x",
+FILES = ["./src/app.py", "src//a.py", "src/./a.py", "src/", ".", "src/A.PY", "x\u0085y", "日本/語.md",
+         "src/app.py", "src/a/b.py", "docs/adr/0001-x.md", "lib/a/x.js", "lib/b/y.ts", "pkg/1x",
          "README.md", "tests/t.py", "src/x.py", ".github/w.yml", "src/.hidden/x.py", "react",
          "ünï/ü.txt", "src/a.py", "src/b/c.ts", "package.json", "src/a/x"]
 BAD_FILES = ["../x", "/abs", "a\\b", "C:/x", "", "x" * 1025]
@@ -267,7 +271,8 @@ def gen_body(rng: random.Random, unicode_new: bool) -> str:
 
 
 def gen_ids(rng: random.Random, count: int) -> List[str]:
-    ids = ["%04d" % rng.randint(1, max(2, count + 2)) for _ in range(count)]
+    spread = rng.choice([count // 3 + 1, count + 2, count * 2 + 2])
+    ids = ["%04d" % rng.randint(1, max(2, spread)) for _ in range(count)]
     for index in range(len(ids)):
         if rng.random() < 0.05:
             ids[index] = rng.choice(["01JBQ7R3X5M8N2P4T6V9W0YZKH", "12345", "01jbq7r3x5m8n2p4t6v9w0yzkh"])
@@ -284,15 +289,24 @@ def record_text(rng: random.Random, fm: Dict[str, Any], body: str) -> str:
         return "---\n" + rng.choice(["title: [unclosed\n", "id: '0001'\nid: '0002'\n", "\tid: x\n",
                                      "a: *nope\n", ":\n", "- 1\n", "", "key: 'Core:0001''\n x\n"]) + "---\n" + body
     text = "---\n" + frontmatter_text(rng, fm) + "---\n" + body
-    if rng.random() < 0.05:
+    roll = rng.random()
+    if roll < 0.05:
         text = text.replace("\n", "\r\n")
+    elif roll < 0.07:
+        text = text.replace("\n", "\r")
+    elif roll < 0.09:
+        text = "\ufeff" + text
+    elif roll < 0.11:
+        text = text.replace("---\n", rng.choice(["--- \n", "----\n", " ---\n"]), 1)
+    elif roll < 0.13:
+        text = rng.choice(["", "---", "---\n", "---\n---\n", "\n---\nid: '0001'\n---\n"])
     return text
 
 
 def gen_corpus(rng: random.Random) -> Tuple[Dict[str, str], bool]:
     """{relative path: text} for one corpus, and whether it holds characters newer than our Unicode."""
     unicode_new = rng.random() < 0.1
-    count = rng.choice([0, 1, 2, 3, 5, 8, 8, 12, 12, 20, 30])
+    count = rng.choice([0, 1, 2, 3, 5, 8, 8, 12, 12, 20, 30, 45])
     ids = gen_ids(rng, count)
     files = {}
     for index, ident in enumerate(ids):
@@ -305,6 +319,12 @@ def gen_corpus(rng: random.Random) -> Tuple[Dict[str, str], bool]:
     if rng.random() < 0.2:
         files["docs/adr/README.md"] = "# Decisions\n"
         files["docs/adr/0000-template.md"] = "---\nid: x\n---\n"
+    if rng.random() < 0.1:
+        for name in rng.sample(["docs/adr/0001-upper.MD", "docs/adr/nested/0002-x.md", "docs/adr/.0003-dot.md",
+                                "docs/adr/0004-x.markdown", "docs/adr/notes.md", "docs/adr/0005-dir.md/0006-y.md",
+                                "docs/adr/123-short.md", "docs/adr/00001-five.md", "docs/adr/0007-\u2028.md"], 3):
+            files[name] = "---\nid: \"%s\"\ntitle: Odd file\nstatus: draft\ndate: 2024-01-01\n---\nodd\n" % (
+                name.split("/")[-1][:4] if name.split("/")[-1][:4].isdigit() else "0009")
     if rng.random() < 0.03:
         files["docs/adr/9999-huge.md"] = "---\nid: \"9999\"\n---\n" + "x" * 70000
     return files, unicode_new
@@ -332,13 +352,15 @@ def gen_call(rng: random.Random, ids: List[str], unicode_new: bool) -> Tuple[str
     tool = rng.choice(TOOLS)
     args = {}  # type: Dict[str, Any]
     if tool == "search_decisions":
-        word = rng.choice(WORDS + (NEW_UNICODE if unicode_new else []) + ids)
-        word = word if rng.random() < 0.7 else rng.choice([word.upper(), word[1:3], " %s " % word, "", "   "])
+        word = rng.choice(WORDS + (NEW_UNICODE + NEW_UNICODE_PARTNERS if unicode_new else []) + ids)
+        word = word if rng.random() < 0.7 else rng.choice([
+            word.upper(), word[1:3], " %s " % word, "", "   ", "\ufeff\u3000", "\u0085", "\ud83d", "\ude00",
+            word + " " + rng.choice(WORDS), "x" * 257, "\U0001d400" * 128, "\U0001d400" * 129])
         args["query"] = word
         if rng.random() < 0.3:
-            args["status"] = rng.sample(STATUSES, rng.randint(1, 3))
+            args["status"] = rng.sample(STATUSES, rng.randint(1, 3)) if rng.random() < 0.95 else ["Accepted"]
         if rng.random() < 0.2:
-            args["tags"] = [rng.choice(TAGS[:6])]
+            args["tags"] = [rng.choice(TAGS[:6] + ["Db", "ｄｂ", "db "])]
         if rng.random() < 0.2:
             args["scope"] = rng.sample(SCOPES, rng.randint(1, 2))
     elif tool == "get_decision":
@@ -535,7 +557,8 @@ def lookup(value: Any, path: str) -> Any:
 
 
 def has_new_unicode(text: str) -> bool:
-    return any(unicodedata.category(ch) == "Cn" for ch in text)
+    """Whether a query holds a character our Unicode database lacks, or the partner of one."""
+    return any(unicodedata.category(ch) == "Cn" or ch in NEW_UNICODE_PARTNERS for ch in text)
 
 
 # ---------------------------------------------------------------------------
@@ -551,18 +574,24 @@ class Tally(object):
         self.classes = {}  # type: Dict[Tuple[str, str], List[Any]]
         self.allowed = {}  # type: Dict[str, int]
         self.errors = []  # type: List[str]
+        self.causes = {}  # type: Dict[Tuple[str, str, str], List[Any]]
 
     def merge(self, other: "Tally") -> None:
         for tool in TOOLS:
             self.compared[tool] += other.compared[tool]
             self.identical[tool] += other.identical[tool]
-        for key, (count, examples) in other.classes.items():
-            mine = self.classes.setdefault(key, [0, []])
+        for key, (count, examples, clean) in other.classes.items():
+            mine = self.classes.setdefault(key, [0, [], 0])
             mine[0] += count
             mine[1].extend(examples)
+            mine[2] += clean
         for name, count in other.allowed.items():
             self.allowed[name] = self.allowed.get(name, 0) + count
         self.errors.extend(other.errors)
+        for key, (count, examples) in other.causes.items():
+            mine = self.causes.setdefault(key, [0, []])
+            mine[0] += count
+            mine[1].extend(examples)
 
 
 def compare_page(tally: Tally, session: Session, call: Dict[str, Any], ours: Any, ref: Any) -> None:
@@ -588,7 +617,7 @@ def compare_page(tally: Tally, session: Session, call: Dict[str, Any], ours: Any
         tally.allowed["unicode-database"] = tally.allowed.get("unicode-database", 0) + 1
         tally.identical[tool] += 1
         return
-    entry = tally.classes.setdefault((tool, class_path(path, left, right)), [0, []])
+    entry = tally.classes.setdefault((tool, class_path(path, left, right)), [0, [], 0])
     entry[0] += 1
     entry[1].append({"corpus": call["corpus"], "args": call["args"], "path": path, "ours": mine, "ref": theirs})
 
@@ -618,6 +647,37 @@ def run_call(pair: Tuple[Server, Server], tally: Tally, session: Session, call: 
             mine, theirs = channel_cursor(answers[0], channel), channel_cursor(answers[1], channel)
 
 
+def all_findings(server: Server) -> List[Any]:
+    """Every corpus finding, normalised, by walking list_superseded's findings channel."""
+    items, arguments = [], {"findingsLimit": 100}  # type: List[Any], Dict[str, Any]
+    for _ in range(100):
+        frame = server.send("tools/call", {"name": "list_superseded", "arguments": arguments})
+        page = lookup(frame, "$.result.structuredContent.result.findings") or {}
+        items.extend(normalise_finding(item) for item in page.get("items") or [])
+        if not page.get("cursor"):
+            break
+        arguments = {"findingsLimit": 100, "findingsCursor": page["cursor"]}
+    return items
+
+
+def diagnose(pair: Tuple[Server, Server], tally: Tally, files: Dict[str, str], index: int) -> None:
+    """Findings present on one side only, by (side, rule, field): the root causes of most classes."""
+    import re
+    ours, ref = [canonical(item) for item in all_findings(pair[0])], [canonical(item) for item in all_findings(pair[1])]
+    for side, mine, theirs in (("ours only", ours, ref), ("ref only", ref, ours)):
+        rest = list(theirs)
+        for text in mine:
+            if text in rest:
+                rest.remove(text)
+                continue
+            item = json.loads(text)
+            field = re.sub(r"\.\d+(?=\.|$)", ".N", str(item.get("field", "<none>")))
+            entry = tally.causes.setdefault((side, str(item.get("rule")), field), [0, []])
+            entry[0] += 1
+            source = files.get(str(item.get("path")), "")
+            entry[1].append({"corpus": index, "finding": item, "file": source[:600]})
+
+
 def write_corpus(root: str, files: Dict[str, str]) -> None:
     os.makedirs(os.path.join(root, "docs", "adr"), exist_ok=True)
     subprocess.run(["git", "init", "-q", root], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -626,6 +686,58 @@ def write_corpus(root: str, files: Dict[str, str]) -> None:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as handle:
             handle.write(text.encode("utf-8"))
+
+
+def mutate_corpus(rng: random.Random, root: str, files: Dict[str, str], ids: List[str]) -> Dict[str, str]:
+    """Rewrite, delete or add one record on disk; returns the files as they were before."""
+    before = dict(files)
+    names = sorted(name for name in files if name.startswith("docs/adr/0") and "template" not in name)
+    action = rng.choice(["rewrite", "delete", "add", "relayout"]) if names else "add"
+    if action == "add":
+        name = "docs/adr/%04d-added.md" % rng.randint(1, 40)
+        files[name] = record_text(rng, gen_frontmatter(rng, name[9:13], ids, False), gen_body(rng, False))
+    elif action == "delete":
+        del files[rng.choice(names)]
+    elif action == "rewrite":
+        name = rng.choice(names)
+        files[name] = record_text(rng, gen_frontmatter(rng, name[9:13], ids, False), gen_body(rng, False))
+    else:  # same parsed frontmatter, other bytes: the fingerprint must not change
+        name = rng.choice(names)
+        files[name] = files[name].replace("\n---\n", "\n# layout only\n---\n", 1)
+    sync_files(root, before, files)
+    return before
+
+
+def sync_files(root: str, old: Dict[str, str], new: Dict[str, str]) -> None:
+    for name in old:
+        if name not in new:
+            os.remove(os.path.join(root, name))
+    for name, text in new.items():
+        if old.get(name) != text:
+            with open(os.path.join(root, name), "wb") as handle:
+                handle.write(text.encode("utf-8"))
+
+
+def change_step(pair: Tuple[Server, Server], tally: Tally, session: Session, rng: random.Random,
+                context: Dict[str, Any]) -> None:
+    """Cursors minted, the corpus changed under them, the stale cursors used, the corpus restored."""
+    tool, args = gen_call(rng, context["ids"], False)
+    params = {"name": tool, "arguments": dict(args, limit=1, findingsLimit=1)}
+    first = [server.send("tools/call", params) for server in pair]
+    before = mutate_corpus(rng, context["root"], context["files"], context["ids"])
+    call = {"tool": tool, "corpus": context["index"], "unicode_new": False}
+    for channel in ("cursor", "findingsCursor"):
+        cursors = [channel_cursor(frame, channel) for frame in first]
+        if all(isinstance(cursor, str) and cursor for cursor in cursors):
+            answers = [server.send("tools/call", {"name": tool, "arguments": dict(params["arguments"], **{channel: c})})
+                       for server, c in zip(pair, cursors)]
+            compare_page(tally, session, dict(call, args=dict(params["arguments"], **{channel: "<stale>"})), *answers)
+    run_call(pair, tally, session, dict(call, args=args))
+    if rng.random() < 0.5:
+        sync_files(context["root"], context["files"], before)
+        context["files"].clear()
+        context["files"].update(before)
+        run_call(pair, tally, session, dict(call, args=args))
 
 
 def run_corpus(options: argparse.Namespace, index: int) -> Tally:
@@ -644,7 +756,13 @@ def run_corpus(options: argparse.Namespace, index: int) -> Tally:
             tool, args = gen_call(rng, ids[:40], unicode_new)
             query_new = has_new_unicode(args.get("query", ""))
             run_call(pair, tally, session, {"tool": tool, "args": args, "corpus": index,
-                                            "unicode_new": unicode_new or query_new})
+                                            "unicode_new": query_new})
+        if rng.random() < 0.3:
+            context = {"root": root, "files": files, "ids": ids[:40], "index": index}
+            change_step(pair, tally, session, rng, context)
+        diagnose(pair, tally, files, index)
+        for entry in tally.classes.values():  # differences in corpora whose findings all agree
+            entry[2] = 0 if tally.causes else entry[0]
     except Exception as error:  # a hang or a crash is reported, never hidden
         tally.errors.append("corpus %d: %s: %s" % (index, type(error).__name__, error))
     finally:
@@ -664,6 +782,11 @@ def short(value: Any) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
+def clean_corpora(tally: Tally) -> set:
+    dirty = set(example["corpus"] for _, examples in tally.causes.values() for example in examples)
+    return set(e["corpus"] for entry in tally.classes.values() for e in entry[1]) - dirty
+
+
 def report(tally: Tally, options: argparse.Namespace) -> int:
     print("seed %s, corpora %d, calls per corpus %d" % (options.seed, len(options.indices), options.calls))
     for tool in TOOLS:
@@ -674,11 +797,18 @@ def report(tally: Tally, options: argparse.Namespace) -> int:
         print("  %-22s %6d" % (name, tally.allowed[name]))
     print("difference classes: %d" % len(tally.classes))
     ranked = sorted(tally.classes.items(), key=lambda item: (-item[1][0], item[0]))
-    for (tool, path), (count, examples) in ranked:
-        print("  [%d] %s %s" % (count, tool, path))
-        for example in examples[:options.examples]:
+    for (tool, path), (count, examples, clean) in ranked:
+        print("  [%d, %d where all findings agree] %s %s" % (count, clean, tool, path))
+        for example in sorted(examples, key=lambda e: e["corpus"] not in clean_corpora(tally))[:options.examples]:
             print("      corpus %d args %s" % (example["corpus"], short(example["args"])))
             print("      at %s: ours %s / ref %s" % (example["path"], short(example["ours"]), short(example["ref"])))
+    print("findings on one side only, by rule and field (whole corpora, for triage): %d" % len(tally.causes))
+    for (side, rule, field), (count, examples) in sorted(tally.causes.items(), key=lambda item: -item[1][0]):
+        print("  [%d] %s: %s at %s" % (count, side, rule, field))
+        for example in examples[:options.examples]:
+            print("      corpus %d %s" % (example["corpus"], short(example["finding"])))
+            if options.show_files:
+                print("      | " + example["file"].replace("\n", "\n      | "))
     for error in tally.errors:
         print("error: " + error)
     return 0 if not tally.classes and not tally.errors else 1
@@ -695,6 +825,7 @@ def parse_options(argv: List[str]) -> argparse.Namespace:
     parser.add_argument("--keep", default=None)
     parser.add_argument("--only", type=int, action="append", default=None)
     parser.add_argument("--examples", type=int, default=1)
+    parser.add_argument("--show-files", action="store_true", help="print the file behind each cause example")
     options = parser.parse_args(argv)
     options.indices = options.only if options.only is not None else list(range(options.corpora))
     return options
