@@ -267,6 +267,8 @@ def gen_body(rng: random.Random, unicode_new: bool) -> str:
     if unicode_new and rng.random() < 0.5:
         words.append(rng.choice(NEW_UNICODE))
     body = " ".join(words)
+    if rng.random() < 0.03:
+        body += rng.choice(["\udcff\udcfe", "\x00", "\u2028", "\r\n\r"])
     return rng.choice(["", "\n", "## Context\n\n" + body + "\n", body, "---\n" + body + "\n---\n"])
 
 
@@ -327,6 +329,9 @@ def gen_corpus(rng: random.Random) -> Tuple[Dict[str, str], bool]:
                 name.split("/")[-1][:4] if name.split("/")[-1][:4].isdigit() else "0009")
     if rng.random() < 0.03:
         files["docs/adr/9999-huge.md"] = "---\nid: \"9999\"\n---\n" + "x" * 70000
+    if rng.random() < 0.04:
+        head = "---\nid: \"9998\"\ntitle: Exactly at the limit\nstatus: draft\ndate: 2024-01-01\n---\n"
+        files["docs/adr/9998-edge.md"] = head + "y" * (65536 - len(head) + rng.choice([0, 1]))
     return files, unicode_new
 
 
@@ -685,7 +690,7 @@ def write_corpus(root: str, files: Dict[str, str]) -> None:
         path = os.path.join(root, relative)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as handle:
-            handle.write(text.encode("utf-8"))
+            handle.write(text.encode("utf-8", "surrogateescape"))
 
 
 def mutate_corpus(rng: random.Random, root: str, files: Dict[str, str], ids: List[str]) -> Dict[str, str]:
@@ -715,7 +720,7 @@ def sync_files(root: str, old: Dict[str, str], new: Dict[str, str]) -> None:
     for name, text in new.items():
         if old.get(name) != text:
             with open(os.path.join(root, name), "wb") as handle:
-                handle.write(text.encode("utf-8"))
+                handle.write(text.encode("utf-8", "surrogateescape"))
 
 
 def change_step(pair: Tuple[Server, Server], tally: Tally, session: Session, rng: random.Random,
