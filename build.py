@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build dist/adrkit-mcp.pyz: adrkit_mcp.py plus pure-Python PyYAML and pathspec, packed by shiv.
+"""Build dist/adrkit-mcp.pyz: adrkit_mcp.py plus pure-Python PyYAML, pathspec and idna, packed by shiv.
 
     python3 build.py                  # fetch the pinned wheels if needed, build, print size and SHA-256
     python3 build.py --download-only  # just fill the wheelhouse (do this once while online)
@@ -7,7 +7,7 @@
 
 What goes in
   * adrkit_mcp.py (line endings normalised to LF),
-  * PyYAML 6.0.3 and pathspec 1.1.1 as pure Python: the PyYAML wheel's C extension (yaml/_yaml*.so)
+  * PyYAML 6.0.3, pathspec 1.1.1 and idna 3.20 as pure Python: the PyYAML wheel's C extension (yaml/_yaml*.so)
     and its `_yaml` compatibility shim are removed; PyYAML falls back to its pure-Python loader by
     design (`yaml.__with_libyaml__` is False).  The build checks that no .so/.pyd/.dylib/.dll and
     no ELF/Mach-O/PE file is left, and imports everything in an isolated interpreter before packing.
@@ -23,7 +23,7 @@ Reproducible
 Offline
   pip's HTTP cache alone cannot install offline (pip still asks the index which files exist), so the
   pinned wheels are kept in a wheelhouse directory: build/wheelhouse, or --wheelhouse DIR, or
-  $ADRKIT_WHEELHOUSE.  Once it holds the two files (any online build, or --download-only, fills it;
+  $ADRKIT_WHEELHOUSE.  Once it holds the three files (any online build, or --download-only, fills it;
   you may also copy them there by hand), builds never touch the network.  --offline, or
   PIP_NO_INDEX=1 in the environment, forbids the download step and fails with a clear message if a
   wheel is missing.
@@ -58,7 +58,8 @@ ENTRY_POINT = "adrkit_mcp:main"
 SHEBANG = "/usr/bin/env python3"
 SHIV_VERSION = "1.0.8"
 
-# (project, version, wheel file, sha256).  Keep the versions equal to pyproject.toml's pins.
+# (project, version, wheel file, sha256).  Keep the versions equal to requirements-dev.txt's pins
+# (and inside pyproject.toml's ranges).
 VENDORED = (
     (
         "PyYAML",
@@ -71,6 +72,12 @@ VENDORED = (
         "1.1.1",
         "pathspec-1.1.1-py3-none-any.whl",
         "a00ce642f577bf7f473932318056212bc4f8bfdf53128c78bbd5af0b9b20b189",
+    ),
+    (
+        "idna",
+        "3.20",
+        "idna-3.20-py3-none-any.whl",
+        "ab7ae7122974553370f0bdb919e1a960b2cd1bc1ef0276416d896db81c14582c",
     ),
 )
 # The one wheel target used to select the files above, on any build machine.
@@ -112,6 +119,7 @@ _adrkit_sentinels = (
     "adrkit_mcp.py",
     os.path.join("yaml", "__init__.py"),
     os.path.join("pathspec", "__init__.py"),
+    os.path.join("idna", "__init__.py"),
 )
 
 
@@ -381,9 +389,11 @@ def copy_module(module, site):
 def check_imports(site):
     code = (
         "import sys; sys.path.insert(0, %r)\n"
-        "import yaml, pathspec, adrkit_mcp\n"
+        "import yaml, pathspec, idna, adrkit_mcp\n"
         "assert yaml.__file__.startswith(sys.path[0]), yaml.__file__\n"
         "assert pathspec.__file__.startswith(sys.path[0]), pathspec.__file__\n"
+        "assert idna.__file__.startswith(sys.path[0]), idna.__file__\n"
+        "assert adrkit_mcp.url_is_valid('http://xn--mnchen-3ya.de/')\n"
         "assert not yaml.__with_libyaml__, 'the C loader must not be present'\n"
         "assert yaml.safe_load('a: [1, 2]') == {'a': [1, 2]}\n"
         "assert pathspec.PathSpec.from_lines('gitwildmatch', ['*.md']).match_file('x/y.md')\n"

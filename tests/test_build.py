@@ -111,7 +111,12 @@ def test_pyproject_pins_what_the_pyz_vendors():
     build_script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(build_script)
     vendored = ["%s==%s" % (name, version) for name, version, _, _ in build_script.VENDORED]
-    assert project["dependencies"] == vendored == ["PyYAML==6.0.3", "pathspec==1.1.1"]
+    assert vendored == ["PyYAML==6.0.3", "pathspec==1.1.1", "idna==3.20"]
+    assert project["dependencies"] == ["PyYAML==6.0.3", "pathspec==1.1.1", "idna>=3.20,<4"]
+    from packaging.requirements import Requirement
+    for requirement, (name, version, _, _) in zip(project["dependencies"], build_script.VENDORED):
+        assert Requirement(requirement).name == name
+        assert Requirement(requirement).specifier.contains(version)  # the .pyz is one install of it
     assert project["requires-python"] == ">=3.9"
     assert project["scripts"] == {"adrkit-mcp": "adrkit_mcp:main"}
     assert build_script.ENTRY_POINT == "adrkit_mcp:main"
@@ -124,8 +129,11 @@ def test_requirements_dev_matches_the_test_extra():
     lines = (PROJECT / "requirements-dev.txt").read_text(encoding="utf-8").splitlines()
     pinned = {normalise(line) for line in lines if line.strip() and not line.startswith("#")}
     extra = {normalise(item) for item in project["optional-dependencies"]["test"]}
-    runtime = {normalise(item) for item in project["dependencies"]}
-    assert pinned == extra | runtime
+    spec = importlib.util.spec_from_file_location("adrkit_build_script", str(BUILD))
+    build_script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_script)
+    runtime = {"%s==%s" % (name, version) for name, version, _, _ in build_script.VENDORED}
+    assert pinned == extra | runtime  # the runtime pins are exactly the wheels the .pyz vendors
 
 
 @needs_module
@@ -194,7 +202,8 @@ def test_no_compiled_code_inside(builds):
             head = archive.read(name)[:4]
             assert head != b"\x7fELF" and not head.startswith(b"MZ"), name
         for required in ("site-packages/adrkit_mcp.py", "site-packages/yaml/__init__.py",
-                         "site-packages/pathspec/__init__.py", "__main__.py"):
+                         "site-packages/pathspec/__init__.py", "site-packages/idna/__init__.py",
+                         "__main__.py"):
             assert required in names
         environment = json.loads(archive.read("environment.json").decode())
     assert environment["entry_point"] == "adrkit_mcp:main"

@@ -1,0 +1,169 @@
+"""Record validation against the reference: every case of frontmatter.json.
+
+Each case of tests/data/vectors/frontmatter.json (a copy of
+../shared/vectors/frontmatter.json, see its README section) is one record file,
+"---\\n" + source + "---\\n" + body, that the reference (@adrkit/core 0.8.0, zod
+4.4.3, yaml 2.9.0) turned into a typed frontmatter (defaults filled in, keys in
+JS order) or into findings.  Every case must agree exactly, with no list of
+tolerated divergences:
+
+* valid cases: a record whose frontmatter equals the expected one, key order
+  and JSON number spelling included (`-0` is written `0`);
+* invalid cases: no record, and the record-stage findings in the reference's
+  order with equal rule, severity, field, id and pattern (present or absent
+  alike), and the message where it is a fixed template.  For the few cases
+  whose order the reference breaks by comparing zod's own message text
+  (`tiesBrokenByMessage`) the tied findings may come in either order.
+
+The bulk runs the module's real record reader (`parse_record_file`, then the
+corpus order `sort_findings`).  A deterministic sample then goes end to end
+through the real server process: each case is written as the only record of a
+temporary git repository, `search_decisions` reports the findings and
+`get_decision` the typed frontmatter, and every frame is validated against the
+official MCP schema of the negotiated revision.
+"""
+
+import itertools
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
+import test_wire as wire  # the schema-validating stdio session
+
+M = support.M
+DATA_PATH = pathlib.Path(__file__).resolve().parent / "data" / "vectors" / "frontmatter.json"
+DATA = json.loads(DATA_PATH.read_text(encoding="utf-8"))
+CASES = [case for group in DATA["groups"] for case in group["cases"]]
+FIXED = frozenset(DATA["messageKinds"]["fixed"])
+CORPUS_RULES = frozenset(DATA["excludedCorpusRules"])
+COMPARED = ("rule", "severity", "field", "id", "pattern")
+RECORD_PATH = "docs/adr/0001-x.md"
+# Every SAMPLE_STEP-th case also runs through the server process, plus every
+# case of the groups whose answer depends most on the wire (the typed output).
+SAMPLE_STEP = 12
+SAMPLE = [case for index, case in enumerate(CASES)
+          if index % SAMPLE_STEP == 0 or case["id"].startswith("G-valid-records-")]
+
+
+def record_bytes(case):
+    text = "---\n" + case["source"] + "---\n" + case["body"]
+    return text.encode("utf-8", "surrogatepass")
+
+
+def compared(finding):
+    """The fields the vectors pin down; the message only where it is a fixed template."""
+    picked = {key: finding[key] for key in COMPARED if key in finding}
+    if finding["rule"] in FIXED:
+        picked["message"] = finding["message"]
+    return picked
+
+
+def same_json(got, want):
+    """Equal as JSON values, object key order included; numbers by value, never bool for number."""
+    if isinstance(want, dict):
+        return isinstance(got, dict) and list(got) == list(want) and \
+            all(same_json(got[key], want[key]) for key in want)
+    if isinstance(want, list):
+        return isinstance(got, list) and len(got) == len(want) and \
+            all(same_json(a, b) for a, b in zip(got, want))
+    if isinstance(want, bool) or want is None or isinstance(want, str):
+        return type(got) is type(want) and got == want
+    return isinstance(got, (int, float)) and not isinstance(got, bool) and got == want
+
+
+def wire_text(value):
+    """The JSON text a client receives (what JSON.stringify would write for the same value)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def check_findings(got, case):
+    """Record-stage findings, in the reference's order."""
+    want = [compared(finding) for finding in case["expect"]["findings"]]
+    assert [compared(finding) for finding in got if finding["rule"] not in CORPUS_RULES] == want
+
+
+def test_vector_file_is_complete():
+    assert DATA["format"] == "adrkit-vectors/frontmatter@1"
+    assert DATA["library"] == {"zod": "4.4.3", "yaml": "2.9.0"}
+    assert len(CASES) == DATA["caseCount"] == 4151
+    assert len({case["id"] for case in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_record_reader(case):
+    parsed = M.parse_record_file(RECORD_PATH, record_bytes(case))
+    expect = case["expect"]
+    if expect["valid"]:
+        assert parsed.findings == []
+        assert parsed.record is not None
+        assert same_json(parsed.record.frontmatter, expect["frontmatter"]), parsed.record.frontmatter
+        assert wire_text(parsed.record.frontmatter) == wire_text(expect["frontmatter"])
+        assert parsed.record.body == case["body"]
+    else:
+        assert parsed.record is None
+        assert all(finding["path"] == RECORD_PATH for finding in parsed.findings)
+        check_findings(M.sort_findings(parsed.findings), case)
+
+
+# ---------------------------------------------------------------------------
+# End to end through the server process
+# ---------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def served_repo(tmp_path_factory):
+    """A temporary git repository with an empty docs/adr, and one server process over it."""
+    root = tmp_path_factory.mktemp("vectors-repo")
+    if shutil.which("git"):
+        subprocess.run(["git", "init", "-q", str(root)], check=True)
+    else:
+        (root / ".git").mkdir()
+    (root / "docs" / "adr").mkdir(parents=True)
+    session = wire.Session([wire.SERVER_PYTHON, M.__file__], ["--cwd", str(root)])
+    try:
+        session.initialize()
+        yield Served(root, session)
+    finally:
+        status, _ = session.close()
+    assert status == 0, session.stderr()
+
+
+class Served(object):
+    """The repository and its server: write the one record, call a tool."""
+
+    def __init__(self, root, session):
+        self.root, self.session, self.ids = str(root), session, itertools.count(1)
+
+    def write(self, data):
+        with open(os.path.join(self.root, RECORD_PATH), "wb") as handle:
+            handle.write(data)
+
+    def call(self, tool, arguments):
+        frame = self.session.call(next(self.ids), "tools/call", {"name": tool, "arguments": arguments})
+        assert "error" not in frame and not frame["result"].get("isError"), frame
+        return frame["result"]["structuredContent"]
+
+
+@pytest.mark.parametrize("case", SAMPLE, ids=[case["id"] for case in SAMPLE])
+def test_through_the_server(case, served_repo):
+    served_repo.write(record_bytes(case))
+    listed = served_repo.call("search_decisions", {"query": "no such text anywhere", "findingsLimit": 100})
+    page = listed["result"]["findings"]
+    assert page["cursor"] is None
+    assert all(finding["path"] == RECORD_PATH for finding in page["items"])
+    expect = case["expect"]
+    assert listed["corpusHealth"]["recordCount"] == (1 if expect["valid"] else 0)
+    if not expect["valid"]:
+        check_findings(page["items"], case)
+        return
+    assert [f for f in page["items"] if f["rule"] not in CORPUS_RULES] == []
+    found = served_repo.call("get_decision", {"ref": expect["frontmatter"]["id"]})["result"]
+    assert found["outcome"] == "found", found
+    assert found["decision"]["sourcePath"] == RECORD_PATH
+    assert found["decision"]["body"] == case["body"]
+    assert same_json(found["decision"]["frontmatter"], expect["frontmatter"])
+    assert wire_text(found["decision"]["frontmatter"]) == wire_text(expect["frontmatter"])
