@@ -445,11 +445,12 @@ FINDING_KEYS = ("rule", "severity", "path", "id", "field", "pattern")
 
 
 class Session(object):
-    """Per-corpus state: the fingerprint bijection."""
+    """Per-corpus state: the fingerprint bijection, and cursors both sides minted (ours, ref)."""
 
     def __init__(self) -> None:
         self.ours_to_ref = {}  # type: Dict[str, str]
         self.ref_to_ours = {}  # type: Dict[str, str]
+        self.cursors = []  # type: List[Tuple[str, str]]
 
     def fingerprint(self, ours: Any, ref: Any) -> Tuple[Any, Any]:
         if not isinstance(ours, str) or not isinstance(ref, str):
@@ -504,7 +505,8 @@ def allow_fired_matchers(ours: Any, ref: Any, notes: List[str]) -> None:
             if key not in ref:
                 continue
             if key == "firedMatchers" and isinstance(ours[key], list) and isinstance(ref[key], list):
-                if ours[key] != ref[key] and sorted(map(canonical, ours[key])) == sorted(map(canonical, ref[key])):
+                if (ours[key] != ref[key] and sorted(map(canonical, ours[key])) == sorted(map(canonical, ref[key]))
+                        and ours[key] == sorted(ours[key], key=matcher_order)):
                     ref[key] = ours[key]
                     notes.append("firedMatchers-order")
             else:
@@ -512,6 +514,14 @@ def allow_fired_matchers(ours: Any, ref: Any, notes: List[str]) -> None:
     elif isinstance(ours, list) and isinstance(ref, list):
         for left, right in zip(ours, ref):
             allow_fired_matchers(left, right, notes)
+
+
+def matcher_order(matcher: Any) -> Tuple[bytes, bytes]:
+    """(type, pattern) by UTF-16 code units: the order our side promises."""
+    if not isinstance(matcher, dict):
+        return b"", b""
+    return (str(matcher.get("type")).encode("utf-16-be", "surrogatepass"),
+            str(matcher.get("pattern")).encode("utf-16-be", "surrogatepass"))
 
 
 def canonical(value: Any) -> str:
@@ -637,10 +647,21 @@ def channel_cursor(frame: Any, channel: str) -> Any:
 def run_call(pair: Tuple[Server, Server], tally: Tally, session: Session, call: Dict[str, Any]) -> None:
     """The call, then every cursor of both channels walked while both sides offer one."""
     params = {"name": call["tool"], "arguments": call["args"]}
+    if call.get("misuse") and session.cursors:
+        # A cursor minted by another call (other tool, channel or arguments), each side its own.
+        pick, channel = call["misuse"].choice(session.cursors), call["misuse"].choice(["cursor", "findingsCursor"])
+        sides = [dict(call["args"], **{channel: cursor}) for cursor in pick]
+        call = dict(call, args=dict(call["args"], **{channel: "<misused>"}))
+        ours, ref = [server.send("tools/call", {"name": call["tool"], "arguments": arguments})
+                     for server, arguments in zip(pair, sides)]
+        compare_page(tally, session, call, ours, ref)
+        return
     ours, ref = pair[0].send("tools/call", params), pair[1].send("tools/call", params)
     compare_page(tally, session, call, ours, ref)
     for channel in ("cursor", "findingsCursor"):
         mine, theirs, pages = channel_cursor(ours, channel), channel_cursor(ref, channel), 0
+        if isinstance(mine, str) and isinstance(theirs, str) and mine and theirs:
+            session.cursors.append((mine, theirs))
         while isinstance(mine, str) and isinstance(theirs, str) and mine and theirs and pages < 60:
             pages += 1
             answers = []
@@ -760,8 +781,9 @@ def run_corpus(options: argparse.Namespace, index: int) -> Tally:
         for _ in range(options.calls):
             tool, args = gen_call(rng, ids[:40], unicode_new)
             query_new = has_new_unicode(args.get("query", ""))
+            misuse = rng if rng.random() < 0.2 else None
             run_call(pair, tally, session, {"tool": tool, "args": args, "corpus": index,
-                                            "unicode_new": query_new})
+                                            "unicode_new": query_new, "misuse": misuse})
         if rng.random() < 0.3:
             context = {"root": root, "files": files, "ids": ids[:40], "index": index}
             change_step(pair, tally, session, rng, context)
