@@ -56,6 +56,7 @@ import json
 import os
 import queue
 import random
+import re
 import shlex
 import shutil
 import subprocess
@@ -551,7 +552,6 @@ def first_difference(ours: Any, ref: Any, path: str = "$") -> Optional[Tuple[str
 
 def class_path(path: str, ours_frame: Any, ref_frame: Any) -> str:
     """The difference's path with indices generalised, plus the finding rules there."""
-    import re
     general = re.sub(r"\[\d+\]", "[]", path)
     match = re.match(r"(.*\.findings\.items)\[(\d+)\]", path)
     if match:
@@ -588,6 +588,7 @@ class Tally(object):
         self.identical = dict((tool, 0) for tool in TOOLS)
         self.classes = {}  # type: Dict[Tuple[str, str], List[Any]]
         self.allowed = {}  # type: Dict[str, int]
+        self.allowed_examples = {}  # type: Dict[str, Any]
         self.errors = []  # type: List[str]
         self.causes = {}  # type: Dict[Tuple[str, str, str], List[Any]]
 
@@ -602,6 +603,8 @@ class Tally(object):
             mine[2] += clean
         for name, count in other.allowed.items():
             self.allowed[name] = self.allowed.get(name, 0) + count
+        for name, example in other.allowed_examples.items():
+            self.allowed_examples.setdefault(name, example)
         self.errors.extend(other.errors)
         for key, (count, examples) in other.causes.items():
             mine = self.causes.setdefault(key, [0, []])
@@ -623,6 +626,7 @@ def compare_page(tally: Tally, session: Session, call: Dict[str, Any], ours: Any
     allow_fired_matchers(left, right, notes)
     for note in notes:
         tally.allowed[note] = tally.allowed.get(note, 0) + 1
+        tally.allowed_examples.setdefault(note, {"corpus": call["corpus"], "args": call["args"]})
     found = first_difference(left, right)
     if found is None:
         tally.identical[tool] += 1
@@ -630,6 +634,8 @@ def compare_page(tally: Tally, session: Session, call: Dict[str, Any], ours: Any
     path, mine, theirs = found
     if tool == "search_decisions" and call.get("unicode_new") and "corpusHealth" not in path:
         tally.allowed["unicode-database"] = tally.allowed.get("unicode-database", 0) + 1
+        tally.allowed_examples.setdefault("unicode-database", {"corpus": call["corpus"], "args": call["args"],
+                                                               "path": path, "ours": mine, "ref": theirs})
         tally.identical[tool] += 1
         return
     entry = tally.classes.setdefault((tool, class_path(path, left, right)), [0, [], 0])
@@ -688,7 +694,6 @@ def all_findings(server: Server) -> List[Any]:
 
 def diagnose(pair: Tuple[Server, Server], tally: Tally, files: Dict[str, str], index: int) -> None:
     """Findings present on one side only, by (side, rule, field): the root causes of most classes."""
-    import re
     ours, ref = [canonical(item) for item in all_findings(pair[0])], [canonical(item) for item in all_findings(pair[1])]
     for side, mine, theirs in (("ours only", ours, ref), ("ref only", ref, ours)):
         rest = list(theirs)
@@ -776,7 +781,11 @@ def run_corpus(options: argparse.Namespace, index: int) -> Tally:
     write_corpus(root, files)
     pair = (Server(options.server, root), Server(options.reference, root))
     try:
-        pair[0].handshake(), pair[1].handshake()
+        greetings = [server.handshake() for server in pair]
+        shapes = [(lookup(frame, "$.result.protocolVersion"), "tools" in (lookup(frame, "$.result.capabilities") or {}))
+                  for frame in greetings]
+        if shapes[0] != shapes[1]:  # conformance rule 6: only these two are compared
+            tally.errors.append("corpus %d: initialize differs: ours %s / ref %s" % (index, shapes[0], shapes[1]))
         session = Session()
         for _ in range(options.calls):
             tool, args = gen_call(rng, ids[:40], unicode_new)
@@ -822,6 +831,13 @@ def report(tally: Tally, options: argparse.Namespace) -> int:
     print("allowed (documented departures):")
     for name in sorted(tally.allowed):
         print("  %-22s %6d" % (name, tally.allowed[name]))
+        example = tally.allowed_examples.get(name)
+        if example:
+            print("      e.g. corpus %d args %s%s" % (example["corpus"], short(example["args"]), (
+                "\n      at %s: ours %s / ref %s" % (example["path"], short(example["ours"]), short(example["ref"]))
+                if "path" in example else "")))
+    print("  %-22s %6s  (the tester sends only well-formed requests after a legacy handshake)"
+          % ("protocol departures", "n/a"))
     print("difference classes: %d" % len(tally.classes))
     ranked = sorted(tally.classes.items(), key=lambda item: (-item[1][0], item[0]))
     for (tool, path), (count, examples, clean) in ranked:
