@@ -243,7 +243,48 @@ def gen_frontmatter(rng: random.Random, ident: Any, ids: List[str], unicode_new:
     if rng.random() < 0.1:
         fm["reversibility"] = rng.choice(["one-way-door", "two-way-door", "unknown"])
     gen_blocks(rng, fm)
+    if rng.random() < 0.55:
+        return sanitise(rng, fm)
     mutate(rng, fm)
+    return fm
+
+
+GOOD_TAGS = ["db", "infra", "process", "api", "security", "ui", "a-b"]
+GOOD_URLS = ["https://example.com/1", "http://[::1]:80/", "mailto:a@b.c", "https://xn--caf-dma.example/"]
+
+
+def sanitise(rng: random.Random, fm: Dict[str, Any]) -> Dict[str, Any]:
+    """The same record made valid, so that search, context and supersession see many records."""
+    fm["id"] = str(fm.get("id", "0001")) if isinstance(fm.get("id"), str) else "0001"
+    fm["title"] = fm["title"] if 3 <= len(str(fm["title"]).encode("utf-16-le")) // 2 <= 120 else "Use a cache"
+    fm["status"] = fm["status"] if fm["status"] in STATUSES else "draft"
+    fm["date"] = "2024-01-01"
+    for key in ("schemaVersion", "provenance", "review", "evaluation", "assertions", "reversibility"):
+        fm.pop(key, None)
+    if "deciders" in fm or fm["status"] == "accepted":
+        fm["deciders"] = rng.sample(IDENTITIES[:4], rng.randint(1, 2))
+    if "tags" in fm:
+        fm["tags"] = sorted(set(rng.choice(GOOD_TAGS) for _ in range(len(fm["tags"]))))
+    if fm.get("scope") not in SCOPES:
+        fm.pop("scope", None)
+    for key in ("supersedes", "relatesTo", "conflictsWith"):
+        if key in fm:
+            fm[key] = sorted(set(ref for ref in fm[key] if isinstance(ref, str) and ref.strip() == ref and
+                                 ref not in ("abc", "Core:0001")))
+    if fm["status"] == "superseded" and not isinstance(fm.get("supersededBy"), str):
+        fm["supersededBy"] = "0999"
+    if fm["status"] != "superseded":
+        fm.pop("supersededBy", None)
+    elif fm["supersededBy"] in ("abc", "Core:0001", " 0001"):
+        fm["supersededBy"] = "0001"
+    for matcher in fm.get("affects", []):
+        matcher.pop("extra", None)
+        matcher["type"] = matcher["type"] if matcher["type"] != "bogus" else "path"
+        matcher["pattern"] = matcher["pattern"] or "src/**"
+        if not isinstance(matcher.get("negate", False), bool):
+            matcher["negate"] = True
+    if "externalRefs" in fm:
+        fm["externalRefs"] = [{"type": "rfc", "url": rng.choice(GOOD_URLS)}]
     return fm
 
 
@@ -265,12 +306,13 @@ def mutate(rng: random.Random, fm: Dict[str, Any]) -> None:
 
 def gen_body(rng: random.Random, unicode_new: bool) -> str:
     words = [rng.choice(WORDS) for _ in range(rng.randint(0, 12))]
-    if unicode_new and rng.random() < 0.5:
-        words.append(rng.choice(NEW_UNICODE))
     body = " ".join(words)
+    if unicode_new:
+        body += " " + rng.choice(NEW_UNICODE)
     if rng.random() < 0.03:
         body += rng.choice(["\udcff\udcfe", "\x00", "\u2028", "\r\n\r"])
-    return rng.choice(["", "\n", "## Context\n\n" + body + "\n", body, "---\n" + body + "\n---\n"])
+    return rng.choice(["", "\n", "## Context\n\n" + body + "\n", body, "---\n" + body + "\n---\n"]
+                      if not unicode_new else [body, "## Context\n\n" + body + "\n"])
 
 
 def gen_ids(rng: random.Random, count: int) -> List[str]:
@@ -358,7 +400,9 @@ def gen_call(rng: random.Random, ids: List[str], unicode_new: bool) -> Tuple[str
     tool = rng.choice(TOOLS)
     args = {}  # type: Dict[str, Any]
     if tool == "search_decisions":
-        word = rng.choice(WORDS + (NEW_UNICODE + NEW_UNICODE_PARTNERS if unicode_new else []) + ids)
+        word = rng.choice(WORDS + ids)
+        if unicode_new and rng.random() < 0.4:
+            word = rng.choice(NEW_UNICODE + NEW_UNICODE_PARTNERS)
         word = word if rng.random() < 0.7 else rng.choice([
             word.upper(), word[1:3], " %s " % word, "", "   ", "\ufeff\u3000", "\u0085", "\ud83d", "\ude00",
             word + " " + rng.choice(WORDS), "x" * 257, "\U0001d400" * 128, "\U0001d400" * 129])
