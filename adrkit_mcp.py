@@ -15,6 +15,8 @@ Contents, in the order a request flows through the module:
   6. Projection  the corpus as one call sees it: roots, discovery, reading, cache
   7. Reader    one file -> a record or findings: fences, YAML, the typed schema
   8. Schema    the typed frontmatter v0.1.0 and its five cross-field rules
+  8b. JS text  JavaScript's trim and flagless regular expressions (engine)
+  8c. URL      whether `new URL(text)` succeeds: the WHATWG URL parser (engine)
   9. Globs     picomatch path patterns as a pathspec pattern type
  10. YAML      strict YAML 1.2 core schema on PyYAML
  11. Semver    node-semver ranges for `package` matchers
@@ -34,7 +36,6 @@ import functools
 import hashlib
 import heapq
 import io
-import ipaddress
 import itertools
 import json
 import math
@@ -48,7 +49,6 @@ import sys
 import threading
 import time
 import unicodedata
-import urllib.parse
 import zipfile
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
@@ -59,7 +59,6 @@ try:
     import idna
     import idna.idnadata
     import idna.intranges
-    import idna.uts46data
     import yaml
     from yaml.events import (
         AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
@@ -2727,8 +2726,10 @@ def parse_record_file(path, data):
     try:
         return _parse_record_file(path, data)
     except Exception as error:  # a reader bug or resource limit must not fail the whole call
+        message = "%s: %s" % (type(error).__name__, error)
+        _diagnose("%s: %s" % (path, message))  # never silent: the finding and one stderr line
         return _ParsedFile(None, [{"rule": "file-read", "severity": "error", "path": path,
-                                   "message": "%s: %s" % (type(error).__name__, error)}])
+                                   "message": message}])
 
 
 def _parse_record_file(path, data):
@@ -3347,19 +3348,25 @@ def _js_regex_escape(letter, in_class):
 # 8c. URL: validity under the WHATWG URL Standard (engine)
 # ---------------------------------------------------------------------------
 #
-# Reproduces whether `new URL(text)` (no base) succeeds, as the URL Standard
-# defines it and as the reference's runtime implements it: the scheme, the
-# authority of special and non-special schemes, `file:` hosts, port range,
-# IPv6 and IPv4 hosts (hex, octal and short forms), opaque hosts and their
-# forbidden code points, and domains through "domain to ASCII" (UTS #46
-# mapping, non-transitional, CheckBidi, CheckJoiners, no STD3 rules, no DNS
-# length), with the mapping table of the `idna` package.  Only validity is
-# computed; nothing is serialised.  Path, query and fragment never fail.
+# Reproduces whether `new URL(text)` (no base URL) succeeds: the WHATWG URL
+# Standard's basic URL parser as the JavaScript runtimes implement it (Node 22's
+# Ada, Bun's WebKit parser), reduced to success or failure.  Covered: the
+# scheme; the authority of special and non-special schemes (credentials, empty
+# hosts, `\` as a separator only for special ones); `file:` hosts and drive
+# letters; the port range for every scheme; IPv6 (the Standard's own parser,
+# not `ipaddress`: no zone ids, no leading-zero IPv4 tails); IPv4 with hex,
+# octal and short forms; opaque hosts and their forbidden code points; and
+# domains through "domain to ASCII": percent-decoding, UTS #46 mapping with
+# the `idna` package's table (non-transitional, no STD3 rules, no DNS length),
+# NFC, Punycode, the label validity criteria, CheckJoiners (RFC 5892 ContextJ)
+# and CheckBidi (RFC 5893).  Path, query and fragment never make it fail.
 #
-# Guarantee: `url_is_valid` agrees with the reference on every URL of the
-# frontmatter vectors (tests/data/vectors/frontmatter.json, group `url` and
-# the random groups), which were recorded by running the reference; the ADR
-# docs/adr/0009 gives the figures and the runtime caveats.  Door: url_is_valid.
+# Guarantee and test: `url_is_valid` gives the reference's answer for every
+# URL of tests/data/vectors/frontmatter.json (group `url`, 513 cases, and the
+# URLs of the random groups), which were recorded by running the reference
+# under Bun 1.4.4 (tests/test_vectors_frontmatter.py).  Runtimes differ at the
+# edges of Unicode domains: Node 20 uses an older UTS #46 table and no CheckBidi
+# (ADR 0009).  Door: url_is_valid; everything else here is private.
 
 _URL_SPECIAL_SCHEMES = frozenset(("ftp", "file", "http", "https", "ws", "wss"))
 _URL_FORBIDDEN_HOST = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
@@ -3463,7 +3470,7 @@ def _url_domain_to_ascii(domain):
 
 def _url_uts46_map(domain):
     """UTS #46 processing steps 1-2: map each code point by the table, then NFC; None if disallowed."""
-    table = idna.uts46data
+    from idna import uts46data as table  # 240 kB: loaded on the first non-ASCII domain, not at start-up
     pieces = []
     for ch in domain:
         position = bisect.bisect_right(table.uts46_starts, ord(ch)) - 1

@@ -167,3 +167,41 @@ def test_through_the_server(case, served_repo):
     assert found["decision"]["body"] == case["body"]
     assert same_json(found["decision"]["frontmatter"], expect["frontmatter"])
     assert wire_text(found["decision"]["frontmatter"]) == wire_text(expect["frontmatter"])
+
+
+# ---------------------------------------------------------------------------
+# The two engine doors the schema relies on, beyond what the vectors show
+# ---------------------------------------------------------------------------
+
+def test_js_regex_means_what_javascript_means():
+    not_space = M.js_regex(r"^[^@\s]+$")
+    assert not_space("a\u001cb") and not_space("a\u0085b") and not_space("a\u180eb")  # not JS \s
+    assert not not_space("a\ufeffb") and not not_space("a\u3000b")  # JS \s
+    assert not M.js_regex(r"^a$")("a\n")  # JS $ never matches before a final newline
+    assert M.js_regex(r"^\d\w$")("1_") and not M.js_regex(r"^\d$")("\u0661")  # ASCII \d \w
+    assert not M.js_regex(r"^.$")("\u2028") and M.js_regex(r"^.$")("\x85")
+    assert not M.js_regex(r"^.$")("\U0001f600") and M.js_regex(r"^..$")("\U0001f600")  # code units
+    for source in (r"(?<=a)b", r"^\p{L}$", r"(a)\1", r"[\S]"):
+        with pytest.raises(ValueError):
+            M.js_regex(source)
+
+
+def test_js_trim_is_the_ecmascript_set():
+    assert M.js_trim("\ufeff\u3000 a \u2029\t") == "a"
+    assert M.js_trim("\x1ca\x85") == "\x1ca\x85" and M.js_trim("\u200ba\u180e") == "\u200ba\u180e"
+
+
+# `xn--abc-` (decodes to ASCII only) and `a\u05d0` (fails the Bidi rule) are rejected by the
+# current UTS #46 and by the runtime the vectors were recorded with; Node 20 accepts both.
+@pytest.mark.parametrize("url, valid", [
+    ("http://example.com", True), ("http:example.com", True), ("http://", False),
+    ("foo:", True), ("foo://", True), ("foo://a b", False), ("foo://h:65535", True), ("foo://h:65536", False),
+    ("http://0x7f.1/", True), ("http://1.2.3.4.5/", False), ("http://256.0.0.1/", False), ("http://09/", False),
+    ("http://[::1]:80/", True), ("http://[fe80::1%25eth0]/", False), ("http://[::1.2.3.04]/", False),
+    ("http://xn--mnchen-3ya.de/", True), ("http://MÜNCHEN.de/", True), ("http://xn--abc-.com/", False),
+    ("http://a\u05d0.com/", False), ("http://\u05d0\u05d1.com/", True), ("http://a\u200db.com/", False),
+    ("http://%ef%bc%85.com/", False), ("http://\u00ad/", False), ("file://host:80/", False),
+    ("file://C:/x", True), ("https://u@/", False), ("https://\ud800.com/", False), ("x://\ud800/", True),
+])
+def test_url_is_valid(url, valid):
+    assert M.url_is_valid(url) is valid
