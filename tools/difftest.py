@@ -1,0 +1,944 @@
+#!/usr/bin/env python3
+"""Differential tester: this server against the reference @adrkit/mcp 0.8.0, side by side.
+
+It writes random, seeded decision corpora into temporary Git repositories, asks both servers
+the same random tool calls (all four tools, random arguments, every cursor walked to its end),
+normalises what the conformance pack says is opaque, and prints how many answers agree per
+tool and, for each class of difference, the first differing JSON path with an example and a
+count. Documented departures are counted apart, as "allowed". Standard library only; not run
+by CI, because the reference is not installable from a package registry.
+
+Building the reference (nothing of it is committed; it makes no network calls at run time):
+
+  1. Unpack the reference source outside this repository, e.g. from a clone or a mirror of
+     github.com/mbeacom/adrkit:
+         mkdir /tmp/adrkit-ref
+         git -C /path/to/adrkit.git archive HEAD | tar -x -C /tmp/adrkit-ref
+  2. Install Bun from the npm registry into a scratch folder of its own:
+         mkdir /tmp/bunbin && cd /tmp/bunbin && npm install bun
+  3. Install the reference's dependencies (its lockfile pins zod 4.4.3, yaml 2.9.0, ...):
+         cd /tmp/adrkit-ref && /tmp/bunbin/node_modules/.bin/bun install
+  4. The reference server then runs as
+         /tmp/bunbin/node_modules/.bin/bun /tmp/adrkit-ref/packages/mcp/src/bin.ts \\
+             --cwd ROOT --dir docs/adr
+     (Node 22, from npm's `node@22` package, is the other way: build the package with
+     `bun run build` in packages/mcp and run `node packages/mcp/dist/bin.js`.) Read
+     packages/mcp/src/main-module.ts for its flags and defaults before changing them.
+
+Running it (from the repository root):
+
+  python3 tools/difftest.py --seed 7 --corpora 300 --jobs 2
+  python3 tools/difftest.py --seed 7 --only 41 --keep /tmp/dt   # one corpus, kept on disk
+
+  --reference CMD   the reference command line (default: the Bun command above); the tester
+                    appends `--cwd ROOT --dir docs/adr`
+  --server CMD      this server's command line (default: python3 adrkit_mcp.py next to tools/)
+  --calls N         random calls per corpus (default 12); every cursor is walked to its end
+  --jobs N          corpora in parallel (default 2)
+  --keep DIR        keep each corpus under DIR/corpus-<index> instead of deleting it
+  --only I          run only corpus number I of the seed (repeatable)
+  --examples N      examples printed per difference class (default 1)
+
+Comparison (the conformance pack's rules, /work/shared/conformance/README.md): fingerprints by
+bijection within a session; cursors only null versus non-null; finding messages exactly for the
+fixed-template rules, otherwise only rule/severity/path/id/field/pattern; an `isError: true`
+result only by `isError` and the type of its first content item; everything else exactly,
+key order aside. Allowed, documented departures (README "Where we differ from the reference"):
+`firedMatchers` ordered by UTF-16 code units rather than `localeCompare`; search normalisation of
+characters the running Python's Unicode database does not know (the reference uses its
+runtime's ICU). The protocol departures of the conformance pack never arise here: the tester
+sends only well-formed requests after a legacy `initialize` handshake.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import queue
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import unicodedata
+from typing import Any, Dict, List, Optional, Tuple
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_SERVER = "%s %s" % (shlex.quote(sys.executable), shlex.quote(os.path.join(HERE, "..", "adrkit_mcp.py")))
+DEFAULT_REFERENCE = "/tmp/bunbin/node_modules/.bin/bun /tmp/adrkit-ref/packages/mcp/src/bin.ts"
+TOOLS = ("search_decisions", "get_decision", "get_decision_context", "list_superseded")
+TIMEOUT = 60.0
+
+# ---------------------------------------------------------------------------
+# Vocabulary: words that land in titles, bodies, tags and queries
+# ---------------------------------------------------------------------------
+
+WORDS = ["postgres", "cache", "queue", "Kafka", "retry", "ledger", "gateway", "schema", "Straße",
+         "ﬁle", "Ｆｕｌｌ", "ΣΟΦΙΑ", "café", "cafe\u0301", "İstanbul", "K\u212a", "Ⅻ", "naïve", "日本語",
+         "emoji😀", "x\U0001d400y", "ﬃ", "tab\tword", "nbsp\u00a0gap", "\u1e9e", "ǅ", "①", "x²"]
+# Characters newer than Python 3.11's Unicode 14 (15.0 to 16.0), and the lower-case partners the
+# reference's ICU maps the capitals to; only a query holding one of these can search differently.
+NEW_UNICODE = ["\ua7cb", "\ua7dc", "\U00010d50", "\U0001fae8", "\U00011f04"]
+NEW_UNICODE_PARTNERS = ["\u0264", "\u019b", "\U00010d70"]
+TAGS = ["db", "infra", "process", "api", "security", "ui", "Bad_Tag", "x" * 65, "", "a-b", "db"]
+STATUSES = ["draft", "proposed", "accepted", "rejected", "superseded", "deprecated"]
+SCOPES = ["component", "domain", "org"]
+IDENTITIES = ["@alice", "@bob-2", "team:core", "ops@example.com", "alice", "@", "team:Core",
+              "a b@c.d", "@al\u00e9", "x@y.z", " @alice", "@alice\ufeff", "@ali\u0085ce"]
+PATH_PATTERNS = ["src/**", "src/*.py", "docs/**/*.md", "lib/{a,b}/**", "**/*.ts", "pkg/[0-9]*",
+                 "*.md", "!src/x.py", "tests/**", "src/a/b.py", "/abs/**", "src/**/[^.]*.py",
+                 "{src,lib}/**/*.{js,ts}", "**", "src/?.py", ".github/**", "src/+(a|b)/*", "ünï/**"]
+PACKAGES = ["react@>=19", "left-pad", "@scope/pkg@^1.2.0", "lodash@", "foo@not a range",
+            "react@1.x || >=2.5", "mqtt@^5.0.0"]
+FILES = ["./src/app.py", "src//a.py", "src/./a.py", "src/", ".", "src/A.PY", "x\u0085y", "日本/語.md",
+         "src/app.py", "src/a/b.py", "docs/adr/0001-x.md", "lib/a/x.js", "lib/b/y.ts", "pkg/1x",
+         "README.md", "tests/t.py", "src/x.py", ".github/w.yml", "src/.hidden/x.py", "react",
+         "ünï/ü.txt", "src/a.py", "src/b/c.ts", "package.json", "src/a/x"]
+BAD_FILES = ["../x", "/abs", "a\\b", "C:/x", "", "x" * 1025]
+
+# ---------------------------------------------------------------------------
+# YAML text for a frontmatter value, in a randomly chosen but valid style
+# ---------------------------------------------------------------------------
+
+_PLAIN_OK = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ._-/")
+
+
+def yaml_scalar(rng: random.Random, value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return rng.choice(["null", "~", ""])
+    if isinstance(value, (int, float)):
+        return repr(value) if not isinstance(value, float) or value == value else ".nan"
+    text = str(value)
+    style = rng.random()
+    if (style < 0.4 and text and set(text) <= _PLAIN_OK and text[0].isalpha()
+            and text == text.strip() and text.lower() not in ("true", "false", "null", "yes", "no")):
+        return text
+    if style < 0.6 and all(c >= " " or c == "\t" for c in text):
+        return "'" + text.replace("'", "''") + "'"
+    return json.dumps(text, ensure_ascii=rng.random() < 0.5)
+
+
+def yaml_lines(rng: random.Random, value: Any, indent: int) -> List[str]:
+    """Block-style lines for a mapping or sequence value at `indent` spaces."""
+    pad = " " * indent
+    lines = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            lines.extend(yaml_entry(rng, pad + yaml_key(key), item, indent))
+        return lines
+    for item in value:
+        if isinstance(item, dict) and item:
+            inner = yaml_lines(rng, item, indent + 2)
+            lines.append(pad + "- " + inner[0].lstrip())
+            lines.extend(inner[1:])
+        else:
+            lines.extend(yaml_entry(rng, pad + "-", item, indent, seq=True))
+    return lines
+
+
+def yaml_key(key: str) -> str:
+    return key + ":" if key and set(key) <= _PLAIN_OK and key == key.strip() else json.dumps(key) + ":"
+
+
+def yaml_entry(rng: random.Random, head: str, item: Any, indent: int, seq: bool = False) -> List[str]:
+    if isinstance(item, (dict, list)):
+        if not item:
+            return [head + (" {}" if isinstance(item, dict) else " []")]
+        if rng.random() < 0.3 or (seq and isinstance(item, list)):
+            return [head + " " + json.dumps(item, ensure_ascii=False)]
+        return [head] + yaml_lines(rng, item, indent + 2)
+    return [head + " " + yaml_scalar(rng, item)]
+
+
+def frontmatter_text(rng: random.Random, fm: Dict[str, Any]) -> str:
+    if rng.random() < 0.1:
+        return json.dumps(fm, ensure_ascii=False, indent=rng.choice([None, 1])) + "\n"
+    return "\n".join(yaml_lines(rng, fm, 0)) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Random records
+# ---------------------------------------------------------------------------
+
+def pick_ref(rng: random.Random, ids: List[str]) -> Any:
+    roll = rng.random()
+    if roll < 0.7 and ids:
+        return rng.choice(ids)
+    return rng.choice(["0999", "core:0007", "platform-tools:0101", "01ARZ3NDEKTSV4RRFFQ69G5FAV", "abc",
+                       "Core:0001", 42, "12345", " 0001"])
+
+
+def gen_affects(rng: random.Random) -> Dict[str, Any]:
+    kind = rng.choice(["path"] * 6 + ["package"] * 2 + ["entity", "resource", "api", "data", "bogus"])
+    pattern = rng.choice(PATH_PATTERNS) if kind == "path" else rng.choice(PACKAGES + ["x"])
+    matcher = {"type": kind, "pattern": pattern if rng.random() > 0.03 else ""}
+    if rng.random() < 0.15:
+        matcher["negate"] = rng.choice([True, False, "yes"])
+    if rng.random() < 0.08:
+        matcher["repo"] = rng.choice(["other", "local"])
+    if rng.random() < 0.1:
+        matcher["note"] = rng.choice(WORDS)
+    if rng.random() < 0.03:
+        matcher["extra"] = 1
+    return matcher
+
+
+def gen_blocks(rng: random.Random, fm: Dict[str, Any]) -> None:
+    """The optional nested blocks: provenance, review, evaluation, externalRefs, assertions."""
+    if rng.random() < 0.15:
+        prov = {"authoredBy": rng.choice(["human", "agent", "agent-drafted", "robot"])}
+        if rng.random() < 0.5:
+            prov["ratifiedBy"] = rng.choice(IDENTITIES)
+        if rng.random() < 0.3:
+            prov["importedFrom"] = {"sourceKind": rng.choice(["madr", "other", "wiki"]), "sourceRef": "w/1.md",
+                                    "fingerprint": "sha256:ab"}
+        if rng.random() < 0.3:
+            prov["agent"] = {"name": "scribe", "harness": rng.choice(["claude-code", 3])}
+        fm["provenance"] = prov
+    if rng.random() < 0.12:
+        fm["review"] = {"tier": rng.choice(["auto", "async", "arb", "fast"]),
+                        "slaDays": rng.choice([0, 3, -1, 2.5, 2 ** 53, 1e3]),
+                        "queuedAt": rng.choice(["2025-10-01T09:00:00Z", "2025-10-01T09:00:00", "2025-13-01T00:00:00Z"]),
+                        "approvals": rng.sample(IDENTITIES, 2),
+                        "objections": [{"by": rng.choice(IDENTITIES), "resolved": rng.choice([True, "no"])}]}
+    if rng.random() < 0.1:
+        fm["evaluation"] = {"confidence": rng.choice([0, 0.5, 1, 1.5, -0.0]),
+                            "scores": {"clarity": rng.choice([0, 3, 4.5])},
+                            "escalationReasons": [rng.choice(["one-way-door", "low-confidence", "whim"])]}
+    if rng.random() < 0.12:
+        fm["externalRefs"] = [{"type": rng.choice(["issue", "pr", "rfc", "blog"]),
+                               "url": rng.choice(["https://example.com/1", " https://example.com/2 ", "not a url",
+                                                  "http://[::1]:80/", "https://ex ample.com", "mailto:a@b.c",
+                                                  "https://xn--caf-dma.example/", "http://256.1.1.1/"])}]
+    if rng.random() < 0.08:
+        fm["assertions"] = [{"id": rng.choice(["ok-id", "Bad Id"]), "engine": rng.choice(["grep", "sql"]),
+                             "severity": rng.choice(["error", "warn", "fatal"])}]
+
+
+def gen_frontmatter(rng: random.Random, ident: Any, ids: List[str], unicode_new: bool) -> Dict[str, Any]:
+    status = rng.choice(STATUSES + ["accepted", "Accepted", "unknown"] if rng.random() < 0.1 else STATUSES)
+    words = rng.sample(WORDS, 3) + ([rng.choice(NEW_UNICODE)] if unicode_new and rng.random() < 0.5 else [])
+    fm = {"id": ident, "title": rng.choice([" ".join(words), "Use " + words[0], "ab", "x" * 121, "  pad  "]),
+          "status": status, "date": rng.choice(["2024-01-01"] * 8 + ["2024-02-30", "2024-1-1", 20240101])}
+    if rng.random() < 0.1:
+        fm["schemaVersion"] = rng.choice(["0.1.0", "1.0", "0.2.0"])
+    if status == "accepted" and rng.random() < 0.85 or rng.random() < 0.3:
+        fm["deciders"] = rng.sample(IDENTITIES[:4], rng.randint(1, 2)) if rng.random() < 0.8 else [rng.choice(IDENTITIES)]
+    if rng.random() < 0.6:
+        fm["tags"] = [rng.choice(TAGS) for _ in range(rng.randint(0, 3))]
+    if rng.random() < 0.5:
+        fm["scope"] = rng.choice(SCOPES + ["global"] if rng.random() < 0.1 else SCOPES)
+    if status == "superseded" and rng.random() < 0.85 or rng.random() < 0.04:
+        fm["supersededBy"] = pick_ref(rng, ids)
+    for key, chance in (("supersedes", 0.25), ("relatesTo", 0.25), ("conflictsWith", 0.12)):
+        if rng.random() < chance:
+            fm[key] = [pick_ref(rng, ids) for _ in range(rng.randint(1, 3))]
+    if rng.random() < 0.7:
+        fm["affects"] = [gen_affects(rng) for _ in range(rng.randint(1, 4))]
+    if rng.random() < 0.1:
+        fm["reversibility"] = rng.choice(["one-way-door", "two-way-door", "unknown"])
+    gen_blocks(rng, fm)
+    if rng.random() < 0.55:
+        return sanitise(rng, fm)
+    mutate(rng, fm)
+    return fm
+
+
+GOOD_TAGS = ["db", "infra", "process", "api", "security", "ui", "a-b"]
+GOOD_URLS = ["https://example.com/1", "http://[::1]:80/", "mailto:a@b.c", "https://xn--caf-dma.example/"]
+
+
+def sanitise(rng: random.Random, fm: Dict[str, Any]) -> Dict[str, Any]:
+    """The same record made valid, so that search, context and supersession see many records."""
+    fm["id"] = str(fm.get("id", "0001")) if isinstance(fm.get("id"), str) else "0001"
+    fm["title"] = fm["title"] if 3 <= len(str(fm["title"]).encode("utf-16-le")) // 2 <= 120 else "Use a cache"
+    fm["status"] = fm["status"] if fm["status"] in STATUSES else "draft"
+    fm["date"] = "2024-01-01"
+    for key in ("schemaVersion", "provenance", "review", "evaluation", "assertions", "reversibility"):
+        fm.pop(key, None)
+    if "deciders" in fm or fm["status"] == "accepted":
+        fm["deciders"] = rng.sample(IDENTITIES[:4], rng.randint(1, 2))
+    if "tags" in fm:
+        fm["tags"] = sorted(set(rng.choice(GOOD_TAGS) for _ in range(len(fm["tags"]))))
+    if fm.get("scope") not in SCOPES:
+        fm.pop("scope", None)
+    for key in ("supersedes", "relatesTo", "conflictsWith"):
+        if key in fm:
+            fm[key] = sorted(set(ref for ref in fm[key] if isinstance(ref, str) and ref.strip() == ref and
+                                 ref not in ("abc", "Core:0001")))
+    if fm["status"] == "superseded" and not isinstance(fm.get("supersededBy"), str):
+        fm["supersededBy"] = "0999"
+    if fm["status"] != "superseded":
+        fm.pop("supersededBy", None)
+    elif fm["supersededBy"] in ("abc", "Core:0001", " 0001"):
+        fm["supersededBy"] = "0001"
+    for matcher in fm.get("affects", []):
+        matcher.pop("extra", None)
+        matcher["type"] = matcher["type"] if matcher["type"] != "bogus" else "path"
+        matcher["pattern"] = matcher["pattern"] or "src/**"
+        if not isinstance(matcher.get("negate", False), bool):
+            matcher["negate"] = True
+    if "externalRefs" in fm:
+        fm["externalRefs"] = [{"type": "rfc", "url": rng.choice(GOOD_URLS)}]
+    return fm
+
+
+def mutate(rng: random.Random, fm: Dict[str, Any]) -> None:
+    """Wrong types, unknown keys, unusual values."""
+    roll = rng.random()
+    if roll < 0.05:
+        fm[rng.choice(["color", "Title", "", "affects2"])] = "x"
+    elif roll < 0.10:
+        key = rng.choice(list(fm))
+        fm[key] = rng.choice([1, True, None, [], {}, "2024-01-01", 1.5, ["a"], {"k": 1}])
+    elif roll < 0.13:
+        fm.pop(rng.choice(["id", "title", "status", "date"]), None)
+    elif roll < 0.16:
+        fm["complianceControls"] = rng.choice([["SOC2 CC8.1", "SOC2 CC8.1"], ["ISO 27001"], []])
+    elif roll < 0.19:
+        fm["reviewBy"] = rng.choice(["2027-03-01", "2027-02-29", "soon"])
+
+
+def gen_body(rng: random.Random, unicode_new: bool) -> str:
+    words = [rng.choice(WORDS) for _ in range(rng.randint(0, 12))]
+    body = " ".join(words)
+    if unicode_new:
+        body += " " + rng.choice(NEW_UNICODE)
+    if rng.random() < 0.03:
+        body += rng.choice(["\udcff\udcfe", "\x00", "\u2028", "\r\n\r"])
+    return rng.choice(["", "\n", "## Context\n\n" + body + "\n", body, "---\n" + body + "\n---\n"]
+                      if not unicode_new else [body, "## Context\n\n" + body + "\n"])
+
+
+def gen_ids(rng: random.Random, count: int) -> List[str]:
+    spread = rng.choice([count // 3 + 1, count + 2, count * 2 + 2])
+    ids = ["%04d" % rng.randint(1, max(2, spread)) for _ in range(count)]
+    for index in range(len(ids)):
+        if rng.random() < 0.05:
+            ids[index] = rng.choice(["01JBQ7R3X5M8N2P4T6V9W0YZKH", "12345", "01jbq7r3x5m8n2p4t6v9w0yzkh"])
+    return ids
+
+
+def record_text(rng: random.Random, fm: Dict[str, Any], body: str) -> str:
+    roll = rng.random()
+    if roll < 0.03:
+        return frontmatter_text(rng, fm) + body  # no opening fence
+    if roll < 0.06:
+        return "---\n" + frontmatter_text(rng, fm)  # unterminated
+    if roll < 0.10:
+        return "---\n" + rng.choice(["title: [unclosed\n", "id: '0001'\nid: '0002'\n", "\tid: x\n",
+                                     "a: *nope\n", ":\n", "- 1\n", "", "key: 'Core:0001''\n x\n"]) + "---\n" + body
+    text = "---\n" + frontmatter_text(rng, fm) + "---\n" + body
+    roll = rng.random()
+    if roll < 0.05:
+        text = text.replace("\n", "\r\n")
+    elif roll < 0.07:
+        text = text.replace("\n", "\r")
+    elif roll < 0.09:
+        text = "\ufeff" + text
+    elif roll < 0.11:
+        text = text.replace("---\n", rng.choice(["--- \n", "----\n", " ---\n"]), 1)
+    elif roll < 0.13:
+        text = rng.choice(["", "---", "---\n", "---\n---\n", "\n---\nid: '0001'\n---\n"])
+    return text
+
+
+def gen_corpus(rng: random.Random) -> Tuple[Dict[str, str], bool]:
+    """{relative path: text} for one corpus, and whether it holds characters newer than our Unicode."""
+    unicode_new = rng.random() < 0.1
+    count = rng.choice([0, 1, 2, 3, 5, 8, 8, 12, 12, 20, 30, 45])
+    ids = gen_ids(rng, count)
+    files = {}
+    for index, ident in enumerate(ids):
+        slug = rng.choice(WORDS[:8]).lower() if rng.random() < 0.9 else rng.choice(["ünï", "a b", "x😀"])
+        number = ident if ident.isdigit() and rng.random() < 0.8 else "%04d" % (index + 1)
+        name = "docs/adr/%s-%s-%d.md" % (number, slug, index)
+        value = int(ident) if ident.isdigit() and rng.random() < 0.04 else ident
+        fm = gen_frontmatter(rng, value, ids, unicode_new)
+        files[name] = record_text(rng, fm, gen_body(rng, unicode_new))
+    if rng.random() < 0.2:
+        files["docs/adr/README.md"] = "# Decisions\n"
+        files["docs/adr/0000-template.md"] = "---\nid: x\n---\n"
+    if rng.random() < 0.1:
+        for name in rng.sample(["docs/adr/0001-upper.MD", "docs/adr/nested/0002-x.md", "docs/adr/.0003-dot.md",
+                                "docs/adr/0004-x.markdown", "docs/adr/notes.md", "docs/adr/0005-dir.md/0006-y.md",
+                                "docs/adr/123-short.md", "docs/adr/00001-five.md", "docs/adr/0007-\u2028.md"], 3):
+            files[name] = "---\nid: \"%s\"\ntitle: Odd file\nstatus: draft\ndate: 2024-01-01\n---\nodd\n" % (
+                name.split("/")[-1][:4] if name.split("/")[-1][:4].isdigit() else "0009")
+    if rng.random() < 0.03:
+        files["docs/adr/9999-huge.md"] = "---\nid: \"9999\"\n---\n" + "x" * 70000
+    if rng.random() < 0.04:
+        head = "---\nid: \"9998\"\ntitle: Exactly at the limit\nstatus: draft\ndate: 2024-01-01\n---\n"
+        files["docs/adr/9998-edge.md"] = head + "y" * (65536 - len(head) + rng.choice([0, 1]))
+    return files, unicode_new
+
+
+# ---------------------------------------------------------------------------
+# Random calls
+# ---------------------------------------------------------------------------
+
+def gen_paging(rng: random.Random, args: Dict[str, Any]) -> Dict[str, Any]:
+    for key in ("limit", "findingsLimit"):
+        roll = rng.random()
+        if roll < 0.45:
+            args[key] = rng.choice([1, 2, 3, 5, 100])
+        elif roll < 0.48:
+            args[key] = rng.choice([0, 101, 2.5, "5", 1.0, -1])
+    if rng.random() < 0.02:
+        args["cursor"] = rng.choice(["", "abc", "x" * 5000])
+    if rng.random() < 0.01:
+        args["bogus"] = 1
+    return args
+
+
+def gen_call(rng: random.Random, ids: List[str], unicode_new: bool) -> Tuple[str, Dict[str, Any]]:
+    tool = rng.choice(TOOLS)
+    args = {}  # type: Dict[str, Any]
+    if tool == "search_decisions":
+        word = rng.choice(WORDS + ids)
+        if unicode_new and rng.random() < 0.4:
+            word = rng.choice(NEW_UNICODE + NEW_UNICODE_PARTNERS)
+        word = word if rng.random() < 0.7 else rng.choice([
+            word.upper(), word[1:3], " %s " % word, "", "   ", "\ufeff\u3000", "\u0085", "\ud83d", "\ude00",
+            word + " " + rng.choice(WORDS), "x" * 257, "\U0001d400" * 128, "\U0001d400" * 129])
+        args["query"] = word
+        if rng.random() < 0.3:
+            args["status"] = rng.sample(STATUSES, rng.randint(1, 3)) if rng.random() < 0.95 else ["Accepted"]
+        if rng.random() < 0.2:
+            args["tags"] = [rng.choice(TAGS[:6] + ["Db", "ｄｂ", "db "])]
+        if rng.random() < 0.2:
+            args["scope"] = rng.sample(SCOPES, rng.randint(1, 2))
+    elif tool == "get_decision":
+        args["ref"] = rng.choice(ids + ids + ["0999", "core:0007", "bad ref", "0001", "01JBQ7R3X5M8N2P4T6V9W0YZKH"]) \
+            if ids else "0001"
+    elif tool == "get_decision_context":
+        args["files"] = rng.sample(FILES, rng.randint(1, 5))
+        if rng.random() < 0.04:
+            args["files"].append(rng.choice(BAD_FILES))
+    return tool, gen_paging(rng, args)
+
+
+# ---------------------------------------------------------------------------
+# One server process over stdio
+# ---------------------------------------------------------------------------
+
+class Server(object):
+    """A server child speaking line-delimited JSON-RPC; one request at a time."""
+
+    def __init__(self, command: str, root: str) -> None:
+        argv = shlex.split(command) + ["--cwd", root, "--dir", "docs/adr"]
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, cwd=root)
+        self.lines = queue.Queue()  # type: queue.Queue
+        threading.Thread(target=self._pump, daemon=True).start()
+        self.next_id = 0
+
+    def _pump(self) -> None:
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def send(self, method: str, params: Optional[Dict[str, Any]], notify: bool = False) -> Any:
+        message = {"jsonrpc": "2.0", "method": method}  # type: Dict[str, Any]
+        if params is not None:
+            message["params"] = params
+        if not notify:
+            self.next_id += 1
+            message["id"] = self.next_id
+        self.proc.stdin.write(json.dumps(message).encode("utf-8", "surrogatepass") + b"\n")
+        self.proc.stdin.flush()
+        if notify:
+            return None
+        while True:
+            line = self.lines.get(timeout=TIMEOUT)
+            if line is None:
+                raise RuntimeError("server exited")
+            frame = json.loads(line)
+            if frame.get("id") == self.next_id:
+                return frame
+
+    def handshake(self) -> Any:
+        answer = self.send("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                          "clientInfo": {"name": "difftest", "version": "1"}})
+        self.send("notifications/initialized", None, notify=True)
+        return answer
+
+    def close(self) -> None:
+        try:
+            self.proc.stdin.close()
+            self.proc.wait(timeout=10)
+        except Exception:
+            self.proc.kill()
+            self.proc.wait()
+
+
+# ---------------------------------------------------------------------------
+# Normalisation and comparison
+# ---------------------------------------------------------------------------
+
+FIXED_TEMPLATE_RULES = ("dangling-", "affects-", "unique-id", "accepted-conflictsWith", "import-incomplete",
+                        "corpus-file-skipped", "record-too-large", "record-stat-error", "superseded-target-",
+                        "strict-unknown-key", "superseded-requires-supersededBy",
+                        "supersededBy-requires-superseded-status", "accepted-requires-decider-unless-imported",
+                        "agent-accepted-requires-ratifier", "one-way-door-disallows-auto")
+FINDING_KEYS = ("rule", "severity", "path", "id", "field", "pattern")
+
+
+class Session(object):
+    """Per-corpus state: the fingerprint bijection, and cursors both sides minted (ours, ref)."""
+
+    def __init__(self) -> None:
+        self.ours_to_ref = {}  # type: Dict[str, str]
+        self.ref_to_ours = {}  # type: Dict[str, str]
+        self.cursors = []  # type: List[Tuple[str, str]]
+
+    def fingerprint(self, ours: Any, ref: Any) -> Tuple[Any, Any]:
+        if not isinstance(ours, str) or not isinstance(ref, str):
+            return ours, ref
+        if self.ours_to_ref.setdefault(ours, ref) != ref or self.ref_to_ours.setdefault(ref, ours) != ours:
+            return "fp:" + ours, "fp:" + ref
+        return "<fp>", "<fp>"
+
+
+def normalise_finding(item: Any) -> Any:
+    if not isinstance(item, dict):
+        return item
+    rule = item.get("rule")
+    if isinstance(rule, str) and rule.startswith(FIXED_TEMPLATE_RULES):
+        return item
+    kept = {key: value for key, value in item.items() if key in FINDING_KEYS}
+    kept["message"] = "<string>" if isinstance(item.get("message"), str) else item.get("message")
+    return kept
+
+
+def normalise_result(result: Any) -> Any:
+    """Cursors to null/non-null, finding messages of library rules dropped; in place on a copy."""
+    if isinstance(result, dict):
+        out = {}
+        for key, value in result.items():
+            if key in ("cursor",) and isinstance(value, str):
+                out[key] = "<cursor>" if value else ""
+            elif key == "findings" and isinstance(value, dict) and isinstance(value.get("items"), list):
+                out[key] = dict(normalise_result(value), items=[normalise_finding(i) for i in value["items"]])
+            else:
+                out[key] = normalise_result(value)
+        return out
+    if isinstance(result, list):
+        return [normalise_result(item) for item in result]
+    return result
+
+
+def normalise_answer(frame: Any) -> Any:
+    if not isinstance(frame, dict) or "result" not in frame:
+        return {"error": (frame.get("error") or {}).get("code") if isinstance(frame, dict) else frame}
+    result = frame["result"]
+    if isinstance(result, dict) and result.get("isError") is True:
+        content = result.get("content") or [{}]
+        return {"isError": True, "type": content[0].get("type")}
+    return normalise_result(result)
+
+
+def allow_fired_matchers(ours: Any, ref: Any, notes: List[str]) -> None:
+    """Where both sides hold the same firedMatchers in another order, adopt ours and note it."""
+    if isinstance(ours, dict) and isinstance(ref, dict):
+        for key in ours:
+            if key not in ref:
+                continue
+            if key == "firedMatchers" and isinstance(ours[key], list) and isinstance(ref[key], list):
+                if (ours[key] != ref[key] and sorted(map(canonical, ours[key])) == sorted(map(canonical, ref[key]))
+                        and ours[key] == sorted(ours[key], key=matcher_order)):
+                    ref[key] = ours[key]
+                    notes.append("firedMatchers-order")
+            else:
+                allow_fired_matchers(ours[key], ref[key], notes)
+    elif isinstance(ours, list) and isinstance(ref, list):
+        for left, right in zip(ours, ref):
+            allow_fired_matchers(left, right, notes)
+
+
+def matcher_order(matcher: Any) -> Tuple[bytes, bytes]:
+    """(type, pattern) by UTF-16 code units: the order our side promises."""
+    if not isinstance(matcher, dict):
+        return b"", b""
+    return (str(matcher.get("type")).encode("utf-16-be", "surrogatepass"),
+            str(matcher.get("pattern")).encode("utf-16-be", "surrogatepass"))
+
+
+def canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def first_difference(ours: Any, ref: Any, path: str = "$") -> Optional[Tuple[str, Any, Any]]:
+    if isinstance(ours, dict) and isinstance(ref, dict):
+        for key in list(ref) + [k for k in ours if k not in ref]:
+            if key not in ours or key not in ref:
+                return path + "." + key, ours.get(key, "<absent>"), ref.get(key, "<absent>")
+            found = first_difference(ours[key], ref[key], path + "." + key)
+            if found:
+                return found
+        return None
+    if isinstance(ours, list) and isinstance(ref, list):
+        for index, (left, right) in enumerate(zip(ours, ref)):
+            found = first_difference(left, right, "%s[%d]" % (path, index))
+            if found:
+                return found
+        if len(ours) != len(ref):
+            return path + ".length", len(ours), len(ref)
+        return None
+    same = ours == ref and (isinstance(ours, bool) == isinstance(ref, bool))
+    return None if same else (path, ours, ref)
+
+
+def class_path(path: str, ours_frame: Any, ref_frame: Any) -> str:
+    """The difference's path with indices generalised, plus the finding rules there."""
+    general = re.sub(r"\[\d+\]", "[]", path)
+    match = re.match(r"(.*\.findings\.items)\[(\d+)\]", path)
+    if match:
+        index = int(match.group(2))
+        rules = []
+        for frame in (ours_frame, ref_frame):
+            items = lookup(frame, match.group(1))
+            rules.append(items[index].get("rule") if isinstance(items, list) and index < len(items)
+                         and isinstance(items[index], dict) else None)
+        general += " (ours %s / ref %s)" % tuple(rules)
+    return general
+
+
+def lookup(value: Any, path: str) -> Any:
+    for part in path.split(".")[1:]:
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def has_new_unicode(text: str) -> bool:
+    """Whether a query holds a character our Unicode database lacks, or the partner of one."""
+    return any(unicodedata.category(ch) == "Cn" or ch in NEW_UNICODE_PARTNERS for ch in text)
+
+
+# ---------------------------------------------------------------------------
+# Running one corpus
+# ---------------------------------------------------------------------------
+
+class Tally(object):
+    """Agreement per tool, difference classes with examples, allowed departures."""
+
+    def __init__(self) -> None:
+        self.compared = dict((tool, 0) for tool in TOOLS)
+        self.identical = dict((tool, 0) for tool in TOOLS)
+        self.classes = {}  # type: Dict[Tuple[str, str], List[Any]]
+        self.allowed = {}  # type: Dict[str, int]
+        self.allowed_examples = {}  # type: Dict[str, Any]
+        self.errors = []  # type: List[str]
+        self.causes = {}  # type: Dict[Tuple[str, str, str], List[Any]]
+
+    def merge(self, other: "Tally") -> None:
+        for tool in TOOLS:
+            self.compared[tool] += other.compared[tool]
+            self.identical[tool] += other.identical[tool]
+        for key, (count, examples, clean) in other.classes.items():
+            mine = self.classes.setdefault(key, [0, [], 0])
+            mine[0] += count
+            mine[1].extend(examples)
+            mine[2] += clean
+        for name, count in other.allowed.items():
+            self.allowed[name] = self.allowed.get(name, 0) + count
+        for name, example in other.allowed_examples.items():
+            self.allowed_examples.setdefault(name, example)
+        self.errors.extend(other.errors)
+        for key, (count, examples) in other.causes.items():
+            mine = self.causes.setdefault(key, [0, []])
+            mine[0] += count
+            mine[1].extend(examples)
+
+
+def compare_page(tally: Tally, session: Session, call: Dict[str, Any], ours: Any, ref: Any) -> None:
+    tool = call["tool"]
+    tally.compared[tool] += 1
+    for frame_a, frame_b in ((ours, ref),):
+        sc_a = lookup(frame_a, "$.result.structuredContent.corpusHealth")
+        sc_b = lookup(frame_b, "$.result.structuredContent.corpusHealth")
+        if isinstance(sc_a, dict) and isinstance(sc_b, dict):
+            sc_a["fingerprint"], sc_b["fingerprint"] = session.fingerprint(sc_a.get("fingerprint"),
+                                                                           sc_b.get("fingerprint"))
+    left, right = normalise_answer(ours), normalise_answer(ref)
+    notes = []  # type: List[str]
+    allow_fired_matchers(left, right, notes)
+    for note in notes:
+        tally.allowed[note] = tally.allowed.get(note, 0) + 1
+        tally.allowed_examples.setdefault(note, {"corpus": call["corpus"], "args": call["args"]})
+    found = first_difference(left, right)
+    if found is None:
+        tally.identical[tool] += 1
+        return
+    path, mine, theirs = found
+    if tool == "search_decisions" and call.get("unicode_new") and first_difference(
+            without_results(left), without_results(right)) is None:
+        tally.allowed["unicode-database"] = tally.allowed.get("unicode-database", 0) + 1
+        tally.allowed_examples.setdefault("unicode-database", {"corpus": call["corpus"], "args": call["args"],
+                                                               "path": path, "ours": mine, "ref": theirs})
+        tally.identical[tool] += 1
+        return
+    entry = tally.classes.setdefault((tool, class_path(path, left, right)), [0, [], 0])
+    entry[0] += 1
+    entry[1].append({"corpus": call["corpus"], "args": call["args"], "path": path, "ours": mine, "ref": theirs})
+
+
+def without_results(answer: Any) -> Any:
+    """A search answer without what normalisation decides (results, their cursor, the summary text)."""
+    if not isinstance(answer, dict) or not isinstance(answer.get("structuredContent"), dict):
+        return answer
+    content = answer["structuredContent"]
+    result = content.get("result")
+    kept = {key: value for key, value in result.items() if key == "findings"} if isinstance(result, dict) else result
+    return dict(answer, content=None, structuredContent=dict(content, result=kept))
+
+
+def channel_cursor(frame: Any, channel: str) -> Any:
+    result = lookup(frame, "$.result.structuredContent.result")
+    if channel == "findingsCursor":
+        result = result.get("findings") if isinstance(result, dict) else None
+    return result.get("cursor") if isinstance(result, dict) else None
+
+
+def run_call(pair: Tuple[Server, Server], tally: Tally, session: Session, call: Dict[str, Any]) -> None:
+    """The call, then every cursor of both channels walked while both sides offer one."""
+    params = {"name": call["tool"], "arguments": call["args"]}
+    if call.get("misuse") and session.cursors:
+        # A cursor minted by another call (other tool, channel or arguments), each side its own.
+        pick, channel = call["misuse"].choice(session.cursors), call["misuse"].choice(["cursor", "findingsCursor"])
+        sides = [dict(call["args"], **{channel: cursor}) for cursor in pick]
+        call = dict(call, args=dict(call["args"], **{channel: "<misused>"}))
+        ours, ref = [server.send("tools/call", {"name": call["tool"], "arguments": arguments})
+                     for server, arguments in zip(pair, sides)]
+        compare_page(tally, session, call, ours, ref)
+        return
+    ours, ref = pair[0].send("tools/call", params), pair[1].send("tools/call", params)
+    compare_page(tally, session, call, ours, ref)
+    for channel in ("cursor", "findingsCursor"):
+        mine, theirs, pages = channel_cursor(ours, channel), channel_cursor(ref, channel), 0
+        if isinstance(mine, str) and isinstance(theirs, str) and mine and theirs:
+            session.cursors.append((mine, theirs))
+        while isinstance(mine, str) and isinstance(theirs, str) and mine and theirs and pages < 60:
+            pages += 1
+            answers = []
+            for server, cursor in zip(pair, (mine, theirs)):
+                arguments = dict(call["args"], **{channel: cursor})
+                answers.append(server.send("tools/call", {"name": call["tool"], "arguments": arguments}))
+            compare_page(tally, session, dict(call, args=dict(call["args"], **{channel: "<walk %d>" % pages})),
+                         answers[0], answers[1])
+            mine, theirs = channel_cursor(answers[0], channel), channel_cursor(answers[1], channel)
+
+
+def all_findings(server: Server) -> List[Any]:
+    """Every corpus finding, normalised, by walking list_superseded's findings channel."""
+    items, arguments = [], {"findingsLimit": 100}  # type: List[Any], Dict[str, Any]
+    for _ in range(100):
+        frame = server.send("tools/call", {"name": "list_superseded", "arguments": arguments})
+        page = lookup(frame, "$.result.structuredContent.result.findings") or {}
+        items.extend(normalise_finding(item) for item in page.get("items") or [])
+        if not page.get("cursor"):
+            break
+        arguments = {"findingsLimit": 100, "findingsCursor": page["cursor"]}
+    return items
+
+
+def diagnose(pair: Tuple[Server, Server], tally: Tally, files: Dict[str, str], index: int) -> None:
+    """Findings present on one side only, by (side, rule, field): the root causes of most classes."""
+    ours, ref = [canonical(item) for item in all_findings(pair[0])], [canonical(item) for item in all_findings(pair[1])]
+    for side, mine, theirs in (("ours only", ours, ref), ("ref only", ref, ours)):
+        rest = list(theirs)
+        for text in mine:
+            if text in rest:
+                rest.remove(text)
+                continue
+            item = json.loads(text)
+            field = re.sub(r"\.\d+(?=\.|$)", ".N", str(item.get("field", "<none>")))
+            entry = tally.causes.setdefault((side, str(item.get("rule")), field), [0, []])
+            entry[0] += 1
+            source = files.get(str(item.get("path")), "")
+            entry[1].append({"corpus": index, "finding": item, "file": source[:600]})
+
+
+def write_corpus(root: str, files: Dict[str, str]) -> None:
+    os.makedirs(os.path.join(root, "docs", "adr"), exist_ok=True)
+    subprocess.run(["git", "init", "-q", root], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for relative, text in files.items():
+        path = os.path.join(root, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(text.encode("utf-8", "surrogateescape"))
+
+
+def mutate_corpus(rng: random.Random, root: str, files: Dict[str, str], ids: List[str]) -> Dict[str, str]:
+    """Rewrite, delete or add one record on disk; returns the files as they were before."""
+    before = dict(files)
+    names = sorted(name for name in files if name.startswith("docs/adr/0") and "template" not in name)
+    action = rng.choice(["rewrite", "delete", "add", "relayout"]) if names else "add"
+    if action == "add":
+        name = "docs/adr/%04d-added.md" % rng.randint(1, 40)
+        files[name] = record_text(rng, gen_frontmatter(rng, name[9:13], ids, False), gen_body(rng, False))
+    elif action == "delete":
+        del files[rng.choice(names)]
+    elif action == "rewrite":
+        name = rng.choice(names)
+        files[name] = record_text(rng, gen_frontmatter(rng, name[9:13], ids, False), gen_body(rng, False))
+    else:  # same parsed frontmatter, other bytes: the fingerprint must not change
+        name = rng.choice(names)
+        files[name] = files[name].replace("\n---\n", "\n# layout only\n---\n", 1)
+    sync_files(root, before, files)
+    return before
+
+
+def sync_files(root: str, old: Dict[str, str], new: Dict[str, str]) -> None:
+    for name in old:
+        if name not in new:
+            os.remove(os.path.join(root, name))
+    for name, text in new.items():
+        if old.get(name) != text:
+            with open(os.path.join(root, name), "wb") as handle:
+                handle.write(text.encode("utf-8", "surrogateescape"))
+
+
+def change_step(pair: Tuple[Server, Server], tally: Tally, session: Session, rng: random.Random,
+                context: Dict[str, Any]) -> None:
+    """Cursors minted, the corpus changed under them, the stale cursors used, the corpus restored."""
+    tool, args = gen_call(rng, context["ids"], False)
+    params = {"name": tool, "arguments": dict(args, limit=1, findingsLimit=1)}
+    first = [server.send("tools/call", params) for server in pair]
+    before = mutate_corpus(rng, context["root"], context["files"], context["ids"])
+    call = {"tool": tool, "corpus": context["index"], "unicode_new": False}
+    for channel in ("cursor", "findingsCursor"):
+        cursors = [channel_cursor(frame, channel) for frame in first]
+        if all(isinstance(cursor, str) and cursor for cursor in cursors):
+            answers = [server.send("tools/call", {"name": tool, "arguments": dict(params["arguments"], **{channel: c})})
+                       for server, c in zip(pair, cursors)]
+            compare_page(tally, session, dict(call, args=dict(params["arguments"], **{channel: "<stale>"})), *answers)
+    run_call(pair, tally, session, dict(call, args=args))
+    if rng.random() < 0.5:
+        sync_files(context["root"], context["files"], before)
+        context["files"].clear()
+        context["files"].update(before)
+        run_call(pair, tally, session, dict(call, args=args))
+
+
+def run_corpus(options: argparse.Namespace, index: int) -> Tally:
+    rng = random.Random("%s/%d" % (options.seed, index))
+    files, unicode_new = gen_corpus(rng)
+    ids = sorted(set(text.split("id: ", 1)[1].split("\n", 1)[0].strip("'\"") for text in files.values()
+                     if "id: " in text))
+    tally = Tally()
+    root = os.path.join(options.keep, "corpus-%d" % index) if options.keep else tempfile.mkdtemp(prefix="difftest-")
+    write_corpus(root, files)
+    pair = (Server(options.server, root), Server(options.reference, root))
+    try:
+        greetings = [server.handshake() for server in pair]
+        shapes = [(lookup(frame, "$.result.protocolVersion"), "tools" in (lookup(frame, "$.result.capabilities") or {}))
+                  for frame in greetings]
+        if shapes[0] != shapes[1]:  # conformance rule 6: only these two are compared
+            tally.errors.append("corpus %d: initialize differs: ours %s / ref %s" % (index, shapes[0], shapes[1]))
+        session = Session()
+        for _ in range(options.calls):
+            tool, args = gen_call(rng, ids[:40], unicode_new)
+            query_new = has_new_unicode(args.get("query", ""))
+            misuse = rng if rng.random() < 0.2 else None
+            run_call(pair, tally, session, {"tool": tool, "args": args, "corpus": index,
+                                            "unicode_new": query_new, "misuse": misuse})
+        if rng.random() < 0.3:
+            context = {"root": root, "files": files, "ids": ids[:40], "index": index}
+            change_step(pair, tally, session, rng, context)
+        diagnose(pair, tally, files, index)
+        for entry in tally.classes.values():  # differences in corpora whose findings all agree
+            entry[2] = 0 if tally.causes else entry[0]
+    except Exception as error:  # a hang or a crash is reported, never hidden
+        tally.errors.append("corpus %d: %s: %s" % (index, type(error).__name__, error))
+    finally:
+        for server in pair:
+            server.close()
+        if not options.keep:
+            shutil.rmtree(root, ignore_errors=True)
+    return tally
+
+
+# ---------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------
+
+def short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def clean_corpora(tally: Tally) -> set:
+    dirty = set(example["corpus"] for _, examples in tally.causes.values() for example in examples)
+    return set(e["corpus"] for entry in tally.classes.values() for e in entry[1]) - dirty
+
+
+def report(tally: Tally, options: argparse.Namespace) -> int:
+    print("seed %s, corpora %d, calls per corpus %d" % (options.seed, len(options.indices), options.calls))
+    for tool in TOOLS:
+        compared, same = tally.compared[tool], tally.identical[tool]
+        print("  %-22s %6d / %6d identical (%.2f %%)" % (tool, same, compared, 100.0 * same / max(1, compared)))
+    print("allowed (documented departures):")
+    for name in sorted(tally.allowed):
+        print("  %-22s %6d" % (name, tally.allowed[name]))
+        example = tally.allowed_examples.get(name)
+        if example:
+            print("      e.g. corpus %d args %s%s" % (example["corpus"], short(example["args"]), (
+                "\n      at %s: ours %s / ref %s" % (example["path"], short(example["ours"]), short(example["ref"]))
+                if "path" in example else "")))
+    print("  %-22s %6s  (the tester sends only well-formed requests after a legacy handshake)"
+          % ("protocol departures", "n/a"))
+    print("difference classes: %d" % len(tally.classes))
+    ranked = sorted(tally.classes.items(), key=lambda item: (-item[1][0], item[0]))
+    for (tool, path), (count, examples, clean) in ranked:
+        print("  [%d, %d where all findings agree] %s %s" % (count, clean, tool, path))
+        for example in sorted(examples, key=lambda e: e["corpus"] not in clean_corpora(tally))[:options.examples]:
+            print("      corpus %d args %s" % (example["corpus"], short(example["args"])))
+            print("      at %s: ours %s / ref %s" % (example["path"], short(example["ours"]), short(example["ref"])))
+    print("findings on one side only, by rule and field (whole corpora, for triage): %d" % len(tally.causes))
+    for (side, rule, field), (count, examples) in sorted(tally.causes.items(), key=lambda item: -item[1][0]):
+        print("  [%d] %s: %s at %s" % (count, side, rule, field))
+        for example in examples[:options.examples]:
+            print("      corpus %d %s" % (example["corpus"], short(example["finding"])))
+            if options.show_files:
+                print("      | " + example["file"].replace("\n", "\n      | "))
+    for error in tally.errors:
+        print("error: " + error)
+    return 0 if not tally.classes and not tally.errors else 1
+
+
+def parse_options(argv: List[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Differential test against the reference @adrkit/mcp 0.8.0")
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--corpora", type=int, default=50)
+    parser.add_argument("--calls", type=int, default=12)
+    parser.add_argument("--reference", default=DEFAULT_REFERENCE)
+    parser.add_argument("--server", default=DEFAULT_SERVER)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--keep", default=None)
+    parser.add_argument("--only", type=int, action="append", default=None)
+    parser.add_argument("--examples", type=int, default=1)
+    parser.add_argument("--show-files", action="store_true", help="print the file behind each cause example")
+    options = parser.parse_args(argv)
+    options.indices = options.only if options.only is not None else list(range(options.corpora))
+    return options
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    options = parse_options(sys.argv[1:] if argv is None else argv)
+    if options.keep:
+        os.makedirs(options.keep, exist_ok=True)
+    total = Tally()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
+        for tally in pool.map(lambda index: run_corpus(options, index), options.indices):
+            total.merge(tally)
+    return report(total, options)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
