@@ -1887,12 +1887,22 @@ def _validator(tool: str, fields: Tuple[str, ...],
     return validate
 
 
+def _required_string(arguments: Dict[str, Any], key: str, problems: List[str]) -> Optional[str]:
+    """The string argument `key`, or None after noting that it is missing or not a string."""
+    value = arguments.get(key)
+    if key not in arguments:
+        problems.append("%s is required" % key)
+    elif not isinstance(value, str):
+        problems.append("%s must be a string" % key)
+    else:
+        return value
+    return None
+
+
 def _check_search_fields(arguments: Dict[str, Any], problems: List[str], args: Dict[str, Any]) -> None:
-    query = arguments.get("query")
-    if "query" not in arguments:
-        problems.append("query is required")
-    elif not isinstance(query, str):
-        problems.append("query must be a string")
+    query = _required_string(arguments, "query", problems)
+    if query is None:
+        pass
     elif not LIMITS["query"][0] <= utf16_len(query) <= LIMITS["query"][1]:
         problems.append("query must be %d to %d characters long" % LIMITS["query"])
     elif not JS.trim(query):
@@ -1908,11 +1918,9 @@ def _check_search_fields(arguments: Dict[str, Any], problems: List[str], args: D
 
 
 def _check_ref_field(arguments: Dict[str, Any], problems: List[str], args: Dict[str, Any]) -> None:
-    ref = arguments.get("ref")
-    if "ref" not in arguments:
-        problems.append("ref is required")
-    elif not isinstance(ref, str):
-        problems.append("ref must be a string")
+    ref = _required_string(arguments, "ref", problems)
+    if ref is None:
+        pass
     elif utf16_len(ref) > LIMITS["ref"][1]:
         problems.append("ref must be at most %d characters long" % LIMITS["ref"][1])
     elif not _ADR_REF.match(ref):
