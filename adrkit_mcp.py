@@ -4009,7 +4009,7 @@ def _glob_escape_unclosed(text: str, char: str, count: int) -> str:
     depth measured with Node 20's default stack) V8 throws, so picomatch
     rejects the pattern, and so does this port.
     """
-    positions = []
+    positions: List[int] = []
     passed = 0
     idx = len(text)
     while len(positions) < count:
@@ -4302,6 +4302,12 @@ class _GlobExtglob:
 
     __slots__ = ("type", "open", "close", "prev", "parens", "output",
                  "start_index", "tokens_index", "inner")
+    # Set by _GlobParser.extglob_open right after construction.
+    prev: _GlobToken
+    parens: int
+    output: _GlobRope
+    start_index: int
+    tokens_index: int
 
     _KINDS = {
         "!": ("negate", "(?:(?!(?:", "))" + _GLOB_STAR + ")"),
@@ -4338,9 +4344,9 @@ class _GlobParser:
         self.braces = 0
         self.parens = 0
         self.quotes = 0
-        self.extglobs = []
-        self.brace_stack = []
-        self.stack = []
+        self.extglobs: List[_GlobExtglob] = []
+        self.brace_stack: List[_GlobToken] = []
+        self.stack: List[str] = []
 
     # -- small helpers named after picomatch's -------------------------------
 
@@ -4515,9 +4521,10 @@ class _GlobParser:
         if value == "\0":
             return
         if value == "\\":
-            value = self._step_backslash(value)
-            if value is None:
+            escaped = self._step_backslash(value)
+            if escaped is None:
                 return
+            value = escaped
         if self.brackets > 0 and (value != "]" or self.prev.value in ("[", "[^")):
             self._step_inside_brackets(value)
         elif self.quotes == 1 and value != '"':
@@ -4546,7 +4553,9 @@ class _GlobParser:
         if nxt is None:
             self.push(_GlobToken("text", "\\\\"))
             return None
-        run = len(_GLOB_BACKSLASH_RUN_RE.match(self.input, self.index).group()) - 1
+        backslashes = _GLOB_BACKSLASH_RUN_RE.match(self.input, self.index)
+        assert backslashes is not None  # step() is called on the backslash at self.index
+        run = len(backslashes.group()) - 1
         if run > 2:
             # picomatch collapses long backslash runs.
             self.index += run
@@ -4647,7 +4656,7 @@ class _GlobParser:
         brace = self.brace_stack[-1]
         output = ")"
         if brace.dots:
-            bounds = []
+            bounds: List[str] = []
             for tok in reversed(list(self.tokens)):
                 self.tokens.pop()
                 if tok.type == "brace":
@@ -4958,7 +4967,7 @@ class _GlobTooComplexError(ValueError):
 
 
 def _glob_ranges_normalise(ranges) -> tuple:
-    merged = []
+    merged: List[List[int]] = []
     for lo, hi in sorted(ranges):
         if merged and lo <= merged[-1][1] + 1:
             if hi > merged[-1][1]:
@@ -5069,8 +5078,8 @@ class _GlobRxParser:
         self.pos = 0
         self.capture_total, self.has_named = _glob_rx_scan_captures(source)
         self.capture_count = 0
-        self.names = {}
-        self.named_refs = []
+        self.names: Dict[str, int] = {}
+        self.named_refs: List[str] = []
         # Facts the engines need, gathered here to spare extra tree walks.
         self.max_depth = 0
         self.has_backrefs = False
@@ -5179,7 +5188,7 @@ class _GlobRxParser:
 
     def group_name(self) -> str:
         """Read ``name>`` (V8 reads group names as full code points)."""
-        name = []
+        name: List[str] = []
         src = self.src
         while True:
             if self.pos >= len(src):
@@ -5382,7 +5391,7 @@ class _GlobRxParser:
         negated = self.peek() == "^"
         if negated:
             self.pos += 1
-        ranges = []
+        ranges: List[Tuple[int, int]] = []
         while True:
             if self.pos >= len(src):
                 self.error("Unterminated character class")
@@ -5451,12 +5460,12 @@ def _glob_rx_fold(root, combine, into_lookarounds: bool = True):
 
     With *into_lookarounds* False, lookaround nodes are folded as leaves.
     """
-    results = []
+    results: List[Any] = []
     stack = [(root, False)]
     while stack:
         node, expanded = stack.pop()
         if node[0] == _GLOB_RX_LOOK and not into_lookarounds:
-            kids = ()
+            kids: Tuple[Any, ...] = ()
         else:
             kids = _glob_rx_children(node)
         if expanded:
@@ -5845,6 +5854,14 @@ class _GlobProgram:
     # re match function for a lookahead whose backtracking is bounded by a
     # constant (`(?!(?:^|\/)\.)` in every globstar).
     __slots__ = ("ops", "arg_a", "arg_b", "joins", "backward", "linear", "fast")
+    # All set by _glob_vm_link; `fast` by _GlobMachine._compile as well.
+    ops: List[int]
+    arg_a: List[Any]
+    arg_b: List[Any]
+    joins: bytearray
+    backward: bool
+    linear: Optional[Tuple[Tuple[int, Any, Any], ...]]
+    fast: Optional[Callable[[str, int], Any]]
 
 
 class _GlobMachine:
@@ -5862,14 +5879,14 @@ class _GlobMachine:
         self.captures = regex.has_backrefs
         self.anchored = regex.anchored
         self._tree = regex.tree
-        self._by_length = {}
+        self._by_length: Dict[int, Tuple[List[_GlobProgram], int]] = {}
         self._length_dependent = regex.max_count > _GLOB_VM_EXPAND_COUNTS
         if not self._length_dependent:
             self._programs = self._build(None)
 
     def _build(self, length_cap: Optional[int]) -> Tuple[List[_GlobProgram], int]:
         """(programs, index of the main one); identical lookarounds shared."""
-        programs = []
+        programs: List[_GlobProgram] = []
         main = self._compile(programs, {}, self._tree, False, 0, length_cap)
         return programs, main
 
@@ -5971,7 +5988,7 @@ def _glob_vm_repeat(node, body: _GlobFragment, captures: bool,
     needed = body.size * low + (body.size + 2 if optional is None else (body.size + 1) * optional)
     if needed > _GLOB_VM_MAX_PROGRAM:
         raise _GlobTooComplexError("regex program too large")
-    parts = [body] * low
+    parts: List[object] = [body] * low
     if optional is None:
         enter, leave = 1, body.size + 2
         parts.append((_GLOB_OP_SPLIT, enter, leave) if greedy else (_GLOB_OP_SPLIT, leave, enter))
@@ -5989,7 +6006,9 @@ def _glob_vm_repeat(node, body: _GlobFragment, captures: bool,
 
 def _glob_vm_link(fragment: _GlobFragment, backward: bool) -> _GlobProgram:
     """Flatten a fragment into absolute-addressed instruction lists."""
-    ops, arg_a, arg_b = [], [], []
+    ops: List[int] = []
+    arg_a: List[Any] = []
+    arg_b: List[Any] = []
     stack = [iter(fragment.parts)]
     while stack:
         for part in stack[-1]:
@@ -6048,6 +6067,7 @@ def _glob_lookahead_re(body):
 def _glob_vm_linear_accepts(program: _GlobProgram, text: str, pos: int) -> bool:
     """Run a program of consuming instructions only, from *pos*."""
     linear = program.linear
+    assert linear is not None  # the caller checks that the program has a linear form
     if program.backward:
         if pos < len(linear):
             return False
@@ -6070,7 +6090,7 @@ class _GlobNfaRun:
     def __init__(self, programs, text: str):
         self.programs = programs
         self.text = text
-        self.memo = {}
+        self.memo: Dict[Tuple[int, int], bool] = {}
 
     def run(self, index: int, starts) -> bool:
         """Does program *index* reach MATCH from any start?"""
@@ -6186,7 +6206,7 @@ class _GlobCaptureRun:
         self.programs = programs
         self.text = text
         self.steps = 0
-        self.memo = {}
+        self.memo: Dict[Tuple[int, int, tuple], Optional[tuple]] = {}
         group_count = max((a for prog in programs
                            for op, a in zip(prog.ops, prog.arg_a)
                            if op in (_GLOB_OP_OPEN, _GLOB_OP_BACKREF)), default=0)
@@ -6295,9 +6315,9 @@ class _GlobPathMatcher:
         self.pattern = pattern
         self.bad_pattern = None
         self._allows_dot = _glob_has_dot_segment(pattern)
-        self._re_match = None
+        self._re_match: Optional[Callable[[str], Any]] = None
         self._re_max_length = -1
-        self._machine = None
+        self._machine: Optional[_GlobMachine] = None
         # Set when running the regex must throw (_GlobMatchError); like the
         # reference, the error surfaces only if a candidate reaches the regex.
         self._exec_error = None
@@ -6339,8 +6359,9 @@ class _GlobPathMatcher:
         if self._machine is None:
             return False
         units = _glob_utf16(candidate)
-        if len(units) <= self._re_max_length:
-            return self._re_match(units) is not None
+        re_match = self._re_match  # None exactly when _re_max_length is -1
+        if re_match is not None and len(units) <= self._re_max_length:
+            return re_match(units) is not None
         return self._machine.accepts(units)
 
     def matches(self, candidate: str) -> bool:
@@ -6353,8 +6374,9 @@ class _GlobPathMatcher:
             return False
         # The common case, kept short: servers match thousands of patterns
         # against hundreds of paths per call.
-        if 0 < len(candidate) <= self._re_max_length and candidate.isascii():
-            return candidate == self.pattern or self._re_match(candidate) is not None
+        re_match = self._re_match  # None exactly when _re_max_length is -1
+        if re_match is not None and 0 < len(candidate) <= self._re_max_length and candidate.isascii():
+            return candidate == self.pattern or re_match(candidate) is not None
         return self.picomatch_is_match(candidate)
 
 
@@ -6409,7 +6431,9 @@ class PicomatchPattern(pathspec.RegexPattern):
         else:
             raise TypeError("picomatch patterns must be str, not %s" % type(pattern).__name__)
         self.bad_pattern = matcher.bad_pattern
-        super().__init__(matcher, None if self.bad_pattern else True)
+        # pathspec annotates *pattern* as str, bytes or re.Pattern but takes any
+        # object with a `match` method as a compiled regex (hasattr check).
+        super().__init__(matcher, None if self.bad_pattern else True)  # type: ignore[type-var]
         self.pattern = matcher.pattern
 
     def match_paths(self, paths: Iterable[str]) -> Tuple[bool, Optional[str]]:
@@ -6422,9 +6446,12 @@ class PicomatchPattern(pathspec.RegexPattern):
         """
         if self.bad_pattern is not None:
             return False, self.bad_pattern
+        matcher = self.regex
+        # __init__ (and RegexPattern.__copy__, through it) always stores one.
+        assert isinstance(matcher, _GlobPathMatcher)
         try:
             for path in paths:
-                if self.regex.matches(_glob_normalise_candidate(path)):
+                if matcher.matches(_glob_normalise_candidate(path)):
                     return True, None
         except _GlobMatchError:
             return False, "invalid-glob"
@@ -6532,7 +6559,9 @@ class _YamlJSObject(object):
     """A JS object the door returns for a tagged value, equal by content."""
 
     __slots__ = ()
-    __hash__ = None
+    # Unhashable, as the data model spells it (equal by content, like JS
+    # objects compared deeply); typeshed types object.__hash__ as a method.
+    __hash__ = None  # type: ignore[assignment]
 
     def _content(self):
         return getattr(self, self.__slots__[0])
@@ -10659,7 +10688,9 @@ def _semver_comparator_trim(text: str) -> str:
             break
         position = candidate.start()
         if text[position] in _semver_RUN_CHARS:
-            run_end = _semver_RUN_RE.match(text, position).end()
+            run = _semver_RUN_RE.match(text, position)
+            assert run is not None  # a starred class matches, if only the empty string
+            run_end = run.end()
             if run_end >= length or text[run_end] not in _semver_ID_START_CHARS:
                 if (run_end < length and text[run_end] in "<>"
                         and text[run_end - 1] in _semver_WS_CHARS):
@@ -11161,7 +11192,7 @@ def command_doctor(options: Any) -> int:
     report.ok("%d %s load; %d candidate %s excluded" % (
         projection.record_count, _plural(projection.record_count, "record", "records"),
         projection.excluded_count, _plural(projection.excluded_count, "file is", "files are")))
-    by_rule = {}
+    by_rule: Dict[str, List[Dict[str, Any]]] = {}
     for finding in projection.findings:
         by_rule.setdefault(finding["rule"], []).append(finding)
     for rule in sorted(by_rule, key=utf16_key):
