@@ -574,8 +574,7 @@ class _ToolCall(object):
         self.arguments = arguments
         self.modern = modern
         self.reply = reply
-        self.stopped = False
-        self.done = False
+        self.stopped = self.done = False
         self.lock = threading.Lock()
         self.deadline = None  # its entry in _Deadlines, cancelled once the call concludes
         self.admitted = False  # holds one of the _MAX_IN_FLIGHT slots (else it is waiting)
@@ -1162,10 +1161,8 @@ class _Server(object):
     """The state behind a handle from create_server."""
 
     def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms):
-        self.cwd = cwd
-        self.adr_dir = adr_dir
-        self.stdin = stdin
-        self.stdout = stdout
+        self.cwd, self.adr_dir = cwd, adr_dir  # None: the working directory, docs/adr
+        self.stdin, self.stdout = stdin, stdout
         self.request_timeout_ms = request_timeout_ms
         self.lock = threading.Lock()
         self.state = "new"
@@ -2995,24 +2992,19 @@ class _Node(object):
 _ABORTING = frozenset(("invalid_type", "invalid_value", "unrecognized_keys"))
 
 
+_RECEIVED_NAMES = ((bool, "boolean"), ((int, float), "number"), (str, "string"), (list, "array"),
+                   (dict, "object"), (bytes, "Buffer"))
+
+
 def _received(value):
     """How the reference names the type it received, in 'expected X, received Y'."""
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "boolean"
     if isinstance(value, float) and value != value:
         return "NaN"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    if isinstance(value, bytes):
-        return "Buffer"
+    for kind, name in _RECEIVED_NAMES:  # bool before int: a bool is an int to Python
+        if isinstance(value, kind):
+            return name
     # The YAML door's value objects (Date, Map, Set) and _Missing name their JS class.
     return getattr(value, "js_class", "object")
 
@@ -4286,12 +4278,8 @@ class _GlobToken:
         self.output = output
         self.prev = None
         self.extglob = extglob
-        self.star = False
-        self.posix = False
-        self.dots = False
-        self.comma = False
-        self.output_index = 0
-        self.tokens_index = 0
+        self.star = self.posix = self.dots = self.comma = False
+        self.output_index = self.tokens_index = 0
 
     def text(self) -> str:
         return self.output if self.output is not None else self.value
@@ -5340,18 +5328,13 @@ class _GlobRxParser:
                     value = value * 8 + ord(self.peek()) - 0x30
                     self.pos += 1
             return value
-        if nxt == "x":
-            digits = src[self.pos:self.pos + 2]
-            if len(digits) == 2 and set(digits) <= _GLOB_HEX_DIGITS:
-                self.pos += 2
+        if nxt in ("x", "u"):
+            width = 2 if nxt == "x" else 4
+            digits = src[self.pos:self.pos + width]
+            if len(digits) == width and set(digits) <= _GLOB_HEX_DIGITS:
+                self.pos += width
                 return int(digits, 16)
-            return ord("x")
-        if nxt == "u":
-            digits = src[self.pos:self.pos + 4]
-            if len(digits) == 4 and set(digits) <= _GLOB_HEX_DIGITS:
-                self.pos += 4
-                return int(digits, 16)
-            return ord("u")
+            return ord(nxt)
         if nxt == "k" and in_class and self.has_named:
             self.error("Invalid escape")
         return ord(nxt)
@@ -8919,6 +8902,25 @@ def _yaml_min_fraction(text):
     return 0
 
 
+_YAML_GO_ON = object()  # a resolution step that decided nothing: try the next tag
+
+
+def _yaml_resolve_null(text, tag):
+    """The null step of both schemas: the null, None for a `!!null` that is none, else _YAML_GO_ON."""
+    if tag is not None and tag != "null":
+        return _YAML_GO_ON
+    if _YAML_NULL_RE.match(text):
+        return (None, None, 0)
+    return None if tag else _YAML_GO_ON
+
+
+def _yaml_special_float(text):
+    """The value of a text _YAML_FLOAT_NAN_RE matched: NaN, or an infinity with its sign."""
+    if text[-3:].lower() == "nan":
+        return math.nan
+    return -math.inf if text[0] == "-" else math.inf
+
+
 def _yaml_resolve_core(text, tag=None):
     """Core-schema resolution of a plain scalar (or a tagged scalar's text).
 
@@ -8926,11 +8928,9 @@ def _yaml_resolve_core(text, tag=None):
     name: only that tag's variants are tried (findScalarTagByName).  Returns
     a _YamlScalar-ready tuple (value, fmt, fraction) or None for "string".
     """
-    if tag is None or tag == "null":
-        if _YAML_NULL_RE.match(text):
-            return (None, None, 0)
-        if tag:
-            return None
+    null = _yaml_resolve_null(text, tag)
+    if null is not _YAML_GO_ON:
+        return null
     if tag is None or tag == "bool":
         if _YAML_BOOL_RE.match(text):
             return (text[0] in "tT", None, 0)
@@ -8946,9 +8946,7 @@ def _yaml_resolve_core(text, tag=None):
         if tag:
             return None
     if _YAML_FLOAT_NAN_RE.match(text):
-        if text[-3:].lower() == "nan":
-            return (math.nan, None, 0)
-        return (-math.inf if text[0] == "-" else math.inf, None, 0)
+        return (_yaml_special_float(text), None, 0)
     if _YAML_FLOAT_EXP_RE.match(text):
         return (_yaml_number(float(text)), "EXP", 0)
     if _YAML_FLOAT_RE.match(text):
@@ -8975,11 +8973,9 @@ def _yaml11_sexagesimal(text):
 
 def _yaml_resolve_11(text, tag=None, at_key=False):
     """The library's YAML 1.1 schema (used under a `%YAML 1.1` directive)."""
-    if tag is None or tag == "null":
-        if _YAML_NULL_RE.match(text):
-            return (None, None, 0)
-        if tag:
-            return None
+    null = _yaml_resolve_null(text, tag)
+    if null is not _YAML_GO_ON:
+        return null
     if tag is None or tag == "bool":
         if _YAML11_TRUE_RE.match(text):
             return (True, None, 0)
@@ -9002,9 +8998,7 @@ def _yaml_resolve_11(text, tag=None, at_key=False):
             return None
     if tag is None or tag == "float":
         if _YAML_FLOAT_NAN_RE.match(text):
-            if text[-3:].lower() == "nan":
-                return (math.nan, None, 0)
-            return (-math.inf if text[0] == "-" else math.inf, None, 0)
+            return (_yaml_special_float(text), None, 0)
         if _YAML11_FLOAT_EXP_RE.match(text):
             return (_yaml_number(_yaml_parse_float(text.replace("_", ""))), "EXP", 0)
         if _YAML11_FLOAT_RE.match(text):
