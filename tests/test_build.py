@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
+
 PROJECT = Path(__file__).resolve().parent.parent
 BUILD = PROJECT / "build.py"
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
@@ -322,6 +324,14 @@ def test_concurrent_first_runs(pyz, tmp_path, use_shiv_root):
     assert entries == [".%s_lock" % name, name], entries  # one copy, no .tmp left behind
 
 
+def _waits_for_a_lock(pid):
+    try:
+        with open("/proc/locks") as handle:
+            return any("->" in line and " %d " % pid in line for line in handle)
+    except OSError:
+        return True
+
+
 @pytest.mark.slow
 def test_first_run_waits_for_the_unpacking_lock(pyz, tmp_path):
     fcntl = pytest.importorskip("fcntl")
@@ -335,7 +345,9 @@ def test_first_run_waits_for_the_unpacking_lock(pyz, tmp_path):
                                    env=bare_env(HOME=tmp_path, SHIV_ROOT=root), cwd="/",
                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, universal_newlines=True)
-        time.sleep(1.5)
+        # The child is seen waiting for the lock (Linux lists waiters in /proc/locks with
+        # "->"); without /proc/locks it must at least still be running.
+        assert support.wait_until(lambda: _waits_for_a_lock(process.pid) or process.poll() is not None)
         assert process.poll() is None, "did not wait for the lock"
         assert not (root / name).exists()
     finally:
