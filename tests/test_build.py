@@ -324,12 +324,20 @@ def test_concurrent_first_runs(pyz, tmp_path, use_shiv_root):
     assert entries == [".%s_lock" % name, name], entries  # one copy, no .tmp left behind
 
 
-def _waits_for_a_lock(pid):
+def _holds_open(pid, path):
+    """True once process pid has `path` open (Linux /proc; True when /proc cannot say)."""
+    folder = "/proc/%d/fd" % pid
     try:
-        with open("/proc/locks") as handle:
-            return any("->" in line and " %d " % pid in line for line in handle)
+        names = os.listdir(folder)
     except OSError:
         return True
+    for name in names:
+        try:
+            if os.readlink(os.path.join(folder, name)) == str(path):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 @pytest.mark.slow
@@ -345,9 +353,11 @@ def test_first_run_waits_for_the_unpacking_lock(pyz, tmp_path):
                                    env=bare_env(HOME=tmp_path, SHIV_ROOT=root), cwd="/",
                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, universal_newlines=True)
-        # The child is seen waiting for the lock (Linux lists waiters in /proc/locks with
-        # "->"); without /proc/locks it must at least still be running.
-        assert support.wait_until(lambda: _waits_for_a_lock(process.pid) or process.poll() is not None)
+        # The child has opened the lock file (shiv then retries a non-blocking flock, which
+        # cannot succeed while we hold it): from here on it can only wait or fail.
+        lock = root / (".%s_lock" % name)
+        assert support.wait_until(lambda: _holds_open(process.pid, lock) or process.poll() is not None,
+                                  seconds=60)
         assert process.poll() is None, "did not wait for the lock"
         assert not (root / name).exists()
     finally:
