@@ -19,9 +19,44 @@ import json
 import os
 import pickle
 import sys
+import threading
+import time
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODULE_PATH = os.path.join(REPO_ROOT, "adrkit_mcp.py")
+def hang_guard(function, seconds, what="the call"):
+    """function()'s value; fails when it has not returned after `seconds`.
+
+    A hang guard, not a measurement: the limit is far above the expected time, so a
+    slow or busy machine cannot fail the test, while a runaway computation still can.
+    """
+    outcome = {}
+
+    def run():
+        try:
+            outcome["value"] = function()
+        except BaseException as error:  # handed to the caller below
+            outcome["error"] = error
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise AssertionError("%s did not return within %s s (hang guard)" % (what, seconds))
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
+
+
+def wait_until(condition, seconds=10.0, interval=0.01):
+    """Poll condition() until it is true; False when `seconds` pass first (a hang guard)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(interval)
+    return bool(condition())
+
+
 # The interpreter that runs the server process (pytest itself may run on
 # another): e.g. ADRKIT_MCP_PYTHON=python3.9 checks the 3.9 floor.
 SERVER_PYTHON = os.environ.get("ADRKIT_MCP_PYTHON") or sys.executable

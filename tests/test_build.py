@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
+
 PROJECT = Path(__file__).resolve().parent.parent
 BUILD = PROJECT / "build.py"
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
@@ -433,6 +435,22 @@ def test_concurrent_first_runs(pyz, tmp_path, use_shiv_root):
     assert entries == [".%s_lock" % name, name], entries  # one copy, no .tmp left behind
 
 
+def _holds_open(pid, path):
+    """True once process pid has `path` open (Linux /proc; True when /proc cannot say)."""
+    folder = "/proc/%d/fd" % pid
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return True
+    for name in names:
+        try:
+            if os.readlink(os.path.join(folder, name)) == str(path):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 @pytest.mark.slow
 def test_first_run_waits_for_the_unpacking_lock(pyz, tmp_path):
     fcntl = pytest.importorskip("fcntl")
@@ -446,7 +464,11 @@ def test_first_run_waits_for_the_unpacking_lock(pyz, tmp_path):
                                    env=bare_env(HOME=tmp_path, SHIV_ROOT=root), cwd="/",
                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, universal_newlines=True)
-        time.sleep(1.5)
+        # The child has opened the lock file (shiv then retries a non-blocking flock, which
+        # cannot succeed while we hold it): from here on it can only wait or fail.
+        lock = root / (".%s_lock" % name)
+        assert support.wait_until(lambda: _holds_open(process.pid, lock) or process.poll() is not None,
+                                  seconds=60)
         assert process.poll() is None, "did not wait for the lock"
         assert not (root / name).exists()
     finally:

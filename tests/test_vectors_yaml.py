@@ -12,9 +12,10 @@ import base64
 import json
 import math
 import pathlib
-import time
 
 import pytest
+
+import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 
 from adrkit_mcp import FrontmatterYaml
 
@@ -187,20 +188,18 @@ def test_default_route_matches_the_full_path():
 
 # -- hostile input: bounded time and memory, no interpreter crash -----------
 
-HOSTILE_SECONDS = 10.0  # generous: these take well under a second
+HOSTILE_SECONDS = 30.0  # a hang guard: these take well under a second
 
 
 def _outcome(source):
     """Outcome of the default loader, checked against the pure-Python one."""
     results = []
     for loader in (load_frontmatter_yaml, load_full_path):
-        started = time.perf_counter()
         try:
-            loader(source)
+            support.hang_guard(lambda: loader(source), HOSTILE_SECONDS, "the hostile document")
             results.append(("ok", None, None))
         except FrontmatterYamlError as error:
             results.append(("error", error.stage, error.code))
-        assert time.perf_counter() - started < HOSTILE_SECONDS
     assert results[0] == results[1]
     return results[0]
 

@@ -437,6 +437,14 @@ def hooked(open_session, hooked_command, marks):
     return start
 
 
+def _unread(pipe):
+    """Bytes written to a pipe that its reader has not taken yet (Linux FIONREAD)."""
+    import fcntl
+    import struct
+    import termios
+    return struct.unpack("i", fcntl.ioctl(pipe.fileno(), termios.FIONREAD, b"\0" * 4))[0]
+
+
 def wait_for(path, timeout=5.0):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -495,7 +503,7 @@ def test_split_and_coalesced_writes(session):
     assert [session.recv()["id"], session.recv()["id"]] == [1, 2]
     session.checker.sent({"id": 3, "method": "ping"})
     session.write(b'{"jsonrpc":"2.0","i')
-    time.sleep(0.15)
+    assert support.wait_until(lambda: _unread(session.proc.stdin) == 0), "the half line was not read"
     session.write(b'd":3,"method":"ping"}\n')
     assert session.recv()["id"] == 3
 
@@ -520,8 +528,8 @@ def test_m_1_stdout_carries_only_protocol_frames(hooked):
 def test_s_1_exit_promptly_on_stdin_eof(open_session):
     s = open_session()
     s.initialize()
-    status, elapsed = s.close()
-    assert status == 0 and elapsed < 2.0
+    status, _ = s.close()  # close() waits at most 5 s: a hang guard
+    assert status == 0
     assert s.stderr() == ""
 
 
@@ -531,8 +539,8 @@ def test_s_1_exit_on_eof_abandons_in_flight_calls_quietly(hooked, marks):
     s.initialize()
     s.request(1, "tools/call", {"name": "test_slow", "arguments": {"seconds": 10}})
     assert wait_for(marks / "started-")
-    status, elapsed = s.close()
-    assert status == 0 and elapsed < 2.0
+    status, _ = s.close()  # close() waits at most 5 s: a hang guard
+    assert status == 0
     assert s.stderr() == ""
     assert not (marks / "finished-").exists()
 
@@ -544,12 +552,7 @@ def test_s_1_epipe_exits_nonzero_with_one_line_on_stderr(server_command, repo_ro
         proc.stdout.close()  # the client stops reading: the next write gets EPIPE
         proc.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
         proc.stdin.flush()
-        time.sleep(0.3)
-        try:
-            proc.stdin.close()
-        except BrokenPipeError:
-            pass
-        status = proc.wait(timeout=5)
+        status = proc.wait(timeout=10)  # EPIPE ends it with stdin still open (hang guard)
         err = proc.stderr.read().decode("utf-8", "replace")
     finally:
         if proc.poll() is None:
@@ -1117,14 +1120,14 @@ def test_m_7_initialize_is_never_cancelled(session):
     assert session.recv()["result"]["protocolVersion"] == "2025-11-25"
 
 
-def test_quick_methods_are_answered_while_a_tool_runs(hooked):
+def test_quick_methods_are_answered_while_a_tool_runs(hooked, marks):
     s = hooked()
-    s.request(1, "tools/call", {"name": "test_slow", "arguments": {"seconds": 3}})
-    started = time.monotonic()
+    s.request(1, "tools/call", {"name": "test_slow", "arguments": {"seconds": 30}})
+    assert wait_for(marks / "started-")
     assert s.call(2, "ping")["result"] == {}
     assert s.call(3, "tools/list")["id"] == 3
     assert s.call(4, "server/discover", modern=True)["id"] == 4
-    assert time.monotonic() - started < 1.5
+    assert not (marks / "finished-").exists()  # answered while the tool was still running
     s.notify("notifications/cancelled", {"requestId": 1})
     s.no_frame(0.2)
 
@@ -1132,12 +1135,11 @@ def test_quick_methods_are_answered_while_a_tool_runs(hooked):
 def test_request_timeout_answers_32603_with_timeout_ms(hooked, marks):
     s = hooked("--request-timeout-ms", "300")
     s.initialize()
-    started = time.monotonic()
-    s.request(1, "tools/call", {"name": "test_slow", "arguments": {"seconds": 10, "tag": "t"}})
-    frame = s.recv(5)
+    s.request(1, "tools/call", {"name": "test_slow", "arguments": {"seconds": 30, "tag": "t"}})
+    frame = s.recv(20)  # a hang guard; the 30 s tool would not have finished by then
     assert frame["id"] == 1 and frame["error"]["code"] == -32603
     assert frame["error"]["data"] == {"timeoutMs": 300}
-    assert 0.25 < time.monotonic() - started < 3
+    assert not (marks / "finished-t").exists()
     assert wait_for(marks / "stopped-t"), "a timed-out call is stopped too"
 
 
@@ -1178,10 +1180,8 @@ def test_signals_end_the_process_promptly_and_quietly(hooked, marks, signum, bus
     if busy:
         s.request(1, "tools/call", {"name": "test_slow", "arguments": {"seconds": 10}})
         assert wait_for(marks / "started-")
-    started = time.monotonic()
     s.proc.send_signal(signum)
-    status = s.proc.wait(timeout=5)
-    assert time.monotonic() - started < 2
+    status = s.proc.wait(timeout=10)  # a hang guard: the busy tool would run for 10 s
     assert status == 0
     assert s.stderr() == ""
 
