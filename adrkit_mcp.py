@@ -8,20 +8,26 @@ replaced this?" -- rejected and superseded decisions included -- through four to
 model calls, no network, no writes: it reads Markdown files with typed YAML frontmatter
 and answers with structured JSON, exactly as the Node @adrkit/mcp 0.8.0 does.
 
-Contents, in the order a request flows through the module:
+Two floors (docs/ARCHITECTURE.md; `python3 tools/sections.py` prints the line ranges).
+The product, in the order a request flows through it:
 
-  1. Wire      stdin bytes -> lines -> JSON-RPC messages; frames back to stdout
-  2. Era       the 2025 `initialize` revisions or the stateless 2026-07-28 `_meta`
-  3. Dispatch  methods, tool calls on workers, cancellation, timeouts, embedding API, serving
-  4. Contract  limits, outcomes, messages, summary templates, tool schemas (one place)
-  5. Tools     argument validation, cursors, and the four tools as pure functions
-  6. Projection  the corpus as one call sees it: roots, discovery, reading, cache
-  7. Reader    one file -> a record or findings: fences, YAML, the typed schema
-  8. Schema    the typed frontmatter v0.1.0 and its five cross-field rules
-  9. Globs     picomatch 4.0.5 globs as a pathspec pattern type   door: PicomatchPattern
- 10. YAML      yaml 2.9.0 frontmatter reading                     door: FrontmatterYaml
- 11. Semver    node-semver 7.8.5 ranges for `package` matchers     door: parse_package_pattern
- 12. Commands  `call`, `doctor` and `config` for people and scripts
+  1. Wire        stdin bytes -> lines -> JSON-RPC messages; frames back to stdout
+  2. Era         the 2025 `initialize` revisions or the stateless 2026-07-28 `_meta`
+  3. Dispatch    methods, tool calls on workers, cancellation, timeouts, listens, serving
+  4. Contract    limits, outcomes, messages, summary templates, tool schemas (one place)
+  5. Tools       argument validation, cursors, and the four tools as pure functions
+  6. Projection  the corpus as one call sees it: roots, listing, stat-validated reuse
+  7. Reader      one file -> a Record or findings: fence, YAML, the typed schema
+  8. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
+  9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`
+
+The compatibility engines below it, each entered only through its one door:
+
+ 10. Globs       picomatch 4.0.5 path globs        door: PicomatchPattern (pathspec type)
+ 11. YAML        yaml 2.9.0 frontmatter reading    door: FrontmatterYaml
+ 12. Semver      node-semver 7.8.5 ranges          door: parse_package_pattern
+ 13. URL         WHATWG `new URL()` validity       door: url_is_valid
+ 14. JS text     ECMAScript trim, code units, regexes door: JS
 
 Embedders use `create_server`; the command line is `main`.
 """
@@ -85,6 +91,7 @@ except ImportError as _missing:
     raise ImportError(_hint) from None
 
 __all__ = ["create_server", "main"]
+
 
 # ---------------------------------------------------------------------------
 # 1. Wire: protocol constants
@@ -174,15 +181,6 @@ _ABSENT = _Absent()
 
 # What a handler returns when its answer will be sent later (a tool call).
 _PENDING = object()
-
-
-def _diagnose(text):
-    """One line on stderr; stdout is reserved for protocol frames."""
-    try:
-        sys.stderr.write("%s: %s\n" % (SERVER_NAME, text))
-        sys.stderr.flush()
-    except Exception:  # a closed stderr must not take the server down
-        pass
 
 
 # ---------------------------------------------------------------------------
@@ -363,10 +361,6 @@ def _input_reader(stream):
 # ---------------------------------------------------------------------------
 # 1. Wire: lines and messages
 # ---------------------------------------------------------------------------
-
-def _reject_constant(name):
-    # json accepts NaN, Infinity and -Infinity by default; JSON does not.
-    raise ValueError("%s is not a JSON value" % name)
 
 
 def _parse_line(line):
@@ -1269,7 +1263,7 @@ def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: A
 
 
 # ---------------------------------------------------------------------------
-# 3. Dispatch: the server command (its command line is parsed in section 12)
+# 3. Dispatch: the server command (its command line is parsed in section 9, Commands)
 # ---------------------------------------------------------------------------
 
 class _SignalShutdown(BaseException):
@@ -1357,7 +1351,7 @@ def _serve(cwd, adr_dir, request_timeout_ms):
 
 
 # ---------------------------------------------------------------------------
-# 4. The contract: limits, outcomes, messages, text templates, tool schemas
+# 4. Contract: limits, outcomes, messages, text templates, tool schemas
 # ---------------------------------------------------------------------------
 #
 # Everything a client can observe about the four tools is defined in this one
@@ -1697,34 +1691,43 @@ def sort_findings(findings: Iterable[Finding]) -> List[Finding]:
     return sorted(findings, key=finding_sort_key)
 
 
-# ---------------------------------------------------------------------------
-# 5. Tool dispatch: argument validation, then one pure function per tool
-# ---------------------------------------------------------------------------
+def _diagnose(text):
+    """One line on stderr; stdout is reserved for protocol frames."""
+    try:
+        sys.stderr.write("%s: %s\n" % (SERVER_NAME, text))
+        sys.stderr.flush()
+    except Exception:  # a closed stderr must not take the server down
+        pass
 
-class UnknownToolError(Exception):
-    """tools/call named a tool that does not exist (a JSON-RPC -32602, not a tool result)."""
+
+def _reject_constant(name):
+    # json accepts NaN, Infinity and -Infinity by default; JSON does not.
+    raise ValueError("%s is not a JSON value" % name)
 
 
 class CallCancelled(Exception):
     """The client cancelled the call (or it timed out); its result must not be sent."""
 
 
-class CorpusConfig(object):
-    """Where the corpus lives, as configured (flags, environment or defaults), and its cache.
+_JS_SAFE_INTEGER = 2 ** 53 - 1
 
-    Each server instance builds its own config, so each owns its own RecordCache: two
-    servers in one process never share or evict each other's parses.
-    """
 
-    __slots__ = ("root", "adr_dir", "expected_root", "cache")
+def normalize_search_text(text: str) -> str:
+    """trim (ECMAScript) -> NFKC -> full lower-casing: the one search normalisation."""
+    return unicodedata.normalize("NFKC", JS.trim(text)).lower()
 
-    def __init__(self, root: str, adr_dir: str = DEFAULT_ADR_DIR,
-                 expected_root: Optional[str] = None) -> None:
-        self.root = root
-        self.adr_dir = adr_dir
-        # The canonical root seen at start-up; every call must find the same one.
-        self.expected_root = expected_root
-        self.cache = RecordCache()
+
+def stable_json(value: Any) -> str:
+    """Deterministic compact JSON (sorted keys, ASCII): equal values give equal text."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+
+
+# ---------------------------------------------------------------------------
+# 5. Tools: argument validation, then one pure function per tool
+# ---------------------------------------------------------------------------
+
+class UnknownToolError(Exception):
+    """tools/call named a tool that does not exist (a JSON-RPC -32602, not a tool result)."""
 
 
 def check_roots(config: CorpusConfig) -> Optional[Tuple[str, str]]:
@@ -1767,7 +1770,6 @@ def _tool_result(result, text, health):
 
 # --- Argument validation (strict objects; messages name field and rule) -----
 
-_JS_SAFE_INTEGER = 2 ** 53 - 1
 _WINDOWS_DRIVE = re.compile(r"[a-zA-Z]:")
 _ADR_REF = re.compile(r"(?:([a-z0-9][a-z0-9-]*):)?([0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})\Z")
 
@@ -2033,10 +2035,6 @@ def _page_of_findings(findings, args, fingerprint, scope, query_parts):
 
 
 # --- The four tools: pure functions of (projection, arguments) ---------------
-
-def normalize_search_text(text: str) -> str:
-    """trim (ECMAScript) -> NFKC -> full lower-casing: the one search normalisation."""
-    return unicodedata.normalize("NFKC", JS.trim(text)).lower()
 
 
 def _sorted_unique(values):
@@ -2322,7 +2320,7 @@ def resolve_record_affects(record: "Record", candidates: List[str], should_stop:
 
 
 # ---------------------------------------------------------------------------
-# 6. The projection: a fresh, consistent view of the corpus for every call
+# 6. Projection: a fresh, consistent view of the corpus for every call
 # ---------------------------------------------------------------------------
 
 class CorpusUnavailable(Exception):
@@ -2396,66 +2394,6 @@ def is_record_file_name(name: str) -> bool:
     return name != TEMPLATE_FILE_NAME and RECORD_FILE_NAME.match(name) is not None
 
 
-class Record(object):
-    """One valid decision record: its typed frontmatter (defaults filled in) and its body."""
-
-    __slots__ = ("path", "frontmatter", "body", "id", "digest", "_normalized")
-
-    def __init__(self, path: str, frontmatter: Dict[str, Any], body: str) -> None:
-        self.path = path
-        self.frontmatter = frontmatter
-        self.body = body
-        self.id = frontmatter["id"]
-        self._normalized = None
-        # What the fingerprint covers: path, parsed frontmatter (not its bytes: a re-serialised
-        # but equal frontmatter keeps the fingerprint) and body. Any deterministic encoding will
-        # do, since clients only compare fingerprints; the C JSON encoder is the cheap one.
-        digest = hashlib.sha256(path.encode("utf-8", "surrogatepass"))
-        digest.update(b"\0" + stable_json(frontmatter).encode("ascii") + b"\0")
-        digest.update(body.encode("utf-8", "surrogatepass"))
-        self.digest = digest.digest()
-
-    def summary(self) -> Dict[str, Any]:
-        fm = self.frontmatter
-        return {"id": self.id, "title": fm["title"], "status": fm["status"], "sourcePath": self.path}
-
-    def relations(self) -> Dict[str, Any]:
-        fm = self.frontmatter
-        return {"supersedes": list(fm["supersedes"]), "supersededBy": fm.get("supersededBy"),
-                "relatesTo": list(fm["relatesTo"]), "conflictsWith": list(fm["conflictsWith"])}
-
-    def matched_fields(self, needle: str, lone_surrogate: Optional[bool] = None) -> List[str]:
-        """Which of body, id, tag, title contain the normalised needle (in that fixed order).
-
-        `lone_surrogate`: whether the needle holds half of a surrogate pair (computed when None).
-        """
-        return list(self.matched_field_names(needle, lone_surrogate))
-
-    def matched_field_names(self, needle: str, lone_surrogate: Optional[bool] = None) -> Tuple[str, ...]:
-        """matched_fields as one of 16 shared tuples: a search allocates nothing per record."""
-        body, ident, tags, title = self._normalized_fields()
-        if lone_surrogate is None:
-            lone_surrogate = _LONE_SURROGATE.search(needle) is not None
-        if lone_surrogate:
-            # JS `includes` works on UTF-16 code units: half of an astral pair can match.
-            body, ident, title = JS.code_units(body), JS.code_units(ident), JS.code_units(title)
-            tags = tuple(JS.code_units(tag) for tag in tags)
-        return _MATCHED_FIELDS[(needle in body) | (needle in ident) << 1
-                               | any(needle in tag for tag in tags) << 2 | (needle in title) << 3]
-
-    def _normalized_fields(self):
-        """(body, id, tags, title) normalised for search, computed once per parsed record."""
-        if self._normalized is None:
-            fm = self.frontmatter
-            self._normalized = (
-                normalize_search_text(self.body), normalize_search_text(self.id),
-                tuple(normalize_search_text(tag) for tag in fm["tags"]), normalize_search_text(fm["title"]))
-        return self._normalized
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_MATCHED_FIELDS = tuple(tuple(name for bit, name in enumerate(("body", "id", "tag", "title")) if mask >> bit & 1)
-                        for mask in range(16))
 class Projection(object):
     """What one tool call sees: records in (id, sourcePath) order, findings, fingerprint."""
 
@@ -2478,26 +2416,6 @@ class Projection(object):
     def health(self) -> Dict[str, Any]:
         return {"fingerprint": self.fingerprint, "recordCount": self.record_count,
                 "excludedCount": self.excluded_count}
-
-
-def stable_json(value: Any) -> str:
-    """Deterministic compact JSON (sorted keys, ASCII): equal values give equal text."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-
-
-class _ParsedFile(object):
-    """The outcome of reading one candidate: a Record, or findings, never both.
-
-    `failure` is set when an engine raised unexpectedly (a bug or a resource
-    limit, not the file's fault): "ExceptionType: message".
-    """
-
-    __slots__ = ("record", "findings", "failure")
-
-    def __init__(self, record, findings, failure=None):
-        self.record = record
-        self.findings = findings
-        self.failure = failure
 
 
 # A file whose mtime or ctime is this close to (or after) the moment a load began is "racy":
@@ -2872,8 +2790,26 @@ def start_background_warmup(config: CorpusConfig) -> threading.Thread:
     return thread
 
 
+class CorpusConfig(object):
+    """Where the corpus lives, as configured (flags, environment or defaults), and its cache.
+
+    Each server instance builds its own config, so each owns its own RecordCache: two
+    servers in one process never share or evict each other's parses.
+    """
+
+    __slots__ = ("root", "adr_dir", "expected_root", "cache")
+
+    def __init__(self, root: str, adr_dir: str = DEFAULT_ADR_DIR,
+                 expected_root: Optional[str] = None) -> None:
+        self.root = root
+        self.adr_dir = adr_dir
+        # The canonical root seen at start-up; every call must find the same one.
+        self.expected_root = expected_root
+        self.cache = RecordCache()
+
+
 # ---------------------------------------------------------------------------
-# 7. The reader: one file -> a Record, or findings
+# 7. Reader: one file -> a Record, or findings
 # ---------------------------------------------------------------------------
 
 class FenceError(Exception):
@@ -2947,8 +2883,87 @@ def _issue_finding(issue, path, raw_id):
     return finding
 
 
+class Record(object):
+    """One valid decision record: its typed frontmatter (defaults filled in) and its body."""
+
+    __slots__ = ("path", "frontmatter", "body", "id", "digest", "_normalized")
+
+    def __init__(self, path: str, frontmatter: Dict[str, Any], body: str) -> None:
+        self.path = path
+        self.frontmatter = frontmatter
+        self.body = body
+        self.id = frontmatter["id"]
+        self._normalized = None
+        # What the fingerprint covers: path, parsed frontmatter (not its bytes: a re-serialised
+        # but equal frontmatter keeps the fingerprint) and body. Any deterministic encoding will
+        # do, since clients only compare fingerprints; the C JSON encoder is the cheap one.
+        digest = hashlib.sha256(path.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0" + stable_json(frontmatter).encode("ascii") + b"\0")
+        digest.update(body.encode("utf-8", "surrogatepass"))
+        self.digest = digest.digest()
+
+    def summary(self) -> Dict[str, Any]:
+        fm = self.frontmatter
+        return {"id": self.id, "title": fm["title"], "status": fm["status"], "sourcePath": self.path}
+
+    def relations(self) -> Dict[str, Any]:
+        fm = self.frontmatter
+        return {"supersedes": list(fm["supersedes"]), "supersededBy": fm.get("supersededBy"),
+                "relatesTo": list(fm["relatesTo"]), "conflictsWith": list(fm["conflictsWith"])}
+
+    def matched_fields(self, needle: str, lone_surrogate: Optional[bool] = None) -> List[str]:
+        """Which of body, id, tag, title contain the normalised needle (in that fixed order).
+
+        `lone_surrogate`: whether the needle holds half of a surrogate pair (computed when None).
+        """
+        return list(self.matched_field_names(needle, lone_surrogate))
+
+    def matched_field_names(self, needle: str, lone_surrogate: Optional[bool] = None) -> Tuple[str, ...]:
+        """matched_fields as one of 16 shared tuples: a search allocates nothing per record."""
+        body, ident, tags, title = self._normalized_fields()
+        if lone_surrogate is None:
+            lone_surrogate = _LONE_SURROGATE.search(needle) is not None
+        if lone_surrogate:
+            # JS `includes` works on UTF-16 code units: half of an astral pair can match.
+            body, ident, title = JS.code_units(body), JS.code_units(ident), JS.code_units(title)
+            tags = tuple(JS.code_units(tag) for tag in tags)
+        return _MATCHED_FIELDS[(needle in body) | (needle in ident) << 1
+                               | any(needle in tag for tag in tags) << 2 | (needle in title) << 3]
+
+    def _normalized_fields(self):
+        """(body, id, tags, title) normalised for search, computed once per parsed record."""
+        if self._normalized is None:
+            fm = self.frontmatter
+            self._normalized = (
+                normalize_search_text(self.body), normalize_search_text(self.id),
+                tuple(normalize_search_text(tag) for tag in fm["tags"]), normalize_search_text(fm["title"]))
+        return self._normalized
+
+
+_MATCHED_FIELDS = tuple(tuple(name for bit, name in enumerate(("body", "id", "tag", "title")) if mask >> bit & 1)
+                        for mask in range(16))
+
+
+class _ParsedFile(object):
+    """The outcome of reading one candidate: a Record, or findings, never both.
+
+    `failure` is set when an engine raised unexpectedly (a bug or a resource
+    limit, not the file's fault): "ExceptionType: message".
+    """
+
+    __slots__ = ("record", "findings", "failure")
+
+    def __init__(self, record, findings, failure=None):
+        self.record = record
+        self.findings = findings
+        self.failure = failure
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 # ---------------------------------------------------------------------------
-# 8. The typed frontmatter, schema v0.1.0
+# 8. Schema: the typed frontmatter v0.1.0 and its five cross-field rules
 # ---------------------------------------------------------------------------
 #
 # A small declarative validator that reproduces the reference's behaviour (Zod 4
@@ -3428,418 +3443,779 @@ def validate_frontmatter(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tup
 
 
 # ---------------------------------------------------------------------------
-# 8b. JS text: JavaScript's whitespace, trim and regular expressions (engine)
+# 9. Commands: the command line, one argparse parser for the server and its subcommands
 # ---------------------------------------------------------------------------
 #
-# Reproduces three ECMAScript behaviours that Python spells differently:
-#   * `String.prototype.trim` (`JS.trim`): it removes WhiteSpace and
-#     LineTerminator, which is U+FEFF but not U+001C..U+001F, U+0085, U+180E
-#     or U+200B; `str.strip()` differs in both directions.
-#   * a regular expression literal without flags (`JS.regex`): the
-#     source is rewritten so that `\s \S \d \D \w \W . ^ $` mean what they mean
-#     in JavaScript (`\s` is the trim set, `\d \w` are ASCII, `.` stops at the
-#     four line terminators, `$` only at the very end), and the text is matched
-#     as UTF-16 code units, as V8 does without the `u` flag.
-#   * string length (`utf16_len`, in the contract section): UTF-16 code units.
-# Guarantee: a source using any other escape, a flag, a backreference or a
-# lookbehind is refused when it is compiled (at import), never translated
-# approximately; matching is linear in the text for the product's patterns.
-# Equivalence is tested through the frontmatter vectors, which record what the
-# reference's zod schema did with these very patterns, and by the unit tests
-# in tests/test_vectors_frontmatter.py and tests/test_vectors_semver.py.
-# Door: the `JS` class; everything else here is private.
+# `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config ...` are for people
+# and scripts. One parser tree reads all of them, so every command treats flags alike: `--flag
+# VALUE` and `--flag=VALUE`, no empty value, no flag taken as another flag's value (`--cwd --dir
+# x`), no abbreviations; a command line that does not parse exits 2 with the usage on stderr.
+# The subcommand comes first; a subcommand after server flags is refused rather than guessed.
 
-_JS_WHITESPACE = (
-    "\t\n\x0b\x0c\r \xa0\u1680"
-    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+SUBCOMMANDS = ("call", "config", "doctor")
+
+_SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N]
+       adrkit-mcp {config,doctor,call} ...
+       adrkit-mcp --help | --version"""
+
+_SERVER_DESCRIPTION = """\
+adrkit-mcp: read-only decision memory for coding agents, over MCP stdio.
+
+A local Model Context Protocol server for one Git-backed corpus of
+Architecture Decision Records (Markdown files with YAML frontmatter). It
+offers four read-only tools: get_decision, get_decision_context,
+list_superseded and search_decisions. No network, no model calls, no writes.
+
+It speaks JSON-RPC 2.0 on stdin/stdout, one message per line, in both MCP
+protocol eras: the initialize handshake (revisions 2024-11-05, 2025-03-26,
+2025-06-18, 2025-11-25) and the stateless 2026-07-28 (server/discover, _meta
+on every request). stdout carries protocol frames only; diagnostics go to
+stderr. Closing stdin stops the server. You normally do not run it by hand:
+an MCP client starts it, e.g. with {"command": "adrkit-mcp", "args": ["--cwd",
+"/path/to/repo"]}. `adrkit-mcp config` prints such snippets."""
+
+_SERVER_EPILOG = """\
+  --flag VALUE and --flag=VALUE both work; a value may not be empty. Flags
+  win over the environment, which wins over the defaults.
+
+subcommands (each has its own --help):
+%s
+environment:
+  %s   repository root, when --cwd is not given
+  %s   ADR folder, when --dir is not given
+
+exit status:
+  0  stdin was closed (the normal shutdown), SIGTERM or SIGINT, --help, --version
+     (a SIGINT the parent ignores, as nohup and `cmd &` do, stays ignored)
+  1  the root or ADR folder cannot be used (checked before anything is read),
+     or the client closed stdout while the server was answering
+  2  a command-line error (unknown flag, missing or empty value, stray argument)
+"""
+
+# name, one line for the server's --help, what `adrkit-mcp <name> --help` adds.
+_SUBCOMMAND_HELP = (
+    ("config", "print the configuration snippet for an MCP client", """\
+Prints on stdout the JSON to merge into that client's MCP configuration file;
+where the file is, and warnings, go to stderr. Exit status: 0 on a snippet, 1
+when the root is not a directory, 2 on a usage error."""),
+    ("doctor", "check the root, the ADR folder and the records, then report", """\
+Check, in plain sentences with the fix for each problem, everything an MCP
+client needs: the Python version, the repository root and its .git, the ADR
+directory, the records that load and the findings they raise, the Markdown
+files that are not records, and a real handshake with a child server started
+exactly as a client config would start it. Exit status 0 only when a client
+would work, 2 on a usage error."""),
+    ("call", "run one tool call from the command line and print its result", """\
+Run one tool once against the corpus and print its structured result as
+indented JSON. Tools: get_decision, get_decision_context, list_superseded,
+search_decisions. Exit status: 0 on a result, 1 on an input error (isError) or
+an unusable corpus, 2 on a usage error.
+
+example: adrkit-mcp call get_decision_context '{"files": ["src/db/pool.ts"]}'"""),
 )
-_JS_ESCAPED_WHITESPACE = "".join("\\u%04x" % ord(ch) for ch in _JS_WHITESPACE)
-# What each JS class escape means, as the body of a Python character class.
-_JS_CLASS_ESCAPES = {"s": _JS_ESCAPED_WHITESPACE, "d": "0-9", "w": "A-Za-z0-9_"}
-_JS_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
-def _js_trim(text: str) -> str:
-    """Trim `text` exactly like ECMAScript `String.prototype.trim`."""
-    # str.strip with an explicit character set is a single C-level pass and,
-    # unlike the argument-less form, does not touch U+001C-U+001F or U+0085.
-    return text.strip(_JS_WHITESPACE)
+class _UsageError(Exception):
+    """A command line that does not parse (exit status 2); `parser` gives the usage."""
+
+    def __init__(self, parser: "argparse.ArgumentParser", message: str) -> None:
+        Exception.__init__(self, message)
+        self.parser = parser
+        self.message = message
 
 
-@functools.lru_cache(maxsize=None)
-def _js_regex(source: str) -> Callable[[str], bool]:
-    """`RegExp.prototype.test` of the flagless JS regex `source`, as a Python predicate (cached)."""
-    compiled = re.compile(_js_regex_translate(source))
+class _ParserExit(Exception):
+    """--help or --version has printed its text: exit with this status."""
 
-    def test(text):
-        return compiled.search(_js_code_units(text)) is not None
-    return test
+    def __init__(self, status: int) -> None:
+        Exception.__init__(self, status)
+        self.status = status
 
 
-def _js_code_units(text):
-    """One Python character per UTF-16 code unit (astral characters become surrogate pairs)."""
-    if text.isascii() or _JS_ASTRAL.search(text) is None:
-        return text
-    return _JS_ASTRAL.sub(_js_surrogate_pair, text)
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so main() returns its status."""
+
+    def error(self, message):
+        raise _UsageError(self, message)
+
+    def exit(self, status=0, message=None):
+        if message:
+            sys.stderr.write(message)
+        raise _ParserExit(status)
 
 
-def _js_surrogate_pair(match):
-    offset = ord(match.group()) - 0x10000
-    return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions as written; option help wrapped at 80 columns whatever the terminal."""
+
+    def __init__(self, prog: str) -> None:
+        argparse.RawDescriptionHelpFormatter.__init__(self, prog, max_help_position=26, width=80)
 
 
-def _js_regex_translate(source):
-    out = []
-    index = 0
-    in_class = False
-    while index < len(source):
-        ch = source[index]
-        if ch == "\\":
-            out.append(_js_regex_escape(source[index + 1:index + 2], in_class))
-            index += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-            out.append("\\[" if ch == "[" else ch)
-        elif ch == "[":
-            in_class = True
-            out.append(ch)
-        elif ch == ".":
-            out.append("[^\\n\\r\\u2028\\u2029]")
-        elif ch == "$":
-            out.append("\\Z")
-        elif ch == "(" and source[index + 1:index + 2] == "?" and source[index + 2:index + 3] not in (":", "=", "!"):
-            raise ValueError("JS.regex: unsupported group in %r" % source)
-        else:
-            out.append(ch)
-        index += 1
-    return "".join(out)
+def _value(text: str) -> str:
+    if not text:
+        raise argparse.ArgumentTypeError("needs a non-empty value")
+    return text
 
 
-def _js_regex_escape(letter, in_class):
-    if letter in _JS_CLASS_ESCAPES:
-        body = _JS_CLASS_ESCAPES[letter]
-        return body if in_class else "[%s]" % body
-    if letter.lower() in _JS_CLASS_ESCAPES and not in_class:
-        return "[^%s]" % _JS_CLASS_ESCAPES[letter.lower()]
-    if letter and not letter.isalnum():
-        return "\\" + letter
-    raise ValueError("JS.regex: unsupported escape \\%s" % letter)
+def _timeout_ms(text: str) -> int:
+    if not (text.isdigit() and text.isascii()) or int(text) > _MAX_REQUEST_TIMEOUT_MS:
+        raise argparse.ArgumentTypeError("needs a whole number of milliseconds from 0 to %d"
+                                         % _MAX_REQUEST_TIMEOUT_MS)
+    return int(text)
 
 
-class JS(object):
-    """The door: ECMAScript string behaviours that Python spells differently."""
+def _arguments_json(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(
+            "the arguments are not JSON (%s); quote them for your shell, e.g. '{\"ref\": \"0001\"}'"
+            % error) from None
 
-    __slots__ = ()
 
-    @staticmethod
-    def trim(text: str) -> str:
-        """`String.prototype.trim`: strips exactly WhiteSpace and LineTerminator."""
-        return _js_trim(text)
+def _new_parser(prog: str, usage: str, description: str, epilog: Optional[str] = None) -> _Parser:
+    parser = _Parser(prog=prog, usage=usage, description=description, epilog=epilog,
+                     formatter_class=_HelpFormatter, add_help=False, allow_abbrev=False)
+    return parser
 
-    @staticmethod
-    def code_units(text: str) -> str:
-        """One character per UTF-16 code unit: astral characters become their surrogate pair."""
-        return _js_code_units(text)
 
-    @staticmethod
-    def regex(source: str) -> Callable[[str], bool]:
-        """`RegExp.prototype.test` of a flagless JS regex literal's source (compiled once)."""
-        return _js_regex(source)
+def _add_location_flags(group: Any, root_help: str) -> None:
+    """--cwd and --dir, read alike by every command."""
+    group.add_argument("--cwd", metavar="PATH", type=_value, help=root_help)
+    group.add_argument("--dir", metavar="PATH", type=_value,
+                       help="ADR folder, relative to the root and inside it (default: $%s, else "
+                            "%s)" % (_ENV_DIR, DEFAULT_ADR_DIR))
+
+
+def _add_help_flag(group: Any) -> None:
+    group.add_argument("-h", "--help", action="help", help="print this help and exit")
+
+
+_ROOT_HELP = ("repository root: a directory with a .git entry (default: $%s, else the working "
+              "directory)" % _ENV_CWD)
+
+
+def _command_line() -> _Parser:
+    """The parser of `adrkit-mcp ...`, with one subparser per subcommand."""
+    listing = "".join("  %-8s %s\n" % (name, summary) for name, summary, _ in _SUBCOMMAND_HELP)
+    parser = _new_parser(SERVER_NAME, _SERVER_USAGE, _SERVER_DESCRIPTION,
+                         _SERVER_EPILOG % (listing, _ENV_CWD, _ENV_DIR))
+    group = parser.add_argument_group("options")
+    _add_location_flags(group, _ROOT_HELP)
+    group.add_argument("--request-timeout-ms", metavar="N", type=_timeout_ms,
+                       default=_DEFAULT_REQUEST_TIMEOUT_MS,
+                       help="answer a tool call still running after N ms with error -32603 and "
+                            "drop its result; 0 disables (default: %d)" % _DEFAULT_REQUEST_TIMEOUT_MS)
+    group.add_argument("--version", action="version", version="%s %s" % (SERVER_NAME, SERVER_VERSION),
+                       help="print the version and exit")
+    _add_help_flag(group)
+    parser.set_defaults(run=None, check=None, parser=parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", prog=SERVER_NAME,
+                                     parser_class=_Parser, help=argparse.SUPPRESS)
+    adders = {"call": _add_call_parser, "config": _add_config_parser, "doctor": _add_doctor_parser}
+    for name, summary, description in _SUBCOMMAND_HELP:
+        sub = commands.add_parser(name, help=summary, description=description,
+                                  formatter_class=_HelpFormatter, add_help=False,
+                                  allow_abbrev=False)
+        sub.set_defaults(check=None, parser=sub)
+        adders[name](sub)
+    return parser
+
+
+def _add_call_parser(parser: _Parser) -> None:
+    parser.usage = "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH]"
+    parser.add_argument("tool", choices=sorted(TOOLS), metavar="tool",
+                        help="one of: %s" % ", ".join(sorted(TOOLS)))
+    parser.add_argument("arguments", type=_arguments_json, metavar="json arguments",
+                        help="the tool's arguments as one JSON object")
+    group = parser.add_argument_group("options")
+    _add_location_flags(group, _ROOT_HELP)
+    _add_help_flag(group)
+    parser.set_defaults(run=command_call)
+
+
+def _add_doctor_parser(parser: _Parser) -> None:
+    parser.usage = "adrkit-mcp doctor [--cwd PATH] [--dir PATH]"
+    group = parser.add_argument_group("options")
+    _add_location_flags(group, _ROOT_HELP)
+    _add_help_flag(group)
+    parser.set_defaults(run=command_doctor)
+
+
+def _add_config_parser(parser: _Parser) -> None:
+    ids = ", ".join(client_id for client_id, _, _ in _config_clients)
+    parser.usage = ("adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable]\n"
+                    "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable]\n"
+                    "       adrkit-mcp config --list")
+    parser.description = "clients: %s\n\n%s" % (ids, parser.description)
+    parser.add_argument("client", nargs="?", help=argparse.SUPPRESS)
+    group = parser.add_argument_group("options")
+    group.add_argument("--list", action="store_true",
+                       help="list the clients and where their configuration lives")
+    group.add_argument("--all", action="store_true",
+                       help="every client's snippet, as one JSON object keyed by client id")
+    group.add_argument("--portable", action="store_true",
+                       help="a team config for the project-scoped clients (claude-code, vscode, "
+                            "cursor): the program by its path inside the repository, python3 from "
+                            "PATH, no absolute path of this machine (automatic when a .pyz inside "
+                            "the repository runs this)")
+    _add_location_flags(group, "repository root the server reads (default: $%s, else the "
+                               "working directory; VS Code gets ${workspaceFolder} unless --cwd "
+                               "is given)" % _ENV_CWD)
+    _add_help_flag(group)
+    parser.set_defaults(run=command_config, check=_config_check)
+
+
+def _parse(args: List[str], subcommand: Optional[str]) -> Any:
+    """The parsed command line (a Namespace), or the exit status when parsing ends the run."""
+    parser = _command_line()
+    try:
+        options, extras = parser.parse_known_args(args)
+        if extras:  # reported by the parser that owns the command, with its own usage
+            options.parser.error("unrecognized arguments: %s" % " ".join(extras))
+        if options.command != subcommand:
+            parser.error("give the subcommand first: adrkit-mcp %s ..." % options.command)
+        if options.check is not None:
+            options.check(options)
+        return options
+    except _ParserExit as done:
+        return done.status
+    except _UsageError as error:
+        prog = error.parser.prog
+        sys.stderr.write("%s%s: error: %s\nTry '%s --help' for more information.\n"
+                         % (error.parser.format_usage(), prog, error.message, prog))
+        return 2
+
+
+def _location(options: Any) -> Tuple[Optional[str], Optional[str]]:
+    """(root, ADR folder): the flag, else the environment (empty counts as unset), else None."""
+    return (options.cwd or os.environ.get(_ENV_CWD) or None,
+            options.dir or os.environ.get(_ENV_DIR) or None)
+
+
+def _corpus_location(options: Any) -> Tuple[str, str]:
+    """_location with the defaults filled in: the working directory and docs/adr."""
+    cwd, adr_dir = _location(options)
+    return cwd or os.getcwd(), adr_dir or DEFAULT_ADR_DIR
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """The adrkit-mcp command; returns the exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in SUBCOMMANDS:
+        return run_subcommand(args[0], args[1:])
+    options = _parse(args, None)
+    if isinstance(options, int):
+        return options
+    cwd, adr_dir = _location(options)
+    return run_server(cwd, adr_dir, options.request_timeout_ms)
+
+
+def run_subcommand(name: str, argv: List[str]) -> int:
+    """`adrkit-mcp <name> ...` for a name in SUBCOMMANDS; returns the exit status."""
+    options = _parse([name] + list(argv), name)
+    if isinstance(options, int):
+        return options
+    return options.run(options)
 
 
 # ---------------------------------------------------------------------------
-# 8c. URL: validity under the WHATWG URL Standard (engine)
+# 9. Commands: call and doctor
 # ---------------------------------------------------------------------------
-#
-# Reproduces whether `new URL(text)` (no base URL) succeeds: the WHATWG URL
-# Standard's basic URL parser as the JavaScript runtimes implement it (Node 22's
-# Ada, Bun's WebKit parser), reduced to success or failure.  Covered: the
-# scheme; the authority of special and non-special schemes (credentials, empty
-# hosts, `\` as a separator only for special ones); `file:` hosts and drive
-# letters; the port range for every scheme; IPv6 (the Standard's own parser,
-# not `ipaddress`: no zone ids, no leading-zero IPv4 tails); IPv4 with hex,
-# octal and short forms; opaque hosts and their forbidden code points; and
-# domains through "domain to ASCII": percent-decoding, UTS #46 mapping with
-# the `idna` package's table (non-transitional, no STD3 rules, no DNS length),
-# NFC, Punycode, the label validity criteria, CheckJoiners (RFC 5892 ContextJ)
-# and CheckBidi (RFC 5893).  Path, query and fragment never make it fail.
-#
-# Guarantee and test: `url_is_valid` gives the reference's answer for every
-# URL of tests/data/vectors/frontmatter.json (group `url`, 513 cases, and the
-# URLs of the random groups), which were recorded by running the reference
-# under Bun 1.4.4 (tests/test_vectors_frontmatter.py).  Runtimes differ at the
-# edges of Unicode domains: Node 20 uses an older UTS #46 table and no CheckBidi
-# (ADR 0009).  Door: url_is_valid; everything else here is private.
 
-_URL_SPECIAL_SCHEMES = frozenset(("ftp", "file", "http", "https", "ws", "wss"))
-_URL_FORBIDDEN_HOST = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
-_URL_FORBIDDEN_DOMAIN = _URL_FORBIDDEN_HOST | frozenset("%\x7f") | frozenset(chr(c) for c in range(0x20))
-_URL_C0_OR_SPACE = "".join(chr(c) for c in range(0x21))
-_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
-_URL_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-_URL_PERCENT_BYTE = re.compile(rb"%([0-9A-Fa-f]{2})")
-_URL_HEX = frozenset("0123456789abcdefABCDEF")
-_URL_DIGITS = frozenset("0123456789")
-_URL_RTL = frozenset(("R", "AL", "AN"))
-_URL_BIDI_RTL_ALLOWED = frozenset(("R", "AL", "AN", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"))
-_URL_BIDI_LTR_ALLOWED = frozenset(("L", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"))
+def command_call(options: Any) -> int:
+    """`adrkit-mcp call <tool> '<json arguments>'`: one tool call, its result as JSON on stdout."""
+    cwd, adr_dir = _corpus_location(options)
+    tool, arguments = options.tool, options.arguments
+    config = CorpusConfig(cwd, adr_dir)
+    problem = check_roots(config)
+    if problem is not None:
+        sys.stderr.write("adrkit-mcp: %s\n" % problem[1])
+        return 1
+    result = call_tool(config, tool, arguments)
+    if result.get("isError"):
+        sys.stderr.write("adrkit-mcp: %s\n" % result["content"][0]["text"])
+        return 1
+    sys.stdout.write(json.dumps(result["structuredContent"], indent=2, ensure_ascii=False) + "\n")
+    outcome = result["structuredContent"]["result"]["outcome"]
+    return 1 if outcome == "corpus-unavailable" else 0
 
 
-def url_is_valid(text: str) -> bool:
-    """Whether `new URL(text)` succeeds (the WHATWG URL parser, no base URL)."""
-    text = _URL_LONE_SURROGATE.sub("\ufffd", text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass"))
-    text = text.strip(_URL_C0_OR_SPACE).replace("\t", "").replace("\n", "").replace("\r", "")
-    match = _URL_SCHEME.match(text)
-    if match is None:
-        return False
-    scheme = match.group()[:-1].lower()
-    rest = text[match.end():]
-    if scheme == "file":
-        return _url_file_ok(rest)
-    if scheme in _URL_SPECIAL_SCHEMES:
-        return _url_authority_ok(rest.lstrip("/\\"), True)
-    if rest.startswith("//"):
-        return _url_authority_ok(rest[2:], False)
-    return True
+_NON_RECORD_NAMES = ("readme.md", "index.md", "contributing.md", "template.md")
+
+_ROOT_FIXES = {
+    "root-not-found": "pass the repository's absolute path with --cwd (or ADRKIT_MCP_CWD)",
+    "root-not-directory": "--cwd must name the repository folder, not a file in it",
+    "root-not-readable": "give this user read and search permission on the folder",
+    "root-not-git": "point --cwd at the top of a Git work tree (the folder that holds .git)",
+    "dir-not-found": "create the folder, or pass the right one with --dir (relative to the root)",
+    "dir-not-directory": "--dir must name a folder",
+    "dir-not-readable": "give this user read and search permission on the ADR folder",
+    "dir-outside-root": "keep the ADR folder inside the repository (a symlink may not leave it)",
+}
 
 
-def _url_file_ok(rest):
-    """file: the host between `//` and the next delimiter, unless it is a drive letter."""
-    if rest[:1] not in ("/", "\\") or rest[1:2] not in ("/", "\\"):
-        return True
-    host = re.split(r"[/\\?#]", rest[2:], maxsplit=1)[0]
-    if host == "" or (len(host) == 2 and host[0].isascii() and host[0].isalpha() and host[1] in ":|"):
-        return True
-    return _url_host_ok(host, True)
+class _Report(object):
+    def __init__(self):
+        self.failed = False
+
+    def ok(self, sentence):
+        sys.stdout.write("ok    %s\n" % sentence)
+
+    def note(self, sentence):
+        sys.stdout.write("note  %s\n" % sentence)
+
+    def fail(self, sentence, fix):
+        self.failed = True
+        sys.stdout.write("FAIL  %s\n      fix: %s\n" % (sentence, fix))
 
 
-def _url_authority_ok(rest, special):
-    """The authority state, host state and port state of the basic URL parser."""
-    authority = re.split(r"[/\\?#]" if special else r"[/?#]", rest, maxsplit=1)[0]
-    if "@" in authority:
-        authority = authority.rsplit("@", 1)[1]
-        if authority == "":
-            return False
-    host, port, inside = authority, "", False
-    for index, ch in enumerate(authority):
-        if ch == "[":
-            inside = True
-        elif ch == "]":
-            inside = False
-        elif ch == ":" and not inside:
-            host, port = authority[:index], authority[index + 1:]
-            if host == "":
-                return False
-            break
-    if special and host == "":
-        return False
-    if port and (any(ch not in _URL_DIGITS for ch in port) or int(port) > 65535):
-        return False
-    return _url_host_ok(host, special)
+def server_launch_command() -> List[str]:
+    """The absolute command a client config must run to start this server."""
+    program = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if program.endswith(".pyz") and os.path.isfile(program):
+        return [sys.executable, program]
+    module_file = os.path.abspath(__file__)
+    if os.path.isfile(module_file) and not module_file.endswith(".pyz"):
+        if os.path.basename(program) == "adrkit-mcp" and os.path.isfile(program):
+            return [program]
+        return [sys.executable, module_file]
+    return [sys.executable, program]
 
 
-def _url_host_ok(host, special):
-    """The host parser: IPv6 in brackets, an opaque host, or a domain / IPv4 address."""
-    if host.startswith("["):
-        return host.endswith("]") and _url_ipv6_ok(host[1:-1])
-    if not special:
-        return not any(ch in _URL_FORBIDDEN_HOST for ch in host)
-    raw = _URL_PERCENT_BYTE.sub(lambda m: bytes((int(m.group(1), 16),)), host.encode("utf-8"))
-    ascii_domain = _url_domain_to_ascii(raw.decode("utf-8", "replace"))
-    if ascii_domain is None:
-        return False
-    if _url_ends_in_number(ascii_domain):
-        return _url_ipv4_ok(ascii_domain)
-    return True
-
-
-def _url_domain_to_ascii(domain):
-    """UTS #46 ToASCII as the URL Standard calls it; None on failure."""
-    if domain.isascii() and not any(label[:4].lower() == "xn--" for label in domain.split(".")):
-        result = domain.lower()
+def command_doctor(options: Any) -> int:
+    """`adrkit-mcp doctor`: check what a client needs, each problem with its fix."""
+    cwd, adr_dir = _corpus_location(options)
+    report = _Report()
+    version = "%d.%d.%d" % sys.version_info[:3]
+    if sys.version_info >= (3, 9):
+        report.ok("Python %s at %s" % (version, sys.executable))
     else:
-        mapped = _url_uts46_map(domain)
-        if mapped is None:
-            return None
-        labels = [_url_label_unicode(label) for label in mapped.split(".")]
-        if any(label is None for label in labels) or not _url_bidi_ok(labels):
-            return None
-        result = ".".join(label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii")
-                          for label in labels)
-    if result == "" or any(ch in _URL_FORBIDDEN_DOMAIN for ch in result):
-        return None
-    return result
+        report.fail("Python %s is too old" % version, "run the server with Python 3.9 or newer")
+    try:
+        canonical_root, canonical_dir = resolve_canonical_roots(cwd, adr_dir)
+    except CorpusUnavailable as error:
+        report.fail("%s (--cwd %s, --dir %s)" % (CORPUS_UNAVAILABLE_MESSAGES[error.reason], cwd, adr_dir),
+                    _ROOT_FIXES.get(error.reason, "check the configuration"))
+        return 1
+    report.ok("repository root %s has a .git entry" % canonical_root)
+    report.ok("ADR directory %s is inside the root" % canonical_dir)
+    config = CorpusConfig(cwd, adr_dir, canonical_root)
+    try:
+        projection = load_projection(config)
+    except CorpusUnavailable as error:
+        report.fail(CORPUS_UNAVAILABLE_MESSAGES[error.reason], "run doctor again")
+        return 1
+    report.ok("%d %s load; %d candidate %s excluded" % (
+        projection.record_count, _plural(projection.record_count, "record", "records"),
+        projection.excluded_count, _plural(projection.excluded_count, "file is", "files are")))
+    by_rule: Dict[str, List[Dict[str, Any]]] = {}
+    for finding in projection.findings:
+        by_rule.setdefault(finding["rule"], []).append(finding)
+    for rule in sorted(by_rule, key=utf16_key):
+        group = by_rule[rule]
+        severity = group[0]["severity"]
+        sys.stdout.write("%-5s %d %s finding%s (%s):\n" % (
+            "warn" if severity != "info" else "note", len(group), rule, "" if len(group) == 1 else "s", severity))
+        for finding in group[:20]:
+            where = finding.get("path") or finding.get("id") or ""
+            sys.stdout.write("        %s: %s\n" % (where, finding["message"]))
+        if len(group) > 20:
+            sys.stdout.write("        ... and %d more\n" % (len(group) - 20))
+        sys.stdout.write("      fix: %s\n" % _finding_fix(rule))
+    for path, why in _markdown_outside_the_corpus(canonical_root, canonical_dir):
+        report.note("%s is not read as a record: %s" % (path, why))
+    _doctor_handshake(report, canonical_root, adr_dir)
+    if report.failed:
+        sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
+        return 1
+    sys.stdout.write("A client configured with --cwd %s --dir %s would work.\n" % (canonical_root, adr_dir))
+    return 0
 
 
-def _url_uts46_map(domain):
-    """UTS #46 processing steps 1-2: map each code point by the table, then NFC; None if disallowed."""
-    from idna import uts46data as table  # 240 kB: loaded on the first non-ASCII domain, not at start-up
-    pieces = []
-    for ch in domain:
-        position = bisect.bisect_right(table.uts46_starts, ord(ch)) - 1
-        status = chr(table.uts46_statuses[position])
-        if status == "M":
-            pieces.append(table.uts46_replacements[position])
-        elif status in ("V", "D"):
-            pieces.append(ch)
-        elif status != "I":
-            return None
-    return unicodedata.normalize("NFC", "".join(pieces))
+_FINDING_FIXES = {
+    "frontmatter-fence": "start the file with a line that is exactly --- (no BOM, no blank line, "
+                         "no trailing space) and close the frontmatter with another --- line",
+    "frontmatter-parse": "fix the YAML between the two --- lines (the message says where)",
+    "file-read": "make the file readable, and check its YAML anchors and aliases",
+    "record-too-large": "keep each record under 64 KiB: move long material to a linked document",
+    "record-stat-error": "make the record a regular, readable file inside the ADR folder",
+    "unique-id": "give each record its own id (and file number)",
+    "strict-unknown-key": "remove or rename the field: schema v0.1.0 allows no other keys",
+    "required-field": "add the missing field (id, title, status and date are required)",
+    "import-incomplete": "add the deciders once they are known",
+    "accepted-conflictsWith": "nothing to fix if the conflict is intended; otherwise resolve it",
+    "affects-unresolvable": "nothing to fix: such matchers are inert on this server",
+    "affects-bad-pattern": "write path globs relative to the repository root, package matchers as "
+                           "name or name@<semver range>",
+}
 
 
-def _url_label_unicode(label):
-    """The Unicode form of one mapped label if it meets the validity criteria, else None."""
-    if label.startswith("xn--"):
-        if not label.isascii():
-            return None
+def _finding_fix(rule):
+    if rule in _FINDING_FIXES:
+        return _FINDING_FIXES[rule]
+    if rule.startswith("dangling-"):
+        return "point the reference at an existing record id, or remove it"
+    if rule in CROSS_FIELD_RULES:
+        return CROSS_FIELD_RULES[rule][0]
+    return "correct the field named in each finding to match schema v0.1.0"
+
+
+def _markdown_outside_the_corpus(canonical_root, canonical_dir, depth_limit=8):
+    """Markdown files under the ADR dir that the tools silently skip, with the reason."""
+    found = []
+
+    def walk(folder, depth):
         try:
-            label = label[4:].encode("ascii").decode("punycode")
-        except (UnicodeError, ValueError, OverflowError):
-            return None
-        if label == "" or label.isascii() or unicodedata.normalize("NFC", label) != label:
-            return None
-    if label.isascii():
-        return None if label.startswith("xn--") else label
-    if label.startswith("xn--") or unicodedata.category(label[0]).startswith("M"):
-        return None
-    for index, ch in enumerate(label):
-        if _url_uts46_map(ch) != ch:
-            return None
-        if ch in "\u200c\u200d" and not _url_joiner_ok(label, index):
-            return None
-    return label
+            entries = sorted(os.scandir(folder), key=lambda entry: utf16_key(entry.name))
+        except OSError:
+            return
+        for entry in entries:
+            path = os.path.relpath(entry.path, canonical_root).replace(os.sep, "/")
+            if entry.is_dir(follow_symlinks=False):
+                if not entry.name.startswith(".") and depth < depth_limit:
+                    walk(entry.path, depth + 1)
+                continue
+            if not entry.name.lower().endswith(".md"):
+                continue
+            if entry.is_symlink():
+                found.append((path, "it is a symlink, and records must be regular files"))
+            elif depth > 0:
+                found.append((path, "it is in a subfolder; records live directly in the ADR directory"))
+            elif entry.name.startswith("."):
+                found.append((path, "it is a dotfile"))
+            elif entry.name == TEMPLATE_FILE_NAME or entry.name.lower() in _NON_RECORD_NAMES:
+                found.append((path, "conventional documentation, not a record (as intended)"))
+            elif not is_record_file_name(entry.name):
+                found.append((path, "its name is not NNNN-slug.md (four or more digits, a dash, "
+                                    "a slug, lower-case .md)"))
+    walk(canonical_dir, 0)
+    return found
 
 
-def _url_joiner_ok(label, index):
-    """CheckJoiners: RFC 5892 appendix A.1 (ZWNJ) and A.2 (ZWJ)."""
-    if index > 0 and unicodedata.combining(label[index - 1]) == 9:  # a virama before it
-        return True
-    if label[index] == "\u200d":
-        return False
-    before = [_url_joining_type(ch) for ch in reversed(label[:index])]
-    after = [_url_joining_type(ch) for ch in label[index + 1:]]
-    before = [kind for kind in before if kind != "T"][:1]
-    after = [kind for kind in after if kind != "T"][:1]
-    return before in (["L"], ["D"]) and after in (["R"], ["D"])
-
-
-def _url_joining_type(ch):
-    for kind, ranges in idna.idnadata.joining_types.items():
-        if idna.intranges.intranges_contain(ord(ch), ranges):
-            return kind
-    return None
-
-
-def _url_bidi_ok(labels):
-    """CheckBidi: in a domain with a right-to-left character, every label obeys RFC 5893's Bidi rule."""
-    classes = [[unicodedata.bidirectional(ch) for ch in label] for label in labels]
-    if not any(kind in _URL_RTL for kinds in classes for kind in kinds):
-        return True
-    return all(_url_bidi_label_ok(kinds) for kinds in classes if kinds)
-
-
-def _url_bidi_label_ok(kinds):
-    """RFC 5893 section 2, rules 1-6, over the bidi classes of one label."""
-    end = len(kinds)
-    while end > 1 and kinds[end - 1] == "NSM":
-        end -= 1
-    if kinds[0] in ("R", "AL"):
-        allowed, endings = _URL_BIDI_RTL_ALLOWED, ("R", "AL", "EN", "AN")
-        if "EN" in kinds and "AN" in kinds:
-            return False
-    elif kinds[0] == "L":
-        allowed, endings = _URL_BIDI_LTR_ALLOWED, ("L", "EN")
-    else:
-        return False
-    return all(kind in allowed for kind in kinds) and kinds[end - 1] in endings
-
-
-def _url_ends_in_number(domain):
-    parts = domain.split(".")
-    if parts[-1] == "" and len(parts) > 1:
-        parts.pop()
-    last = parts[-1]
-    return (last != "" and all(ch in _URL_DIGITS for ch in last)) or _url_ipv4_number(last) is not None
-
-
-def _url_ipv4_number(part):
-    if part == "":
-        return None
-    radix = 10
-    if part[:2] in ("0x", "0X"):
-        radix, part = 16, part[2:]
-    elif len(part) > 1 and part[0] == "0":
-        radix, part = 8, part[1:]
-    if part == "":
-        return 0
-    allowed = _URL_HEX if radix == 16 else frozenset("01234567") if radix == 8 else _URL_DIGITS
-    if any(ch not in allowed for ch in part):
-        return None
-    return int(part, radix)
-
-
-def _url_ipv4_ok(domain):
-    parts = domain.split(".")
-    if parts[-1] == "" and len(parts) > 1:
-        parts.pop()
-    if len(parts) > 4:
-        return False
-    numbers = [_url_ipv4_number(part) for part in parts]
-    if any(number is None for number in numbers) or any(number > 255 for number in numbers[:-1]):
-        return False
-    return numbers[-1] < 256 ** (5 - len(numbers))
-
-
-def _url_ipv6_ok(text):
-    """The URL Standard's IPv6 parser, reduced to success or failure."""
-    pieces, compress, index, end = 0, False, 0, len(text)
-    if text[:1] == ":":
-        if text[1:2] != ":":
-            return False
-        index, pieces, compress = 2, 1, True
-    while index < end:
-        if pieces == 8:
-            return False
-        if text[index] == ":":
-            if compress:
-                return False
-            index, pieces, compress = index + 1, pieces + 1, True
+def _doctor_handshake(report, canonical_root, adr_dir):
+    """Start a child server as a client config would and talk to it in both eras."""
+    command = server_launch_command() + ["--cwd", canonical_root, "--dir", adr_dir]
+    modern_meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                   "io.modelcontextprotocol/clientCapabilities": {}}
+    sessions = (
+        ("legacy handshake (2025-11-25)", [
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "adrkit-mcp-doctor", "version": SERVER_VERSION}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]),
+        ("modern server/discover + tools/list (2026-07-28)", [
+            {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": modern_meta}},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": modern_meta}}]),
+    )
+    for label, messages in sessions:
+        payload = "".join(json.dumps(message) + "\n" for message in messages)
+        try:
+            child = subprocess.run(command, input=payload.encode("utf-8"), stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            report.fail("could not run %s: %s" % (" ".join(command), error),
+                        "check that the interpreter and the program path exist and are executable")
             continue
-        length = 0
-        while length < 4 and index < end and text[index] in _URL_HEX:
-            index, length = index + 1, length + 1
-        if index < end and text[index] == ".":
-            if length == 0 or pieces > 6 or not _url_ipv6_tail_ok(text[index - length:]):
-                return False
-            pieces += 2
-            break
-        if index < end:
-            if text[index] != ":":
-                return False
-            index += 1
-            if index == end:
-                return False
-        pieces += 1
-    return compress or pieces == 8
-
-
-def _url_ipv6_tail_ok(text):
-    """The dotted IPv4 tail of an IPv6 address: four decimal parts, no leading zeros, each <= 255."""
-    parts = text.split(".")
-    if len(parts) != 4:
-        return False
-    for part in parts:
-        if part == "" or any(ch not in _URL_DIGITS for ch in part) or (len(part) > 1 and part[0] == "0"):
-            return False
-        if int(part) > 255:
-            return False
-    return True
+        answers = {}
+        for line in child.stdout.decode("utf-8", "replace").splitlines():
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(message, dict) and "id" in message:
+                answers[message["id"]] = message
+        tools = answers.get(2, {}).get("result", {}).get("tools", [])
+        if 1 in answers and "result" in answers[1] and len(tools) == len(TOOLS):
+            report.ok("%s: the child server answered and lists %d tools" % (label, len(tools)))
+        else:
+            report.fail("%s failed (exit %s): %s" % (label, child.returncode,
+                                                     child.stderr.decode("utf-8", "replace").strip()[:300]),
+                        "run the command by hand to see why: %s" % " ".join(command))
 
 
 # ---------------------------------------------------------------------------
-# 9. Globs: Path globs with the exact semantics of picomatch 4.0.5
+# 9. Commands: client configuration printer, `adrkit-mcp config <client> [--cwd PATH] [--dir PATH]`,
+# `adrkit-mcp config --list`, `adrkit-mcp config --all`.
+#
+# Prints on stdout only the JSON to merge into the client's own configuration file; everything
+# addressed to the person (where the file is, "merge, don't overwrite", warnings) goes to stderr.
+# The command is absolute (the running interpreter plus the .pyz or module file, or the
+# installed console script): GUI clients start servers without the login shell's PATH, and
+# `spawn ... ENOENT` is the most common reason an MCP server never starts. The exception is a
+# team config (a .pyz inside the repository, or --portable) for the three project-scoped files:
+# `python3` and the repository-relative program, with a note on what each teammate needs.
+#
+# Shapes, checked against each client's documentation (late 2026):
+#   claude-desktop  {"mcpServers": {name: {command, args, env}}}
+#                   modelcontextprotocol.io/docs/develop/connect-local-servers
+#   claude-code     {"mcpServers": {name: {"type": "stdio", command, args, env}}} in .mcp.json
+#                   code.claude.com/docs/en/mcp (project scope, .mcp.json)
+#   vscode          {"servers": {name: {"type": "stdio", command, args}}} in .vscode/mcp.json,
+#                   ${workspaceFolder} substituted by VS Code
+#                   code.visualstudio.com/docs/agents/reference/mcp-configuration
+#   cursor          {"mcpServers": {name: {command, args, env}}} in .cursor/mcp.json
+#                   cursor.com/docs/mcp
+#   copilot-cli     {"mcpServers": {name: {"type": "local", command, args, env, "tools": ["*"]}}}
+#                   in ~/.copilot/mcp-config.json
+#                   docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers
+#   cline           {"mcpServers": {name: {command, args, env}}} in cline_mcp_settings.json
+#                   docs.cline.bot/mcp/configuring-mcp-servers
+#   continue        {"mcpServers": [{name, "type": "stdio", command, args}]} list in config.yaml
+#                   docs.continue.dev/customize/deep-dives/mcp
+# Stdlib only; every name here starts with _config_ except the entry point command_config.
+# ---------------------------------------------------------------------------------------------
+
+_config_server_name = "adrkit"
+
+# id, display name, where its configuration lives (shown by --list and on stderr).
+_config_clients = (
+    ("claude-desktop", "Claude Desktop",
+     "claude_desktop_config.json: ~/Library/Application Support/Claude/ on macOS, "
+     "%APPDATA%\\Claude\\ on Windows (Settings > Developer > Edit Config opens it)"),
+    ("claude-code", "Claude Code",
+     ".mcp.json at the repository root (project scope)"),
+    ("vscode", "VS Code",
+     ".vscode/mcp.json in the workspace (or the user mcp.json: command 'MCP: Open User "
+     "Configuration')"),
+    ("cursor", "Cursor",
+     ".cursor/mcp.json in the project, or ~/.cursor/mcp.json for every project"),
+    ("copilot-cli", "GitHub Copilot CLI",
+     "~/.copilot/mcp-config.json ($COPILOT_HOME/mcp-config.json when COPILOT_HOME is set)"),
+    ("cline", "Cline",
+     "cline_mcp_settings.json (Cline > MCP Servers > Configure > Configure MCP Servers opens it)"),
+    ("continue", "Continue",
+     "~/.continue/config.yaml, in its mcpServers list (YAML accepts this JSON as it is)"),
+)
+
+
+def _config_check(options: Any) -> None:
+    """Exactly one of a client id, --list, --all; a known client id."""
+    chosen = [options.client is not None, options.list, options.all]
+    if sum(chosen) != 1:
+        options.parser.error("give exactly one of: a client id, --list, --all")
+    ids = [client_id for client_id, _, _ in _config_clients]
+    if options.client is not None and options.client not in ids:
+        options.parser.error("unknown client %r; the clients are: %s" % (options.client, ", ".join(ids)))
+
+
+def _config_launcher() -> Tuple[str, List[str], str]:
+    """(command, leading arguments, how it was found) that start this very server again."""
+    executable = os.path.abspath(sys.executable) if sys.executable else ""
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c", "-m") else ""
+    started = os.path.abspath(argv0) if argv0 else ""
+    if not executable:
+        executable = "python3"  # an embedded interpreter: cannot do better, warned about below
+    here = os.path.abspath(__file__) if "__file__" in globals() else ""
+    # 1. A zipapp (the shiv .pyz): argv[0] is the archive itself.
+    if started and os.path.isfile(started) and zipfile.is_zipfile(started):
+        return executable, [started], "zipapp"
+    marker = ".pyz" + os.sep
+    if marker in here:  # imported straight from an archive that is not argv[0]
+        return executable, [here[: here.index(marker) + 4]], "zipapp"
+    # 2. This file run as a script, or with `python -m adrkit_mcp`.
+    if started and here and os.path.isfile(started) and os.path.isfile(here):
+        try:
+            if os.path.samefile(started, here):
+                return executable, [here], "module file"
+        except OSError:
+            pass
+    # 3. An installed console script (pip, pipx, uv tool): a launcher next to its interpreter.
+    if started and not started.endswith((".py", ".pyw")):
+        for candidate in (started, started + ".exe"):
+            if os.path.isfile(candidate):
+                return candidate, [], "console script"
+    # 4. Anything else (imported by another program): run the module file with this interpreter.
+    return executable, [here] if here else ["-m", "adrkit_mcp"], "module file"
+
+
+def _config_root(options: Any, for_vscode: bool) -> Optional[str]:
+    value = _location(options)[0]
+    if value is None:
+        return None if for_vscode else os.path.realpath(os.getcwd())
+    return os.path.realpath(os.path.expanduser(str(value)))
+
+
+def _config_snippet(client_id: str, command: str, lead: List[str], root: Optional[str],
+                    adr_dir: str) -> object:
+    name = _config_server_name
+    cli_args = lead + ["--cwd", root or "${workspaceFolder}", "--dir", adr_dir]
+    env = {_ENV_CWD: root or "", _ENV_DIR: adr_dir}
+    if client_id in ("claude-desktop", "cursor", "cline"):
+        # GUI apps start servers from an arbitrary directory: the root travels in env.
+        return {"mcpServers": {name: {"command": command, "args": list(lead), "env": env}}}
+    if client_id == "claude-code":
+        return {"mcpServers": {name: {"type": "stdio", "command": command, "args": cli_args,
+                                      "env": {}}}}
+    if client_id == "vscode":
+        return {"servers": {name: {"type": "stdio", "command": command, "args": cli_args}}}
+    if client_id == "copilot-cli":
+        return {"mcpServers": {name: {"type": "local", "command": command, "args": cli_args,
+                                      "env": {}, "tools": ["*"]}}}
+    if client_id == "continue":
+        return {"mcpServers": [{"name": name, "type": "stdio", "command": command,
+                                "args": cli_args}]}
+    raise KeyError(client_id)
+
+
+# Team configs: a .pyz (or the module file) committed in the repository, started by every
+# teammate's editor. Only the project-scoped files travel with the repository; each client starts
+# the server its own way: Claude Code from the project folder (it expands ${VAR} and
+# ${VAR:-default}, none needed here), VS Code and Cursor from a folder of their choosing, with
+# ${workspaceFolder} substituted in args.
+_config_project_clients = ("claude-code", "vscode", "cursor")
+_config_portable_python = "python3"
+
+
+def _config_in_repository(lead: List[str], how: str, root: Optional[str]) -> Optional[str]:
+    """The program's path relative to root, with / separators, when it lies inside root."""
+    if root is None or how not in ("zipapp", "module file") or not lead or lead[0] == "-m":
+        return None
+    program = os.path.realpath(lead[0])
+    inside = os.path.relpath(program, root)
+    if inside.startswith(os.pardir) or os.path.isabs(inside):
+        return None
+    return inside.replace(os.sep, "/")
+
+
+def _config_portable_snippet(client_id: str, program: str, adr_dir: str) -> object:
+    name = _config_server_name
+    if client_id == "claude-code":  # started in the project folder: relative paths hold
+        return {"mcpServers": {name: {"type": "stdio", "command": _config_portable_python,
+                                      "args": [program, "--dir", adr_dir], "env": {}}}}
+    args = ["${workspaceFolder}/" + program, "--cwd", "${workspaceFolder}", "--dir", adr_dir]
+    if client_id == "vscode":
+        return {"servers": {name: {"type": "stdio", "command": _config_portable_python,
+                                   "args": args}}}
+    if client_id == "cursor":
+        return {"mcpServers": {name: {"command": _config_portable_python, "args": args}}}
+    raise KeyError(client_id)
+
+
+def _config_portable_notes(program: str, others: List[str]) -> List[str]:
+    notes = ["team config: commit this file with %s; it names no path of this machine. Every "
+             "teammate needs Python 3.9 or newer on the editor's PATH as %s (an editor started "
+             "from a desktop may not see the shell's PATH; on Windows write py or python "
+             "instead)%s." % (program, _config_portable_python,
+                              "" if program.endswith(".pyz") else
+                              ", plus PyYAML and pathspec installed for it (the .pyz carries both)")]
+    if others:
+        notes.append("%s: per-user configuration, so the snippet keeps absolute paths"
+                     % ", ".join(others))
+    return notes
+
+
+def _config_where(client_id: str) -> Tuple[str, str]:
+    for known_id, display, where in _config_clients:
+        if known_id == client_id:
+            return display, where
+    raise KeyError(client_id)
+
+
+def _config_merge_hint(client_id: str) -> str:
+    if client_id == "vscode":
+        return 'add the "%s" entry to the file\'s existing "servers" object' % _config_server_name
+    if client_id == "continue":
+        return 'append the entry to the existing "mcpServers" list'
+    return 'add the "%s" entry to the file\'s existing "mcpServers" object' % _config_server_name
+
+
+def _config_warnings(command: str, lead: List[str], how: str, roots: List[str],
+                     adr_dir: str) -> List[str]:
+    notes = []
+    if not os.path.isabs(command):
+        notes.append("warning: could not find the absolute path of the Python interpreter; "
+                     "replace %r with it" % command)
+    if how == "zipapp":
+        notes.append("note: the snippet starts %s; keep the .pyz at that path (or run this "
+                     "again after moving it)" % lead[0])
+    lowered = command.replace("\\", "/").lower()
+    if "/uv/" in lowered and "archive-v" in lowered:
+        notes.append("warning: %s lies in uv's cache, which can change; prefer `uv tool "
+                     "install adrkit-mcp` or the .pyz" % command)
+    for root in roots:
+        if not os.path.isdir(os.path.join(root, ".git")) and not os.path.isfile(
+                os.path.join(root, ".git")):
+            notes.append("warning: %s has no .git: the server only serves the root of a Git "
+                         "repository and will not start there" % root)
+        target = adr_dir if os.path.isabs(adr_dir) else os.path.join(root, adr_dir)
+        if not os.path.isdir(target):
+            notes.append("warning: %s is not a directory yet: the server will refuse to start "
+                         "until it exists" % target)
+    return notes
+
+
+def _config_write_json(value: object) -> None:
+    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=True) + "\n")
+    sys.stdout.flush()
+
+
+def _config_say(line: str) -> None:
+    sys.stderr.write("adrkit-mcp: %s\n" % line)
+
+
+def command_config(options: Any) -> int:
+    """`adrkit-mcp config ...`: print the MCP client configuration for this server."""
+    ids = [client_id for client_id, _, _ in _config_clients]
+    if options.list:
+        width = max(len(client_id) for client_id in ids)
+        for client_id, display, where in _config_clients:
+            sys.stdout.write("%s  %s: %s\n" % (client_id.ljust(width), display, where))
+        return 0
+    wanted = ids if options.all else [str(options.client)]
+    adr_dir = _location(options)[1] or DEFAULT_ADR_DIR
+    root = _config_root(options, for_vscode=False)
+    if root is not None and not os.path.isdir(root):
+        sys.stderr.write("adrkit-mcp config: %s is not a directory\n" % root)
+        return 1
+    command, lead, how = _config_launcher()
+    program = _config_in_repository(lead, how, root)
+    if options.portable and program is None:
+        sys.stderr.write("adrkit-mcp config: --portable needs the program inside the repository "
+                         "%s: copy %s into it (for example to tools/) and run config from there\n"
+                         % (root, lead[0] if lead else command))
+        return 1
+    if how != "zipapp" and not options.portable:
+        program = None  # a module file inside the root is portable on request only
+    snippets = {}
+    for client_id in wanted:
+        client_root = _config_root(options, for_vscode=True) if client_id == "vscode" else root
+        if program is not None and client_id in _config_project_clients:
+            snippets[client_id] = _config_portable_snippet(client_id, program, adr_dir)
+        else:
+            snippets[client_id] = _config_snippet(client_id, command, lead, client_root, adr_dir)
+    _config_write_json(snippets if options.all else snippets[wanted[0]])
+
+    for client_id in wanted:
+        display, where = _config_where(client_id)
+        _config_say("%s: %s." % (display, where))
+        if not options.all:
+            _config_say("MERGE this into that file (%s); do not overwrite the file, which holds "
+                        "your other servers and settings." % _config_merge_hint(client_id))
+    if options.all:
+        _config_say("each value above is a snippet to MERGE into that client's file (add the "
+                    "\"%s\" entry next to the existing ones); never overwrite a whole file."
+                    % _config_server_name)
+    absolute = [c for c in wanted if program is None or c not in _config_project_clients]
+    if program is not None and len(absolute) < len(wanted):
+        for line in _config_portable_notes(program, absolute):
+            _config_say(line)
+    if absolute:
+        _config_say("the command is absolute on purpose: GUI clients do not inherit your shell's "
+                    "PATH (the usual cause of 'spawn ... ENOENT').")
+    roots = []  # type: List[str]
+    for client_id in wanted:
+        client_root = _config_root(options, for_vscode=client_id == "vscode")
+        if client_root is not None and client_root not in roots:
+            roots.append(client_root)
+    for line in _config_warnings(command, lead, how if absolute else "portable", roots, adr_dir):
+        _config_say(line)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# 10. Globs: path globs with the exact semantics of picomatch 4.0.5
 # ---------------------------------------------------------------------------
 
 """Globs engine: picomatch 4.0.5 path globs, and V8's reading of the regexes they become.
@@ -3888,10 +4264,8 @@ reference, through the door and on each engine alone
 # becomes its two surrogates before any of the above runs.
 
 
-
-
 # ---------------------------------------------------------------------------
-# 9. Globs: UTF-16 code units
+# 10. Globs: UTF-16 code units
 # ---------------------------------------------------------------------------
 
 _GLOB_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
@@ -3915,7 +4289,7 @@ def _glob_utf16(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# 9. Globs: picomatch 4.0.5: glob -> JavaScript regex source
+# 10. Globs: picomatch 4.0.5: glob -> JavaScript regex source
 # ---------------------------------------------------------------------------
 #
 # What follows mirrors picomatch's parse.js for the options the product uses
@@ -4902,10 +5276,8 @@ def _glob_make_source(pattern: str) -> str:
     return "^(?:" + output + ")$"
 
 
-
-
 # ---------------------------------------------------------------------------
-# 9. Globs: JavaScript regular expressions (V8, no flags, Annex B syntax)
+# 10. Globs: JavaScript regular expressions (V8, no flags, Annex B syntax)
 # ---------------------------------------------------------------------------
 #
 # Syntax tree nodes are tuples whose first item is one of the kinds below.
@@ -5498,7 +5870,7 @@ def _glob_rx_is_valid(source: str) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# 9. Globs: Engine 1: Python's re, when its backtracking is provably cheap
+# 10. Globs: Engine 1: Python's re, when its backtracking is provably cheap
 # ---------------------------------------------------------------------------
 #
 # A backtracking matcher explores at most one path per combination of choices
@@ -5767,7 +6139,7 @@ def _glob_python_engine(regex: _GlobRegex):
 
 
 # ---------------------------------------------------------------------------
-# 9. Globs: Engine 2: a memoised NFA, polynomial on every input
+# 10. Globs: Engine 2: a memoised NFA, polynomial on every input
 # ---------------------------------------------------------------------------
 #
 # The tree compiles to a small instruction program (Thompson construction).
@@ -6271,7 +6643,7 @@ class _GlobCaptureRun:
 
 
 # ---------------------------------------------------------------------------
-# 9. Globs: The product's path matcher
+# 10. Globs: The product's path matcher
 # ---------------------------------------------------------------------------
 
 
@@ -6450,7 +6822,7 @@ except pathspec.util.AlreadyRegisteredError:
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: Frontmatter YAML loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
+# 11. YAML: the frontmatter loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
 # ---------------------------------------------------------------------------
 
 """YAML engine: reproduces how yaml 2.9.0 reads frontmatter (parseDocument strict, then toJS).
@@ -6516,7 +6888,7 @@ quoted-scalar cut before a less-indented line (48 cases, both routes).
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: Public types
+# 11. YAML: Public types
 # ---------------------------------------------------------------------------
 
 
@@ -6594,7 +6966,7 @@ class _YamlSet(_YamlJSObject):
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: Internal error plumbing
+# 11. YAML: Internal error plumbing
 # ---------------------------------------------------------------------------
 
 
@@ -6649,7 +7021,7 @@ _YAML_MSG_COMPACT_MAP = "Nested mappings are not allowed in compact mappings"
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: Scanner
+# 11. YAML: Scanner
 # ---------------------------------------------------------------------------
 
 # Characters after which `-`, `?` and `:` act as indicators (besides the end
@@ -7929,7 +8301,7 @@ class _YamlScanner(object):
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: Scalar text helpers (JS folding and escape rules)
+# 11. YAML: Scalar text helpers (JS folding and escape rules)
 # ---------------------------------------------------------------------------
 
 
@@ -8155,7 +8527,7 @@ def _yaml_block_join(parts, lines, trim, folded, explicit, on_error):
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: Parser (PyYAML's event parser with JS document/property/error rules)
+# 11. YAML: Parser (PyYAML's event parser with JS document/property/error rules)
 # ---------------------------------------------------------------------------
 
 # JS String.prototype.trim white space (used for directive lines).
@@ -8761,7 +9133,7 @@ class _YamlPurePipeline(_YamlScanner, _YamlParser):
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: Node graph
+# 11. YAML: Node graph
 # ---------------------------------------------------------------------------
 
 
@@ -8819,7 +9191,7 @@ _YAML_NO_KEY = object()
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
+# 11. YAML: Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
 # ---------------------------------------------------------------------------
 
 # JS RegExp `$` matches only at the very end, hence \Z throughout.
@@ -9142,7 +9514,7 @@ def _yaml_resolve_tagged_scalar(text, tag, schema11):
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: Composer: events -> node graph
+# 11. YAML: Composer: events -> node graph
 # ---------------------------------------------------------------------------
 
 
@@ -9359,7 +9731,7 @@ class _YamlComposer(object):
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: JS value conversion (Document.toJS)
+# 11. YAML: JS value conversion (Document.toJS)
 # ---------------------------------------------------------------------------
 
 
@@ -9977,7 +10349,7 @@ def _yaml_js_exponential(value):
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: Entry point
+# 11. YAML: Entry point
 # ---------------------------------------------------------------------------
 
 
@@ -10034,7 +10406,7 @@ def _yaml_load_pure_python(source):
 
 
 # ---------------------------------------------------------------------------
-# 10. YAML: Line-based fast path
+# 11. YAML: Line-based fast path
 # ---------------------------------------------------------------------------
 #
 # Nearly all ADR frontmatter is a handful of `key: value` lines, a few
@@ -10309,7 +10681,7 @@ class FrontmatterYaml(object):
 
 
 # ---------------------------------------------------------------------------
-# 11. Semver: Package patterns and semver ranges
+# 12. Semver: package patterns and semver ranges
 # ---------------------------------------------------------------------------
 
 """Semver engine: the reference's parsePackagePattern over node-semver 7.8.5's validRange.
@@ -10820,776 +11192,416 @@ def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
 
 
 # ---------------------------------------------------------------------------
-# 12. Commands: the command line, one argparse parser for the server and its subcommands
+# 13. URL: validity under the WHATWG URL Standard
 # ---------------------------------------------------------------------------
 #
-# `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config ...` are for people
-# and scripts. One parser tree reads all of them, so every command treats flags alike: `--flag
-# VALUE` and `--flag=VALUE`, no empty value, no flag taken as another flag's value (`--cwd --dir
-# x`), no abbreviations; a command line that does not parse exits 2 with the usage on stderr.
-# The subcommand comes first; a subcommand after server flags is refused rather than guessed.
+# Reproduces whether `new URL(text)` (no base URL) succeeds: the WHATWG URL
+# Standard's basic URL parser as the JavaScript runtimes implement it (Node 22's
+# Ada, Bun's WebKit parser), reduced to success or failure.  Covered: the
+# scheme; the authority of special and non-special schemes (credentials, empty
+# hosts, `\` as a separator only for special ones); `file:` hosts and drive
+# letters; the port range for every scheme; IPv6 (the Standard's own parser,
+# not `ipaddress`: no zone ids, no leading-zero IPv4 tails); IPv4 with hex,
+# octal and short forms; opaque hosts and their forbidden code points; and
+# domains through "domain to ASCII": percent-decoding, UTS #46 mapping with
+# the `idna` package's table (non-transitional, no STD3 rules, no DNS length),
+# NFC, Punycode, the label validity criteria, CheckJoiners (RFC 5892 ContextJ)
+# and CheckBidi (RFC 5893).  Path, query and fragment never make it fail.
+#
+# Guarantee and test: `url_is_valid` gives the reference's answer for every
+# URL of tests/data/vectors/frontmatter.json (group `url`, 513 cases, and the
+# URLs of the random groups), which were recorded by running the reference
+# under Bun 1.4.4 (tests/test_vectors_frontmatter.py).  Runtimes differ at the
+# edges of Unicode domains: Node 20 uses an older UTS #46 table and no CheckBidi
+# (ADR 0009).  Door: url_is_valid; everything else here is private.
+
+_URL_SPECIAL_SCHEMES = frozenset(("ftp", "file", "http", "https", "ws", "wss"))
+_URL_FORBIDDEN_HOST = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
+_URL_FORBIDDEN_DOMAIN = _URL_FORBIDDEN_HOST | frozenset("%\x7f") | frozenset(chr(c) for c in range(0x20))
+_URL_C0_OR_SPACE = "".join(chr(c) for c in range(0x21))
+_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+_URL_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_URL_PERCENT_BYTE = re.compile(rb"%([0-9A-Fa-f]{2})")
+_URL_HEX = frozenset("0123456789abcdefABCDEF")
+_URL_DIGITS = frozenset("0123456789")
+_URL_RTL = frozenset(("R", "AL", "AN"))
+_URL_BIDI_RTL_ALLOWED = frozenset(("R", "AL", "AN", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"))
+_URL_BIDI_LTR_ALLOWED = frozenset(("L", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"))
+
+
+def url_is_valid(text: str) -> bool:
+    """Whether `new URL(text)` succeeds (the WHATWG URL parser, no base URL)."""
+    text = _URL_LONE_SURROGATE.sub("\ufffd", text.encode("utf-16", "surrogatepass").decode("utf-16", "surrogatepass"))
+    text = text.strip(_URL_C0_OR_SPACE).replace("\t", "").replace("\n", "").replace("\r", "")
+    match = _URL_SCHEME.match(text)
+    if match is None:
+        return False
+    scheme = match.group()[:-1].lower()
+    rest = text[match.end():]
+    if scheme == "file":
+        return _url_file_ok(rest)
+    if scheme in _URL_SPECIAL_SCHEMES:
+        return _url_authority_ok(rest.lstrip("/\\"), True)
+    if rest.startswith("//"):
+        return _url_authority_ok(rest[2:], False)
+    return True
+
+
+def _url_file_ok(rest):
+    """file: the host between `//` and the next delimiter, unless it is a drive letter."""
+    if rest[:1] not in ("/", "\\") or rest[1:2] not in ("/", "\\"):
+        return True
+    host = re.split(r"[/\\?#]", rest[2:], maxsplit=1)[0]
+    if host == "" or (len(host) == 2 and host[0].isascii() and host[0].isalpha() and host[1] in ":|"):
+        return True
+    return _url_host_ok(host, True)
+
+
+def _url_authority_ok(rest, special):
+    """The authority state, host state and port state of the basic URL parser."""
+    authority = re.split(r"[/\\?#]" if special else r"[/?#]", rest, maxsplit=1)[0]
+    if "@" in authority:
+        authority = authority.rsplit("@", 1)[1]
+        if authority == "":
+            return False
+    host, port, inside = authority, "", False
+    for index, ch in enumerate(authority):
+        if ch == "[":
+            inside = True
+        elif ch == "]":
+            inside = False
+        elif ch == ":" and not inside:
+            host, port = authority[:index], authority[index + 1:]
+            if host == "":
+                return False
+            break
+    if special and host == "":
+        return False
+    if port and (any(ch not in _URL_DIGITS for ch in port) or int(port) > 65535):
+        return False
+    return _url_host_ok(host, special)
+
+
+def _url_host_ok(host, special):
+    """The host parser: IPv6 in brackets, an opaque host, or a domain / IPv4 address."""
+    if host.startswith("["):
+        return host.endswith("]") and _url_ipv6_ok(host[1:-1])
+    if not special:
+        return not any(ch in _URL_FORBIDDEN_HOST for ch in host)
+    raw = _URL_PERCENT_BYTE.sub(lambda m: bytes((int(m.group(1), 16),)), host.encode("utf-8"))
+    ascii_domain = _url_domain_to_ascii(raw.decode("utf-8", "replace"))
+    if ascii_domain is None:
+        return False
+    if _url_ends_in_number(ascii_domain):
+        return _url_ipv4_ok(ascii_domain)
+    return True
+
 
-SUBCOMMANDS = ("call", "config", "doctor")
-
-_SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N]
-       adrkit-mcp {config,doctor,call} ...
-       adrkit-mcp --help | --version"""
-
-_SERVER_DESCRIPTION = """\
-adrkit-mcp: read-only decision memory for coding agents, over MCP stdio.
-
-A local Model Context Protocol server for one Git-backed corpus of
-Architecture Decision Records (Markdown files with YAML frontmatter). It
-offers four read-only tools: get_decision, get_decision_context,
-list_superseded and search_decisions. No network, no model calls, no writes.
-
-It speaks JSON-RPC 2.0 on stdin/stdout, one message per line, in both MCP
-protocol eras: the initialize handshake (revisions 2024-11-05, 2025-03-26,
-2025-06-18, 2025-11-25) and the stateless 2026-07-28 (server/discover, _meta
-on every request). stdout carries protocol frames only; diagnostics go to
-stderr. Closing stdin stops the server. You normally do not run it by hand:
-an MCP client starts it, e.g. with {"command": "adrkit-mcp", "args": ["--cwd",
-"/path/to/repo"]}. `adrkit-mcp config` prints such snippets."""
-
-_SERVER_EPILOG = """\
-  --flag VALUE and --flag=VALUE both work; a value may not be empty. Flags
-  win over the environment, which wins over the defaults.
-
-subcommands (each has its own --help):
-%s
-environment:
-  %s   repository root, when --cwd is not given
-  %s   ADR folder, when --dir is not given
-
-exit status:
-  0  stdin was closed (the normal shutdown), SIGTERM or SIGINT, --help, --version
-     (a SIGINT the parent ignores, as nohup and `cmd &` do, stays ignored)
-  1  the root or ADR folder cannot be used (checked before anything is read),
-     or the client closed stdout while the server was answering
-  2  a command-line error (unknown flag, missing or empty value, stray argument)
-"""
-
-# name, one line for the server's --help, what `adrkit-mcp <name> --help` adds.
-_SUBCOMMAND_HELP = (
-    ("config", "print the configuration snippet for an MCP client", """\
-Prints on stdout the JSON to merge into that client's MCP configuration file;
-where the file is, and warnings, go to stderr. Exit status: 0 on a snippet, 1
-when the root is not a directory, 2 on a usage error."""),
-    ("doctor", "check the root, the ADR folder and the records, then report", """\
-Check, in plain sentences with the fix for each problem, everything an MCP
-client needs: the Python version, the repository root and its .git, the ADR
-directory, the records that load and the findings they raise, the Markdown
-files that are not records, and a real handshake with a child server started
-exactly as a client config would start it. Exit status 0 only when a client
-would work, 2 on a usage error."""),
-    ("call", "run one tool call from the command line and print its result", """\
-Run one tool once against the corpus and print its structured result as
-indented JSON. Tools: get_decision, get_decision_context, list_superseded,
-search_decisions. Exit status: 0 on a result, 1 on an input error (isError) or
-an unusable corpus, 2 on a usage error.
-
-example: adrkit-mcp call get_decision_context '{"files": ["src/db/pool.ts"]}'"""),
-)
-
-
-class _UsageError(Exception):
-    """A command line that does not parse (exit status 2); `parser` gives the usage."""
-
-    def __init__(self, parser: "argparse.ArgumentParser", message: str) -> None:
-        Exception.__init__(self, message)
-        self.parser = parser
-        self.message = message
-
-
-class _ParserExit(Exception):
-    """--help or --version has printed its text: exit with this status."""
-
-    def __init__(self, status: int) -> None:
-        Exception.__init__(self, status)
-        self.status = status
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that raises instead of exiting, so main() returns its status."""
-
-    def error(self, message):
-        raise _UsageError(self, message)
-
-    def exit(self, status=0, message=None):
-        if message:
-            sys.stderr.write(message)
-        raise _ParserExit(status)
-
-
-class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
-    """Descriptions as written; option help wrapped at 80 columns whatever the terminal."""
-
-    def __init__(self, prog: str) -> None:
-        argparse.RawDescriptionHelpFormatter.__init__(self, prog, max_help_position=26, width=80)
-
-
-def _value(text: str) -> str:
-    if not text:
-        raise argparse.ArgumentTypeError("needs a non-empty value")
-    return text
-
-
-def _timeout_ms(text: str) -> int:
-    if not (text.isdigit() and text.isascii()) or int(text) > _MAX_REQUEST_TIMEOUT_MS:
-        raise argparse.ArgumentTypeError("needs a whole number of milliseconds from 0 to %d"
-                                         % _MAX_REQUEST_TIMEOUT_MS)
-    return int(text)
-
-
-def _arguments_json(text: str) -> object:
-    try:
-        return json.loads(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(
-            "the arguments are not JSON (%s); quote them for your shell, e.g. '{\"ref\": \"0001\"}'"
-            % error) from None
-
-
-def _new_parser(prog: str, usage: str, description: str, epilog: Optional[str] = None) -> _Parser:
-    parser = _Parser(prog=prog, usage=usage, description=description, epilog=epilog,
-                     formatter_class=_HelpFormatter, add_help=False, allow_abbrev=False)
-    return parser
-
-
-def _add_location_flags(group: Any, root_help: str) -> None:
-    """--cwd and --dir, read alike by every command."""
-    group.add_argument("--cwd", metavar="PATH", type=_value, help=root_help)
-    group.add_argument("--dir", metavar="PATH", type=_value,
-                       help="ADR folder, relative to the root and inside it (default: $%s, else "
-                            "%s)" % (_ENV_DIR, DEFAULT_ADR_DIR))
-
-
-def _add_help_flag(group: Any) -> None:
-    group.add_argument("-h", "--help", action="help", help="print this help and exit")
-
-
-_ROOT_HELP = ("repository root: a directory with a .git entry (default: $%s, else the working "
-              "directory)" % _ENV_CWD)
-
-
-def _command_line() -> _Parser:
-    """The parser of `adrkit-mcp ...`, with one subparser per subcommand."""
-    listing = "".join("  %-8s %s\n" % (name, summary) for name, summary, _ in _SUBCOMMAND_HELP)
-    parser = _new_parser(SERVER_NAME, _SERVER_USAGE, _SERVER_DESCRIPTION,
-                         _SERVER_EPILOG % (listing, _ENV_CWD, _ENV_DIR))
-    group = parser.add_argument_group("options")
-    _add_location_flags(group, _ROOT_HELP)
-    group.add_argument("--request-timeout-ms", metavar="N", type=_timeout_ms,
-                       default=_DEFAULT_REQUEST_TIMEOUT_MS,
-                       help="answer a tool call still running after N ms with error -32603 and "
-                            "drop its result; 0 disables (default: %d)" % _DEFAULT_REQUEST_TIMEOUT_MS)
-    group.add_argument("--version", action="version", version="%s %s" % (SERVER_NAME, SERVER_VERSION),
-                       help="print the version and exit")
-    _add_help_flag(group)
-    parser.set_defaults(run=None, check=None, parser=parser)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", prog=SERVER_NAME,
-                                     parser_class=_Parser, help=argparse.SUPPRESS)
-    adders = {"call": _add_call_parser, "config": _add_config_parser, "doctor": _add_doctor_parser}
-    for name, summary, description in _SUBCOMMAND_HELP:
-        sub = commands.add_parser(name, help=summary, description=description,
-                                  formatter_class=_HelpFormatter, add_help=False,
-                                  allow_abbrev=False)
-        sub.set_defaults(check=None, parser=sub)
-        adders[name](sub)
-    return parser
-
-
-def _add_call_parser(parser: _Parser) -> None:
-    parser.usage = "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH]"
-    parser.add_argument("tool", choices=sorted(TOOLS), metavar="tool",
-                        help="one of: %s" % ", ".join(sorted(TOOLS)))
-    parser.add_argument("arguments", type=_arguments_json, metavar="json arguments",
-                        help="the tool's arguments as one JSON object")
-    group = parser.add_argument_group("options")
-    _add_location_flags(group, _ROOT_HELP)
-    _add_help_flag(group)
-    parser.set_defaults(run=command_call)
-
-
-def _add_doctor_parser(parser: _Parser) -> None:
-    parser.usage = "adrkit-mcp doctor [--cwd PATH] [--dir PATH]"
-    group = parser.add_argument_group("options")
-    _add_location_flags(group, _ROOT_HELP)
-    _add_help_flag(group)
-    parser.set_defaults(run=command_doctor)
-
-
-def _add_config_parser(parser: _Parser) -> None:
-    ids = ", ".join(client_id for client_id, _, _ in _config_clients)
-    parser.usage = ("adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable]\n"
-                    "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable]\n"
-                    "       adrkit-mcp config --list")
-    parser.description = "clients: %s\n\n%s" % (ids, parser.description)
-    parser.add_argument("client", nargs="?", help=argparse.SUPPRESS)
-    group = parser.add_argument_group("options")
-    group.add_argument("--list", action="store_true",
-                       help="list the clients and where their configuration lives")
-    group.add_argument("--all", action="store_true",
-                       help="every client's snippet, as one JSON object keyed by client id")
-    group.add_argument("--portable", action="store_true",
-                       help="a team config for the project-scoped clients (claude-code, vscode, "
-                            "cursor): the program by its path inside the repository, python3 from "
-                            "PATH, no absolute path of this machine (automatic when a .pyz inside "
-                            "the repository runs this)")
-    _add_location_flags(group, "repository root the server reads (default: $%s, else the "
-                               "working directory; VS Code gets ${workspaceFolder} unless --cwd "
-                               "is given)" % _ENV_CWD)
-    _add_help_flag(group)
-    parser.set_defaults(run=command_config, check=_config_check)
-
-
-def _parse(args: List[str], subcommand: Optional[str]) -> Any:
-    """The parsed command line (a Namespace), or the exit status when parsing ends the run."""
-    parser = _command_line()
-    try:
-        options, extras = parser.parse_known_args(args)
-        if extras:  # reported by the parser that owns the command, with its own usage
-            options.parser.error("unrecognized arguments: %s" % " ".join(extras))
-        if options.command != subcommand:
-            parser.error("give the subcommand first: adrkit-mcp %s ..." % options.command)
-        if options.check is not None:
-            options.check(options)
-        return options
-    except _ParserExit as done:
-        return done.status
-    except _UsageError as error:
-        prog = error.parser.prog
-        sys.stderr.write("%s%s: error: %s\nTry '%s --help' for more information.\n"
-                         % (error.parser.format_usage(), prog, error.message, prog))
-        return 2
-
-
-def _location(options: Any) -> Tuple[Optional[str], Optional[str]]:
-    """(root, ADR folder): the flag, else the environment (empty counts as unset), else None."""
-    return (options.cwd or os.environ.get(_ENV_CWD) or None,
-            options.dir or os.environ.get(_ENV_DIR) or None)
-
-
-def _corpus_location(options: Any) -> Tuple[str, str]:
-    """_location with the defaults filled in: the working directory and docs/adr."""
-    cwd, adr_dir = _location(options)
-    return cwd or os.getcwd(), adr_dir or DEFAULT_ADR_DIR
-
-
-def main(argv: Optional[List[str]] = None) -> int:
-    """The adrkit-mcp command; returns the exit status."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args and args[0] in SUBCOMMANDS:
-        return run_subcommand(args[0], args[1:])
-    options = _parse(args, None)
-    if isinstance(options, int):
-        return options
-    cwd, adr_dir = _location(options)
-    return run_server(cwd, adr_dir, options.request_timeout_ms)
-
-
-def run_subcommand(name: str, argv: List[str]) -> int:
-    """`adrkit-mcp <name> ...` for a name in SUBCOMMANDS; returns the exit status."""
-    options = _parse([name] + list(argv), name)
-    if isinstance(options, int):
-        return options
-    return options.run(options)
-
-
-# ---------------------------------------------------------------------------
-# 12. Commands: call and doctor
-# ---------------------------------------------------------------------------
-
-def command_call(options: Any) -> int:
-    """`adrkit-mcp call <tool> '<json arguments>'`: one tool call, its result as JSON on stdout."""
-    cwd, adr_dir = _corpus_location(options)
-    tool, arguments = options.tool, options.arguments
-    config = CorpusConfig(cwd, adr_dir)
-    problem = check_roots(config)
-    if problem is not None:
-        sys.stderr.write("adrkit-mcp: %s\n" % problem[1])
-        return 1
-    result = call_tool(config, tool, arguments)
-    if result.get("isError"):
-        sys.stderr.write("adrkit-mcp: %s\n" % result["content"][0]["text"])
-        return 1
-    sys.stdout.write(json.dumps(result["structuredContent"], indent=2, ensure_ascii=False) + "\n")
-    outcome = result["structuredContent"]["result"]["outcome"]
-    return 1 if outcome == "corpus-unavailable" else 0
-
-
-_NON_RECORD_NAMES = ("readme.md", "index.md", "contributing.md", "template.md")
-
-_ROOT_FIXES = {
-    "root-not-found": "pass the repository's absolute path with --cwd (or ADRKIT_MCP_CWD)",
-    "root-not-directory": "--cwd must name the repository folder, not a file in it",
-    "root-not-readable": "give this user read and search permission on the folder",
-    "root-not-git": "point --cwd at the top of a Git work tree (the folder that holds .git)",
-    "dir-not-found": "create the folder, or pass the right one with --dir (relative to the root)",
-    "dir-not-directory": "--dir must name a folder",
-    "dir-not-readable": "give this user read and search permission on the ADR folder",
-    "dir-outside-root": "keep the ADR folder inside the repository (a symlink may not leave it)",
-}
-
-
-class _Report(object):
-    def __init__(self):
-        self.failed = False
-
-    def ok(self, sentence):
-        sys.stdout.write("ok    %s\n" % sentence)
-
-    def note(self, sentence):
-        sys.stdout.write("note  %s\n" % sentence)
-
-    def fail(self, sentence, fix):
-        self.failed = True
-        sys.stdout.write("FAIL  %s\n      fix: %s\n" % (sentence, fix))
-
-
-def server_launch_command() -> List[str]:
-    """The absolute command a client config must run to start this server."""
-    program = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    if program.endswith(".pyz") and os.path.isfile(program):
-        return [sys.executable, program]
-    module_file = os.path.abspath(__file__)
-    if os.path.isfile(module_file) and not module_file.endswith(".pyz"):
-        if os.path.basename(program) == "adrkit-mcp" and os.path.isfile(program):
-            return [program]
-        return [sys.executable, module_file]
-    return [sys.executable, program]
-
-
-def command_doctor(options: Any) -> int:
-    """`adrkit-mcp doctor`: check what a client needs, each problem with its fix."""
-    cwd, adr_dir = _corpus_location(options)
-    report = _Report()
-    version = "%d.%d.%d" % sys.version_info[:3]
-    if sys.version_info >= (3, 9):
-        report.ok("Python %s at %s" % (version, sys.executable))
+def _url_domain_to_ascii(domain):
+    """UTS #46 ToASCII as the URL Standard calls it; None on failure."""
+    if domain.isascii() and not any(label[:4].lower() == "xn--" for label in domain.split(".")):
+        result = domain.lower()
     else:
-        report.fail("Python %s is too old" % version, "run the server with Python 3.9 or newer")
-    try:
-        canonical_root, canonical_dir = resolve_canonical_roots(cwd, adr_dir)
-    except CorpusUnavailable as error:
-        report.fail("%s (--cwd %s, --dir %s)" % (CORPUS_UNAVAILABLE_MESSAGES[error.reason], cwd, adr_dir),
-                    _ROOT_FIXES.get(error.reason, "check the configuration"))
-        return 1
-    report.ok("repository root %s has a .git entry" % canonical_root)
-    report.ok("ADR directory %s is inside the root" % canonical_dir)
-    config = CorpusConfig(cwd, adr_dir, canonical_root)
-    try:
-        projection = load_projection(config)
-    except CorpusUnavailable as error:
-        report.fail(CORPUS_UNAVAILABLE_MESSAGES[error.reason], "run doctor again")
-        return 1
-    report.ok("%d %s load; %d candidate %s excluded" % (
-        projection.record_count, _plural(projection.record_count, "record", "records"),
-        projection.excluded_count, _plural(projection.excluded_count, "file is", "files are")))
-    by_rule: Dict[str, List[Dict[str, Any]]] = {}
-    for finding in projection.findings:
-        by_rule.setdefault(finding["rule"], []).append(finding)
-    for rule in sorted(by_rule, key=utf16_key):
-        group = by_rule[rule]
-        severity = group[0]["severity"]
-        sys.stdout.write("%-5s %d %s finding%s (%s):\n" % (
-            "warn" if severity != "info" else "note", len(group), rule, "" if len(group) == 1 else "s", severity))
-        for finding in group[:20]:
-            where = finding.get("path") or finding.get("id") or ""
-            sys.stdout.write("        %s: %s\n" % (where, finding["message"]))
-        if len(group) > 20:
-            sys.stdout.write("        ... and %d more\n" % (len(group) - 20))
-        sys.stdout.write("      fix: %s\n" % _finding_fix(rule))
-    for path, why in _markdown_outside_the_corpus(canonical_root, canonical_dir):
-        report.note("%s is not read as a record: %s" % (path, why))
-    _doctor_handshake(report, canonical_root, adr_dir)
-    if report.failed:
-        sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
-        return 1
-    sys.stdout.write("A client configured with --cwd %s --dir %s would work.\n" % (canonical_root, adr_dir))
-    return 0
-
-
-_FINDING_FIXES = {
-    "frontmatter-fence": "start the file with a line that is exactly --- (no BOM, no blank line, "
-                         "no trailing space) and close the frontmatter with another --- line",
-    "frontmatter-parse": "fix the YAML between the two --- lines (the message says where)",
-    "file-read": "make the file readable, and check its YAML anchors and aliases",
-    "record-too-large": "keep each record under 64 KiB: move long material to a linked document",
-    "record-stat-error": "make the record a regular, readable file inside the ADR folder",
-    "unique-id": "give each record its own id (and file number)",
-    "strict-unknown-key": "remove or rename the field: schema v0.1.0 allows no other keys",
-    "required-field": "add the missing field (id, title, status and date are required)",
-    "import-incomplete": "add the deciders once they are known",
-    "accepted-conflictsWith": "nothing to fix if the conflict is intended; otherwise resolve it",
-    "affects-unresolvable": "nothing to fix: such matchers are inert on this server",
-    "affects-bad-pattern": "write path globs relative to the repository root, package matchers as "
-                           "name or name@<semver range>",
-}
-
-
-def _finding_fix(rule):
-    if rule in _FINDING_FIXES:
-        return _FINDING_FIXES[rule]
-    if rule.startswith("dangling-"):
-        return "point the reference at an existing record id, or remove it"
-    if rule in CROSS_FIELD_RULES:
-        return CROSS_FIELD_RULES[rule][0]
-    return "correct the field named in each finding to match schema v0.1.0"
-
-
-def _markdown_outside_the_corpus(canonical_root, canonical_dir, depth_limit=8):
-    """Markdown files under the ADR dir that the tools silently skip, with the reason."""
-    found = []
-
-    def walk(folder, depth):
-        try:
-            entries = sorted(os.scandir(folder), key=lambda entry: utf16_key(entry.name))
-        except OSError:
-            return
-        for entry in entries:
-            path = os.path.relpath(entry.path, canonical_root).replace(os.sep, "/")
-            if entry.is_dir(follow_symlinks=False):
-                if not entry.name.startswith(".") and depth < depth_limit:
-                    walk(entry.path, depth + 1)
-                continue
-            if not entry.name.lower().endswith(".md"):
-                continue
-            if entry.is_symlink():
-                found.append((path, "it is a symlink, and records must be regular files"))
-            elif depth > 0:
-                found.append((path, "it is in a subfolder; records live directly in the ADR directory"))
-            elif entry.name.startswith("."):
-                found.append((path, "it is a dotfile"))
-            elif entry.name == TEMPLATE_FILE_NAME or entry.name.lower() in _NON_RECORD_NAMES:
-                found.append((path, "conventional documentation, not a record (as intended)"))
-            elif not is_record_file_name(entry.name):
-                found.append((path, "its name is not NNNN-slug.md (four or more digits, a dash, "
-                                    "a slug, lower-case .md)"))
-    walk(canonical_dir, 0)
-    return found
-
-
-def _doctor_handshake(report, canonical_root, adr_dir):
-    """Start a child server as a client config would and talk to it in both eras."""
-    command = server_launch_command() + ["--cwd", canonical_root, "--dir", adr_dir]
-    modern_meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                   "io.modelcontextprotocol/clientCapabilities": {}}
-    sessions = (
-        ("legacy handshake (2025-11-25)", [
-            {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-                "protocolVersion": "2025-11-25", "capabilities": {},
-                "clientInfo": {"name": "adrkit-mcp-doctor", "version": SERVER_VERSION}}},
-            {"jsonrpc": "2.0", "method": "notifications/initialized"},
-            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]),
-        ("modern server/discover + tools/list (2026-07-28)", [
-            {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": modern_meta}},
-            {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": modern_meta}}]),
-    )
-    for label, messages in sessions:
-        payload = "".join(json.dumps(message) + "\n" for message in messages)
-        try:
-            child = subprocess.run(command, input=payload.encode("utf-8"), stdout=subprocess.PIPE,
-                                   stderr=subprocess.PIPE, timeout=60)
-        except (OSError, subprocess.TimeoutExpired) as error:
-            report.fail("could not run %s: %s" % (" ".join(command), error),
-                        "check that the interpreter and the program path exist and are executable")
-            continue
-        answers = {}
-        for line in child.stdout.decode("utf-8", "replace").splitlines():
-            try:
-                message = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(message, dict) and "id" in message:
-                answers[message["id"]] = message
-        tools = answers.get(2, {}).get("result", {}).get("tools", [])
-        if 1 in answers and "result" in answers[1] and len(tools) == len(TOOLS):
-            report.ok("%s: the child server answered and lists %d tools" % (label, len(tools)))
-        else:
-            report.fail("%s failed (exit %s): %s" % (label, child.returncode,
-                                                     child.stderr.decode("utf-8", "replace").strip()[:300]),
-                        "run the command by hand to see why: %s" % " ".join(command))
-
-
-# ---------------------------------------------------------------------------------------------
-# 12. Commands: client configuration printer, `adrkit-mcp config <client> [--cwd PATH] [--dir PATH]`,
-# `adrkit-mcp config --list`, `adrkit-mcp config --all`.
-#
-# Prints on stdout only the JSON to merge into the client's own configuration file; everything
-# addressed to the person (where the file is, "merge, don't overwrite", warnings) goes to stderr.
-# The command is absolute (the running interpreter plus the .pyz or module file, or the
-# installed console script): GUI clients start servers without the login shell's PATH, and
-# `spawn ... ENOENT` is the most common reason an MCP server never starts. The exception is a
-# team config (a .pyz inside the repository, or --portable) for the three project-scoped files:
-# `python3` and the repository-relative program, with a note on what each teammate needs.
-#
-# Shapes, checked against each client's documentation (late 2026):
-#   claude-desktop  {"mcpServers": {name: {command, args, env}}}
-#                   modelcontextprotocol.io/docs/develop/connect-local-servers
-#   claude-code     {"mcpServers": {name: {"type": "stdio", command, args, env}}} in .mcp.json
-#                   code.claude.com/docs/en/mcp (project scope, .mcp.json)
-#   vscode          {"servers": {name: {"type": "stdio", command, args}}} in .vscode/mcp.json,
-#                   ${workspaceFolder} substituted by VS Code
-#                   code.visualstudio.com/docs/agents/reference/mcp-configuration
-#   cursor          {"mcpServers": {name: {command, args, env}}} in .cursor/mcp.json
-#                   cursor.com/docs/mcp
-#   copilot-cli     {"mcpServers": {name: {"type": "local", command, args, env, "tools": ["*"]}}}
-#                   in ~/.copilot/mcp-config.json
-#                   docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers
-#   cline           {"mcpServers": {name: {command, args, env}}} in cline_mcp_settings.json
-#                   docs.cline.bot/mcp/configuring-mcp-servers
-#   continue        {"mcpServers": [{name, "type": "stdio", command, args}]} list in config.yaml
-#                   docs.continue.dev/customize/deep-dives/mcp
-# Stdlib only; every name here starts with _config_ except the entry point command_config.
-# ---------------------------------------------------------------------------------------------
-
-_config_server_name = "adrkit"
-
-# id, display name, where its configuration lives (shown by --list and on stderr).
-_config_clients = (
-    ("claude-desktop", "Claude Desktop",
-     "claude_desktop_config.json: ~/Library/Application Support/Claude/ on macOS, "
-     "%APPDATA%\\Claude\\ on Windows (Settings > Developer > Edit Config opens it)"),
-    ("claude-code", "Claude Code",
-     ".mcp.json at the repository root (project scope)"),
-    ("vscode", "VS Code",
-     ".vscode/mcp.json in the workspace (or the user mcp.json: command 'MCP: Open User "
-     "Configuration')"),
-    ("cursor", "Cursor",
-     ".cursor/mcp.json in the project, or ~/.cursor/mcp.json for every project"),
-    ("copilot-cli", "GitHub Copilot CLI",
-     "~/.copilot/mcp-config.json ($COPILOT_HOME/mcp-config.json when COPILOT_HOME is set)"),
-    ("cline", "Cline",
-     "cline_mcp_settings.json (Cline > MCP Servers > Configure > Configure MCP Servers opens it)"),
-    ("continue", "Continue",
-     "~/.continue/config.yaml, in its mcpServers list (YAML accepts this JSON as it is)"),
-)
-
-
-def _config_check(options: Any) -> None:
-    """Exactly one of a client id, --list, --all; a known client id."""
-    chosen = [options.client is not None, options.list, options.all]
-    if sum(chosen) != 1:
-        options.parser.error("give exactly one of: a client id, --list, --all")
-    ids = [client_id for client_id, _, _ in _config_clients]
-    if options.client is not None and options.client not in ids:
-        options.parser.error("unknown client %r; the clients are: %s" % (options.client, ", ".join(ids)))
-
-
-def _config_launcher() -> Tuple[str, List[str], str]:
-    """(command, leading arguments, how it was found) that start this very server again."""
-    executable = os.path.abspath(sys.executable) if sys.executable else ""
-    argv0 = sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c", "-m") else ""
-    started = os.path.abspath(argv0) if argv0 else ""
-    if not executable:
-        executable = "python3"  # an embedded interpreter: cannot do better, warned about below
-    here = os.path.abspath(__file__) if "__file__" in globals() else ""
-    # 1. A zipapp (the shiv .pyz): argv[0] is the archive itself.
-    if started and os.path.isfile(started) and zipfile.is_zipfile(started):
-        return executable, [started], "zipapp"
-    marker = ".pyz" + os.sep
-    if marker in here:  # imported straight from an archive that is not argv[0]
-        return executable, [here[: here.index(marker) + 4]], "zipapp"
-    # 2. This file run as a script, or with `python -m adrkit_mcp`.
-    if started and here and os.path.isfile(started) and os.path.isfile(here):
-        try:
-            if os.path.samefile(started, here):
-                return executable, [here], "module file"
-        except OSError:
-            pass
-    # 3. An installed console script (pip, pipx, uv tool): a launcher next to its interpreter.
-    if started and not started.endswith((".py", ".pyw")):
-        for candidate in (started, started + ".exe"):
-            if os.path.isfile(candidate):
-                return candidate, [], "console script"
-    # 4. Anything else (imported by another program): run the module file with this interpreter.
-    return executable, [here] if here else ["-m", "adrkit_mcp"], "module file"
-
-
-def _config_root(options: Any, for_vscode: bool) -> Optional[str]:
-    value = _location(options)[0]
-    if value is None:
-        return None if for_vscode else os.path.realpath(os.getcwd())
-    return os.path.realpath(os.path.expanduser(str(value)))
-
-
-def _config_snippet(client_id: str, command: str, lead: List[str], root: Optional[str],
-                    adr_dir: str) -> object:
-    name = _config_server_name
-    cli_args = lead + ["--cwd", root or "${workspaceFolder}", "--dir", adr_dir]
-    env = {_ENV_CWD: root or "", _ENV_DIR: adr_dir}
-    if client_id in ("claude-desktop", "cursor", "cline"):
-        # GUI apps start servers from an arbitrary directory: the root travels in env.
-        return {"mcpServers": {name: {"command": command, "args": list(lead), "env": env}}}
-    if client_id == "claude-code":
-        return {"mcpServers": {name: {"type": "stdio", "command": command, "args": cli_args,
-                                      "env": {}}}}
-    if client_id == "vscode":
-        return {"servers": {name: {"type": "stdio", "command": command, "args": cli_args}}}
-    if client_id == "copilot-cli":
-        return {"mcpServers": {name: {"type": "local", "command": command, "args": cli_args,
-                                      "env": {}, "tools": ["*"]}}}
-    if client_id == "continue":
-        return {"mcpServers": [{"name": name, "type": "stdio", "command": command,
-                                "args": cli_args}]}
-    raise KeyError(client_id)
-
-
-# Team configs: a .pyz (or the module file) committed in the repository, started by every
-# teammate's editor. Only the project-scoped files travel with the repository; each client starts
-# the server its own way: Claude Code from the project folder (it expands ${VAR} and
-# ${VAR:-default}, none needed here), VS Code and Cursor from a folder of their choosing, with
-# ${workspaceFolder} substituted in args.
-_config_project_clients = ("claude-code", "vscode", "cursor")
-_config_portable_python = "python3"
-
-
-def _config_in_repository(lead: List[str], how: str, root: Optional[str]) -> Optional[str]:
-    """The program's path relative to root, with / separators, when it lies inside root."""
-    if root is None or how not in ("zipapp", "module file") or not lead or lead[0] == "-m":
+        mapped = _url_uts46_map(domain)
+        if mapped is None:
+            return None
+        labels = [_url_label_unicode(label) for label in mapped.split(".")]
+        if any(label is None for label in labels) or not _url_bidi_ok(labels):
+            return None
+        result = ".".join(label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii")
+                          for label in labels)
+    if result == "" or any(ch in _URL_FORBIDDEN_DOMAIN for ch in result):
         return None
-    program = os.path.realpath(lead[0])
-    inside = os.path.relpath(program, root)
-    if inside.startswith(os.pardir) or os.path.isabs(inside):
+    return result
+
+
+def _url_uts46_map(domain):
+    """UTS #46 processing steps 1-2: map each code point by the table, then NFC; None if disallowed."""
+    from idna import uts46data as table  # 240 kB: loaded on the first non-ASCII domain, not at start-up
+    pieces = []
+    for ch in domain:
+        position = bisect.bisect_right(table.uts46_starts, ord(ch)) - 1
+        status = chr(table.uts46_statuses[position])
+        if status == "M":
+            pieces.append(table.uts46_replacements[position])
+        elif status in ("V", "D"):
+            pieces.append(ch)
+        elif status != "I":
+            return None
+    return unicodedata.normalize("NFC", "".join(pieces))
+
+
+def _url_label_unicode(label):
+    """The Unicode form of one mapped label if it meets the validity criteria, else None."""
+    if label.startswith("xn--"):
+        if not label.isascii():
+            return None
+        try:
+            label = label[4:].encode("ascii").decode("punycode")
+        except (UnicodeError, ValueError, OverflowError):
+            return None
+        if label == "" or label.isascii() or unicodedata.normalize("NFC", label) != label:
+            return None
+    if label.isascii():
+        return None if label.startswith("xn--") else label
+    if label.startswith("xn--") or unicodedata.category(label[0]).startswith("M"):
         return None
-    return inside.replace(os.sep, "/")
+    for index, ch in enumerate(label):
+        if _url_uts46_map(ch) != ch:
+            return None
+        if ch in "\u200c\u200d" and not _url_joiner_ok(label, index):
+            return None
+    return label
 
 
-def _config_portable_snippet(client_id: str, program: str, adr_dir: str) -> object:
-    name = _config_server_name
-    if client_id == "claude-code":  # started in the project folder: relative paths hold
-        return {"mcpServers": {name: {"type": "stdio", "command": _config_portable_python,
-                                      "args": [program, "--dir", adr_dir], "env": {}}}}
-    args = ["${workspaceFolder}/" + program, "--cwd", "${workspaceFolder}", "--dir", adr_dir]
-    if client_id == "vscode":
-        return {"servers": {name: {"type": "stdio", "command": _config_portable_python,
-                                   "args": args}}}
-    if client_id == "cursor":
-        return {"mcpServers": {name: {"command": _config_portable_python, "args": args}}}
-    raise KeyError(client_id)
+def _url_joiner_ok(label, index):
+    """CheckJoiners: RFC 5892 appendix A.1 (ZWNJ) and A.2 (ZWJ)."""
+    if index > 0 and unicodedata.combining(label[index - 1]) == 9:  # a virama before it
+        return True
+    if label[index] == "\u200d":
+        return False
+    before = [_url_joining_type(ch) for ch in reversed(label[:index])]
+    after = [_url_joining_type(ch) for ch in label[index + 1:]]
+    before = [kind for kind in before if kind != "T"][:1]
+    after = [kind for kind in after if kind != "T"][:1]
+    return before in (["L"], ["D"]) and after in (["R"], ["D"])
 
 
-def _config_portable_notes(program: str, others: List[str]) -> List[str]:
-    notes = ["team config: commit this file with %s; it names no path of this machine. Every "
-             "teammate needs Python 3.9 or newer on the editor's PATH as %s (an editor started "
-             "from a desktop may not see the shell's PATH; on Windows write py or python "
-             "instead)%s." % (program, _config_portable_python,
-                              "" if program.endswith(".pyz") else
-                              ", plus PyYAML and pathspec installed for it (the .pyz carries both)")]
-    if others:
-        notes.append("%s: per-user configuration, so the snippet keeps absolute paths"
-                     % ", ".join(others))
-    return notes
+def _url_joining_type(ch):
+    for kind, ranges in idna.idnadata.joining_types.items():
+        if idna.intranges.intranges_contain(ord(ch), ranges):
+            return kind
+    return None
 
 
-def _config_where(client_id: str) -> Tuple[str, str]:
-    for known_id, display, where in _config_clients:
-        if known_id == client_id:
-            return display, where
-    raise KeyError(client_id)
+def _url_bidi_ok(labels):
+    """CheckBidi: in a domain with a right-to-left character, every label obeys RFC 5893's Bidi rule."""
+    classes = [[unicodedata.bidirectional(ch) for ch in label] for label in labels]
+    if not any(kind in _URL_RTL for kinds in classes for kind in kinds):
+        return True
+    return all(_url_bidi_label_ok(kinds) for kinds in classes if kinds)
 
 
-def _config_merge_hint(client_id: str) -> str:
-    if client_id == "vscode":
-        return 'add the "%s" entry to the file\'s existing "servers" object' % _config_server_name
-    if client_id == "continue":
-        return 'append the entry to the existing "mcpServers" list'
-    return 'add the "%s" entry to the file\'s existing "mcpServers" object' % _config_server_name
+def _url_bidi_label_ok(kinds):
+    """RFC 5893 section 2, rules 1-6, over the bidi classes of one label."""
+    end = len(kinds)
+    while end > 1 and kinds[end - 1] == "NSM":
+        end -= 1
+    if kinds[0] in ("R", "AL"):
+        allowed, endings = _URL_BIDI_RTL_ALLOWED, ("R", "AL", "EN", "AN")
+        if "EN" in kinds and "AN" in kinds:
+            return False
+    elif kinds[0] == "L":
+        allowed, endings = _URL_BIDI_LTR_ALLOWED, ("L", "EN")
+    else:
+        return False
+    return all(kind in allowed for kind in kinds) and kinds[end - 1] in endings
 
 
-def _config_warnings(command: str, lead: List[str], how: str, roots: List[str],
-                     adr_dir: str) -> List[str]:
-    notes = []
-    if not os.path.isabs(command):
-        notes.append("warning: could not find the absolute path of the Python interpreter; "
-                     "replace %r with it" % command)
-    if how == "zipapp":
-        notes.append("note: the snippet starts %s; keep the .pyz at that path (or run this "
-                     "again after moving it)" % lead[0])
-    lowered = command.replace("\\", "/").lower()
-    if "/uv/" in lowered and "archive-v" in lowered:
-        notes.append("warning: %s lies in uv's cache, which can change; prefer `uv tool "
-                     "install adrkit-mcp` or the .pyz" % command)
-    for root in roots:
-        if not os.path.isdir(os.path.join(root, ".git")) and not os.path.isfile(
-                os.path.join(root, ".git")):
-            notes.append("warning: %s has no .git: the server only serves the root of a Git "
-                         "repository and will not start there" % root)
-        target = adr_dir if os.path.isabs(adr_dir) else os.path.join(root, adr_dir)
-        if not os.path.isdir(target):
-            notes.append("warning: %s is not a directory yet: the server will refuse to start "
-                         "until it exists" % target)
-    return notes
+def _url_ends_in_number(domain):
+    parts = domain.split(".")
+    if parts[-1] == "" and len(parts) > 1:
+        parts.pop()
+    last = parts[-1]
+    return (last != "" and all(ch in _URL_DIGITS for ch in last)) or _url_ipv4_number(last) is not None
 
 
-def _config_write_json(value: object) -> None:
-    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=True) + "\n")
-    sys.stdout.flush()
-
-
-def _config_say(line: str) -> None:
-    sys.stderr.write("adrkit-mcp: %s\n" % line)
-
-
-def command_config(options: Any) -> int:
-    """`adrkit-mcp config ...`: print the MCP client configuration for this server."""
-    ids = [client_id for client_id, _, _ in _config_clients]
-    if options.list:
-        width = max(len(client_id) for client_id in ids)
-        for client_id, display, where in _config_clients:
-            sys.stdout.write("%s  %s: %s\n" % (client_id.ljust(width), display, where))
+def _url_ipv4_number(part):
+    if part == "":
+        return None
+    radix = 10
+    if part[:2] in ("0x", "0X"):
+        radix, part = 16, part[2:]
+    elif len(part) > 1 and part[0] == "0":
+        radix, part = 8, part[1:]
+    if part == "":
         return 0
-    wanted = ids if options.all else [str(options.client)]
-    adr_dir = _location(options)[1] or DEFAULT_ADR_DIR
-    root = _config_root(options, for_vscode=False)
-    if root is not None and not os.path.isdir(root):
-        sys.stderr.write("adrkit-mcp config: %s is not a directory\n" % root)
-        return 1
-    command, lead, how = _config_launcher()
-    program = _config_in_repository(lead, how, root)
-    if options.portable and program is None:
-        sys.stderr.write("adrkit-mcp config: --portable needs the program inside the repository "
-                         "%s: copy %s into it (for example to tools/) and run config from there\n"
-                         % (root, lead[0] if lead else command))
-        return 1
-    if how != "zipapp" and not options.portable:
-        program = None  # a module file inside the root is portable on request only
-    snippets = {}
-    for client_id in wanted:
-        client_root = _config_root(options, for_vscode=True) if client_id == "vscode" else root
-        if program is not None and client_id in _config_project_clients:
-            snippets[client_id] = _config_portable_snippet(client_id, program, adr_dir)
+    allowed = _URL_HEX if radix == 16 else frozenset("01234567") if radix == 8 else _URL_DIGITS
+    if any(ch not in allowed for ch in part):
+        return None
+    return int(part, radix)
+
+
+def _url_ipv4_ok(domain):
+    parts = domain.split(".")
+    if parts[-1] == "" and len(parts) > 1:
+        parts.pop()
+    if len(parts) > 4:
+        return False
+    numbers = [_url_ipv4_number(part) for part in parts]
+    if any(number is None for number in numbers) or any(number > 255 for number in numbers[:-1]):
+        return False
+    return numbers[-1] < 256 ** (5 - len(numbers))
+
+
+def _url_ipv6_ok(text):
+    """The URL Standard's IPv6 parser, reduced to success or failure."""
+    pieces, compress, index, end = 0, False, 0, len(text)
+    if text[:1] == ":":
+        if text[1:2] != ":":
+            return False
+        index, pieces, compress = 2, 1, True
+    while index < end:
+        if pieces == 8:
+            return False
+        if text[index] == ":":
+            if compress:
+                return False
+            index, pieces, compress = index + 1, pieces + 1, True
+            continue
+        length = 0
+        while length < 4 and index < end and text[index] in _URL_HEX:
+            index, length = index + 1, length + 1
+        if index < end and text[index] == ".":
+            if length == 0 or pieces > 6 or not _url_ipv6_tail_ok(text[index - length:]):
+                return False
+            pieces += 2
+            break
+        if index < end:
+            if text[index] != ":":
+                return False
+            index += 1
+            if index == end:
+                return False
+        pieces += 1
+    return compress or pieces == 8
+
+
+def _url_ipv6_tail_ok(text):
+    """The dotted IPv4 tail of an IPv6 address: four decimal parts, no leading zeros, each <= 255."""
+    parts = text.split(".")
+    if len(parts) != 4:
+        return False
+    for part in parts:
+        if part == "" or any(ch not in _URL_DIGITS for ch in part) or (len(part) > 1 and part[0] == "0"):
+            return False
+        if int(part) > 255:
+            return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# 14. JS text: JavaScript's whitespace, trim, code units and regular expressions
+# ---------------------------------------------------------------------------
+#
+# Reproduces three ECMAScript behaviours that Python spells differently:
+#   * `String.prototype.trim` (`JS.trim`): it removes WhiteSpace and
+#     LineTerminator, which is U+FEFF but not U+001C..U+001F, U+0085, U+180E
+#     or U+200B; `str.strip()` differs in both directions.
+#   * a regular expression literal without flags (`JS.regex`): the
+#     source is rewritten so that `\s \S \d \D \w \W . ^ $` mean what they mean
+#     in JavaScript (`\s` is the trim set, `\d \w` are ASCII, `.` stops at the
+#     four line terminators, `$` only at the very end), and the text is matched
+#     as UTF-16 code units, as V8 does without the `u` flag.
+#   * string length (`utf16_len`, in the contract section): UTF-16 code units.
+# Guarantee: a source using any other escape, a flag, a backreference or a
+# lookbehind is refused when it is compiled (at import), never translated
+# approximately; matching is linear in the text for the product's patterns.
+# Equivalence is tested through the frontmatter vectors, which record what the
+# reference's zod schema did with these very patterns, and by the unit tests
+# in tests/test_vectors_frontmatter.py and tests/test_vectors_semver.py.
+# Door: the `JS` class; everything else here is private.
+
+_JS_WHITESPACE = (
+    "\t\n\x0b\x0c\r \xa0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_JS_ESCAPED_WHITESPACE = "".join("\\u%04x" % ord(ch) for ch in _JS_WHITESPACE)
+# What each JS class escape means, as the body of a Python character class.
+_JS_CLASS_ESCAPES = {"s": _JS_ESCAPED_WHITESPACE, "d": "0-9", "w": "A-Za-z0-9_"}
+_JS_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _js_trim(text: str) -> str:
+    """Trim `text` exactly like ECMAScript `String.prototype.trim`."""
+    # str.strip with an explicit character set is a single C-level pass and,
+    # unlike the argument-less form, does not touch U+001C-U+001F or U+0085.
+    return text.strip(_JS_WHITESPACE)
+
+
+@functools.lru_cache(maxsize=None)
+def _js_regex(source: str) -> Callable[[str], bool]:
+    """`RegExp.prototype.test` of the flagless JS regex `source`, as a Python predicate (cached)."""
+    compiled = re.compile(_js_regex_translate(source))
+
+    def test(text):
+        return compiled.search(_js_code_units(text)) is not None
+    return test
+
+
+def _js_code_units(text):
+    """One Python character per UTF-16 code unit (astral characters become surrogate pairs)."""
+    if text.isascii() or _JS_ASTRAL.search(text) is None:
+        return text
+    return _JS_ASTRAL.sub(_js_surrogate_pair, text)
+
+
+def _js_surrogate_pair(match):
+    offset = ord(match.group()) - 0x10000
+    return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
+
+
+def _js_regex_translate(source):
+    out = []
+    index = 0
+    in_class = False
+    while index < len(source):
+        ch = source[index]
+        if ch == "\\":
+            out.append(_js_regex_escape(source[index + 1:index + 2], in_class))
+            index += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+            out.append("\\[" if ch == "[" else ch)
+        elif ch == "[":
+            in_class = True
+            out.append(ch)
+        elif ch == ".":
+            out.append("[^\\n\\r\\u2028\\u2029]")
+        elif ch == "$":
+            out.append("\\Z")
+        elif ch == "(" and source[index + 1:index + 2] == "?" and source[index + 2:index + 3] not in (":", "=", "!"):
+            raise ValueError("JS.regex: unsupported group in %r" % source)
         else:
-            snippets[client_id] = _config_snippet(client_id, command, lead, client_root, adr_dir)
-    _config_write_json(snippets if options.all else snippets[wanted[0]])
-
-    for client_id in wanted:
-        display, where = _config_where(client_id)
-        _config_say("%s: %s." % (display, where))
-        if not options.all:
-            _config_say("MERGE this into that file (%s); do not overwrite the file, which holds "
-                        "your other servers and settings." % _config_merge_hint(client_id))
-    if options.all:
-        _config_say("each value above is a snippet to MERGE into that client's file (add the "
-                    "\"%s\" entry next to the existing ones); never overwrite a whole file."
-                    % _config_server_name)
-    absolute = [c for c in wanted if program is None or c not in _config_project_clients]
-    if program is not None and len(absolute) < len(wanted):
-        for line in _config_portable_notes(program, absolute):
-            _config_say(line)
-    if absolute:
-        _config_say("the command is absolute on purpose: GUI clients do not inherit your shell's "
-                    "PATH (the usual cause of 'spawn ... ENOENT').")
-    roots = []  # type: List[str]
-    for client_id in wanted:
-        client_root = _config_root(options, for_vscode=client_id == "vscode")
-        if client_root is not None and client_root not in roots:
-            roots.append(client_root)
-    for line in _config_warnings(command, lead, how if absolute else "portable", roots, adr_dir):
-        _config_say(line)
-    return 0
+            out.append(ch)
+        index += 1
+    return "".join(out)
 
 
+def _js_regex_escape(letter, in_class):
+    if letter in _JS_CLASS_ESCAPES:
+        body = _JS_CLASS_ESCAPES[letter]
+        return body if in_class else "[%s]" % body
+    if letter.lower() in _JS_CLASS_ESCAPES and not in_class:
+        return "[^%s]" % _JS_CLASS_ESCAPES[letter.lower()]
+    if letter and not letter.isalnum():
+        return "\\" + letter
+    raise ValueError("JS.regex: unsupported escape \\%s" % letter)
+
+
+class JS(object):
+    """The door: ECMAScript string behaviours that Python spells differently."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def trim(text: str) -> str:
+        """`String.prototype.trim`: strips exactly WhiteSpace and LineTerminator."""
+        return _js_trim(text)
+
+    @staticmethod
+    def code_units(text: str) -> str:
+        """One character per UTF-16 code unit: astral characters become their surrogate pair."""
+        return _js_code_units(text)
+
+    @staticmethod
+    def regex(source: str) -> Callable[[str], bool]:
+        """`RegExp.prototype.test` of a flagless JS regex literal's source (compiled once)."""
+        return _js_regex(source)
+
+
+# The command line runs once every section above is defined (the engines included).
 if __name__ == "__main__":
     sys.exit(main())

@@ -145,3 +145,21 @@ def public_functions():
 def test_every_public_and_door_function_carries_type_hints():
     bare = [name for name, node in public_functions() if not sections.is_hinted(node)]
     assert bare == []
+
+
+def test_the_command_line_starts_after_every_section_is_defined():
+    """`python3 adrkit_mcp.py` runs main() from the module's last statement: engines included."""
+    last = SHAPE.tree.body[-1]
+    assert isinstance(last, ast.If) and "__main__" in ast.dump(last.test), ast.dump(last)[:200]
+    assert not any(isinstance(node, ast.If) and "__main__" in ast.dump(node.test)
+                   for node in SHAPE.tree.body[:-1])
+
+
+def test_the_architecture_page_shows_the_current_line_ranges():
+    page = os.path.join(HERE, "..", "docs", "ARCHITECTURE.md")
+    with open(page, encoding="utf-8") as handle:
+        text = handle.read()
+    if MODULE != sections.MODULE:
+        pytest.skip("the page describes adrkit_mcp.py itself, not $ADRKIT_MCP_MODULE")
+    assert sections.markdown_table(SHAPE) in text, (
+        "docs/ARCHITECTURE.md is out of date: paste `python3 tools/sections.py --markdown`")

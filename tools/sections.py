@@ -5,6 +5,7 @@
     python3 tools/sections.py --longest 15    # the longest functions and methods
     python3 tools/sections.py --hints         # how many functions carry type hints
     python3 tools/sections.py --graph         # references between sections, with examples
+    python3 tools/sections.py --markdown      # the line-range table of docs/ARCHITECTURE.md
 
 A section starts at a header: a rule of dashes, then a numbered title (comment lines may follow):
 
@@ -206,6 +207,18 @@ def _print_sections(shape: Shape) -> None:
                                           "; ".join(section.titles)))
 
 
+def markdown_table(shape: Shape) -> str:
+    """The line-range table docs/ARCHITECTURE.md carries (tests/test_layers.py keeps it current)."""
+    first = shape.sections[0].first if shape.sections else shape.source.count("\n") + 1
+    rows = ["| floor | section | lines | count |", "|---|---|---|---|",
+            "| | (preamble: licence, docstring, imports) | 1-%d | %d |" % (first - 1, first - 1)]
+    for section in shape.sections:
+        rows.append("| %s | %d. %s | %d-%d | %d |" % (section.floor, section.number, section.name,
+                                                     section.first, section.last,
+                                                     section.last - section.first + 1))
+    return "\n".join(rows)
+
+
 def _print_longest(shape: Shape, count: int) -> None:
     ranked = sorted(functions(shape.tree), key=lambda item: -length(item[1]))
     for name, node in ranked[:count]:
@@ -241,9 +254,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--longest", type=int, metavar="N", help="the N longest functions")
     parser.add_argument("--hints", action="store_true", help="type-hint counts")
     parser.add_argument("--graph", action="store_true", help="references between sections")
+    parser.add_argument("--markdown", action="store_true", help="the line-range table as Markdown")
     options = parser.parse_args(argv)
     shape = read_shape(options.module)
-    chosen = options.longest or options.hints or options.graph
+    chosen = options.longest or options.hints or options.graph or options.markdown
     if options.sections or not chosen:
         _print_sections(shape)
     if options.longest:
@@ -252,6 +266,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         _print_hints(shape)
     if options.graph:
         _print_graph(shape)
+    if options.markdown:
+        print(markdown_table(shape))
     return 0
 
 
