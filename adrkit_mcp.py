@@ -2616,9 +2616,8 @@ class _Load(object):
 
     def __init__(self, cache, dir_fd, canonical_dir, prefix):
         self.cache = cache
-        self.dir_fd = dir_fd
-        self.canonical_dir = canonical_dir
-        self.prefix = prefix
+        self.dir_fd, self.canonical_dir = dir_fd, canonical_dir  # where it reads
+        self.prefix = prefix  # of every display path: the ADR folder, repo-relative
         self.started_ns = _wall_clock_ns()
         self.parsed = []  # type: List[_ParsedFile]
         self.pre_read_findings = []  # type: List[Dict[str, Any]]
