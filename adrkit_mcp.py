@@ -23,11 +23,11 @@ The product, in the order a request flows through it:
 
 The compatibility engines below it, each entered only through its one door:
 
- 10. Globs       picomatch 4.0.5 path globs        door: PicomatchPattern (pathspec type)
- 11. YAML        yaml 2.9.0 frontmatter reading    door: FrontmatterYaml
- 12. Semver      node-semver 7.8.5 ranges          door: parse_package_pattern
- 13. URL         WHATWG `new URL()` validity       door: url_is_valid
- 14. JS text     ECMAScript trim, code units, regexes door: JS
+ 10. JS text     ECMAScript trim, code units, regexes door: JS
+ 11. Globs       picomatch 4.0.5 path globs        door: PicomatchPattern (pathspec type)
+ 12. YAML        yaml 2.9.0 frontmatter reading    door: FrontmatterYaml
+ 13. Semver      node-semver 7.8.5 ranges          door: parse_package_pattern
+ 14. URL         WHATWG `new URL()` validity       door: url_is_valid
 
 Embedders use `create_server`; the command line is `main`.
 """
@@ -4214,7 +4214,132 @@ def command_config(options: Any) -> int:
 
 
 # ---------------------------------------------------------------------------
-# 10. Globs: path globs with the exact semantics of picomatch 4.0.5
+# 10. JS text: JavaScript's whitespace, trim, code units and regular expressions
+# ---------------------------------------------------------------------------
+#
+# Reproduces three ECMAScript behaviours that Python spells differently:
+#   * `String.prototype.trim` (`JS.trim`): it removes WhiteSpace and
+#     LineTerminator, which is U+FEFF but not U+001C..U+001F, U+0085, U+180E
+#     or U+200B; `str.strip()` differs in both directions.
+#   * a regular expression literal without flags (`JS.regex`): the
+#     source is rewritten so that `\s \S \d \D \w \W . ^ $` mean what they mean
+#     in JavaScript (`\s` is the trim set, `\d \w` are ASCII, `.` stops at the
+#     four line terminators, `$` only at the very end), and the text is matched
+#     as UTF-16 code units, as V8 does without the `u` flag.
+#   * string length (`utf16_len`, in the contract section): UTF-16 code units.
+# Guarantee: a source using any other escape, a flag, a backreference or a
+# lookbehind is refused when it is compiled (at import), never translated
+# approximately; matching is linear in the text for the product's patterns.
+# Equivalence is tested through the frontmatter vectors, which record what the
+# reference's zod schema did with these very patterns, through the picomatch
+# and semver vectors (the glob and semver engines trim, split and class their
+# text through this door), and by the unit tests in
+# tests/test_vectors_frontmatter.py and tests/test_vectors_semver.py.
+# Door: the `JS` class; everything else here is private.
+
+_JS_WHITESPACE = (
+    "\t\n\x0b\x0c\r \xa0\u1680"
+    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_JS_ESCAPED_WHITESPACE = "".join("\\u%04x" % ord(ch) for ch in _JS_WHITESPACE)
+# What each JS class escape means, as the body of a Python character class.
+_JS_CLASS_ESCAPES = {"s": _JS_ESCAPED_WHITESPACE, "d": "0-9", "w": "A-Za-z0-9_"}
+_JS_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _js_trim(text: str) -> str:
+    """Trim `text` exactly like ECMAScript `String.prototype.trim`."""
+    # str.strip with an explicit character set is a single C-level pass and,
+    # unlike the argument-less form, does not touch U+001C-U+001F or U+0085.
+    return text.strip(_JS_WHITESPACE)
+
+
+@functools.lru_cache(maxsize=None)
+def _js_regex(source: str) -> Callable[[str], bool]:
+    """`RegExp.prototype.test` of the flagless JS regex `source`, as a Python predicate (cached)."""
+    compiled = re.compile(_js_regex_translate(source))
+
+    def test(text):
+        return compiled.search(_js_code_units(text)) is not None
+    return test
+
+
+def _js_code_units(text):
+    """One Python character per UTF-16 code unit (astral characters become surrogate pairs)."""
+    if text.isascii() or _JS_ASTRAL.search(text) is None:
+        return text
+    return _JS_ASTRAL.sub(_js_surrogate_pair, text)
+
+
+def _js_surrogate_pair(match):
+    offset = ord(match.group()) - 0x10000
+    return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
+
+
+def _js_regex_translate(source):
+    out = []
+    index = 0
+    in_class = False
+    while index < len(source):
+        ch = source[index]
+        if ch == "\\":
+            out.append(_js_regex_escape(source[index + 1:index + 2], in_class))
+            index += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+            out.append("\\[" if ch == "[" else ch)
+        elif ch == "[":
+            in_class = True
+            out.append(ch)
+        elif ch == ".":
+            out.append("[^\\n\\r\\u2028\\u2029]")
+        elif ch == "$":
+            out.append("\\Z")
+        elif ch == "(" and source[index + 1:index + 2] == "?" and source[index + 2:index + 3] not in (":", "=", "!"):
+            raise ValueError("JS.regex: unsupported group in %r" % source)
+        else:
+            out.append(ch)
+        index += 1
+    return "".join(out)
+
+
+def _js_regex_escape(letter, in_class):
+    if letter in _JS_CLASS_ESCAPES:
+        body = _JS_CLASS_ESCAPES[letter]
+        return body if in_class else "[%s]" % body
+    if letter.lower() in _JS_CLASS_ESCAPES and not in_class:
+        return "[^%s]" % _JS_CLASS_ESCAPES[letter.lower()]
+    if letter and not letter.isalnum():
+        return "\\" + letter
+    raise ValueError("JS.regex: unsupported escape \\%s" % letter)
+
+
+class JS(object):
+    """The door: ECMAScript string behaviours that Python spells differently."""
+
+    __slots__ = ()
+    WHITESPACE = _JS_WHITESPACE  # ECMAScript WhiteSpace + LineTerminator, as one string
+
+    @staticmethod
+    def trim(text: str) -> str:
+        """`String.prototype.trim`: strips exactly WhiteSpace and LineTerminator."""
+        return _js_trim(text)
+
+    @staticmethod
+    def code_units(text: str) -> str:
+        """One character per UTF-16 code unit: astral characters become their surrogate pair."""
+        return _js_code_units(text)
+
+    @staticmethod
+    def regex(source: str) -> Callable[[str], bool]:
+        """`RegExp.prototype.test` of a flagless JS regex literal's source (compiled once)."""
+        return _js_regex(source)
+
+
+# ---------------------------------------------------------------------------
+# 11. Globs: path globs with the exact semantics of picomatch 4.0.5
 # ---------------------------------------------------------------------------
 
 """Globs engine: picomatch 4.0.5 path globs, and V8's reading of the regexes they become.
@@ -4264,31 +4389,16 @@ reference, through the door and on each engine alone
 
 
 # ---------------------------------------------------------------------------
-# 10. Globs: UTF-16 code units
+# 11. Globs: UTF-16 code units
 # ---------------------------------------------------------------------------
 
-_GLOB_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
-
-
-def _glob_split_astral(match):
-    offset = ord(match.group()) - 0x10000
-    return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
-
-
-def _glob_utf16(text: str) -> str:
-    """Return *text* with one Python character per UTF-16 code unit.
-
-    JavaScript strings (and regexes without the ``u`` flag) index UTF-16 code
-    units, so an emoji is two "characters" to picomatch.  Rewriting astral
-    characters as surrogate pairs lets plain Python indexing agree with it.
-    """
-    if text.isascii() or _GLOB_ASTRAL_RE.search(text) is None:
-        return text
-    return _GLOB_ASTRAL_RE.sub(_glob_split_astral, text)
+# JavaScript strings (and regexes without the ``u`` flag) index UTF-16 code
+# units, so an emoji is two "characters" to picomatch: the engine works on
+# JS.code_units(text), one Python character per code unit (the JS text door).
 
 
 # ---------------------------------------------------------------------------
-# 10. Globs: picomatch 4.0.5: glob -> JavaScript regex source
+# 11. Globs: picomatch 4.0.5: glob -> JavaScript regex source
 # ---------------------------------------------------------------------------
 #
 # What follows mirrors picomatch's parse.js for the options the product uses
@@ -4332,12 +4442,6 @@ _GLOB_POSIX_CLASSES = {
 # picomatch replaces these whole patterns before parsing.
 _GLOB_REPLACEMENTS = {"***": "*", "**/**": "**", "**/**/**": "**"}
 
-# JavaScript's String.prototype.trim whitespace (differs from str.strip()).
-_GLOB_JS_WHITESPACE = (
-    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
-    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-
 # JavaScript's "." (no flags) stops at these line terminators.
 _GLOB_JS_DOT = "[^\\n\\r\\u2028\\u2029]"
 
@@ -4354,10 +4458,6 @@ _GLOB_UNESCAPE_RE = re.compile(r"\\(" + _GLOB_JS_DOT + ")")
 _GLOB_ONLY_STARS_RE = re.compile(r"[*?]+\Z")
 _GLOB_PLAIN_BRANCH_BREAKERS = frozenset("?*+@!()[]{}")
 _GLOB_LOOKAROUND_NAME_RE = re.compile(r"<(?:[!=]|[A-Za-z0-9_]+>)")
-
-
-def _glob_js_trim(text: str) -> str:
-    return text.strip(_GLOB_JS_WHITESPACE)
 
 
 def _glob_escape_regex(text: str) -> str:
@@ -4502,7 +4602,7 @@ def _glob_is_plain_branch(branch: str) -> bool:
 
 
 def _glob_normalize_simple_branch(branch: str) -> Optional[str]:
-    value = _glob_js_trim(branch)
+    value = JS.trim(branch)
     while _GLOB_SIMPLE_AT_RE.match(value):
         value = value[2:-1]
     if not _glob_is_plain_branch(value):
@@ -4571,7 +4671,7 @@ def _glob_star_extglob_sequence_chars(pattern: str) -> Optional[List[str]]:
         found = _glob_parse_repeated_extglob(pattern[index:], False)
         if found is None or found[0] != "*":
             return None
-        branches = [_glob_js_trim(b) for b in _glob_split_top_level(found[1])]
+        branches = [JS.trim(b) for b in _glob_split_top_level(found[1])]
         if len(branches) != 1:
             return None
         branch = _glob_normalize_simple_branch(branches[0])
@@ -4584,16 +4684,16 @@ def _glob_star_extglob_sequence_chars(pattern: str) -> Optional[List[str]]:
 
 def _glob_repeated_extglob_depth(pattern: str) -> int:
     depth = 0
-    found = _glob_parse_repeated_extglob(_glob_js_trim(pattern))
+    found = _glob_parse_repeated_extglob(JS.trim(pattern))
     while found is not None:
         depth += 1
-        found = _glob_parse_repeated_extglob(_glob_js_trim(found[1]))
+        found = _glob_parse_repeated_extglob(JS.trim(found[1]))
     return depth
 
 
 def _glob_analyze_repeated_extglob(body: str) -> Tuple[bool, Optional[str]]:
     """picomatch's ReDoS guard for ``+(...)``/``*(...)``: (risky, safe_output)."""
-    branches = [_glob_js_trim(b) for b in _glob_split_top_level(body)]
+    branches = [JS.trim(b) for b in _glob_split_top_level(body)]
     if len(branches) > 1 and (
         "" in branches
         or any(_GLOB_ONLY_STARS_RE.match(b) for b in branches)
@@ -5276,7 +5376,7 @@ def _glob_make_source(pattern: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# 10. Globs: JavaScript regular expressions (V8, no flags, Annex B syntax)
+# 11. Globs: JavaScript regular expressions (V8, no flags, Annex B syntax)
 # ---------------------------------------------------------------------------
 #
 # Syntax tree nodes are tuples whose first item is one of the kinds below.
@@ -5869,7 +5969,7 @@ def _glob_rx_is_valid(source: str) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# 10. Globs: Engine 1: Python's re, when its backtracking is provably cheap
+# 11. Globs: Engine 1: Python's re, when its backtracking is provably cheap
 # ---------------------------------------------------------------------------
 #
 # A backtracking matcher explores at most one path per combination of choices
@@ -6015,7 +6115,7 @@ def _glob_py_char(code: int) -> str:
 
 def _glob_py_set(ranges) -> str:
     if not ranges:
-        # Candidates hold no astral characters (see _glob_utf16), so this
+        # Candidates hold no astral characters (see JS.code_units), so this
         # class matches nothing, yet can take a quantifier like any class.
         return "[^\\x00-\\uffff]"
     if len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
@@ -6138,7 +6238,7 @@ def _glob_python_engine(regex: _GlobRegex):
 
 
 # ---------------------------------------------------------------------------
-# 10. Globs: Engine 2: a memoised NFA, polynomial on every input
+# 11. Globs: Engine 2: a memoised NFA, polynomial on every input
 # ---------------------------------------------------------------------------
 #
 # The tree compiles to a small instruction program (Thompson construction).
@@ -6642,7 +6742,7 @@ class _GlobCaptureRun:
 
 
 # ---------------------------------------------------------------------------
-# 10. Globs: The product's path matcher
+# 11. Globs: The product's path matcher
 # ---------------------------------------------------------------------------
 
 
@@ -6679,7 +6779,7 @@ class _GlobPathMatcher:
             self.bad_pattern = "leading-slash"
             return
         try:
-            source = _glob_make_source(_glob_utf16(pattern))
+            source = _glob_make_source(JS.code_units(pattern))
         except ValueError:
             self.bad_pattern = "invalid-glob"
             return
@@ -6712,7 +6812,7 @@ class _GlobPathMatcher:
             raise _GlobMatchError(self._exec_error)
         if self._machine is None:
             return False
-        units = _glob_utf16(candidate)
+        units = JS.code_units(candidate)
         re_match = self._re_match  # None exactly when _re_max_length is -1
         if re_match is not None and len(units) <= self._re_max_length:
             return re_match(units) is not None
@@ -6821,7 +6921,7 @@ except pathspec.util.AlreadyRegisteredError:
 
 
 # ---------------------------------------------------------------------------
-# 11. YAML: the frontmatter loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
+# 12. YAML: the frontmatter loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
 # ---------------------------------------------------------------------------
 
 """YAML engine: reproduces how yaml 2.9.0 reads frontmatter (parseDocument strict, then toJS).
@@ -6887,7 +6987,7 @@ quoted-scalar cut before a less-indented line (48 cases, both routes).
 
 
 # ---------------------------------------------------------------------------
-# 11. YAML: Public types
+# 12. YAML: Public types
 # ---------------------------------------------------------------------------
 
 
@@ -6965,7 +7065,7 @@ class _YamlSet(_YamlJSObject):
 
 
 # ---------------------------------------------------------------------------
-# 11. YAML: Internal error plumbing
+# 12. YAML: Internal error plumbing
 # ---------------------------------------------------------------------------
 
 
@@ -7020,7 +7120,7 @@ _YAML_MSG_COMPACT_MAP = "Nested mappings are not allowed in compact mappings"
 
 
 # ---------------------------------------------------------------------------
-# 11. YAML: Scanner
+# 12. YAML: Scanner
 # ---------------------------------------------------------------------------
 
 # Characters after which `-`, `?` and `:` act as indicators (besides the end
@@ -8300,7 +8400,7 @@ class _YamlScanner(object):
 
 
 # ---------------------------------------------------------------------------
-# 11. YAML: Scalar text helpers (JS folding and escape rules)
+# 12. YAML: Scalar text helpers (JS folding and escape rules)
 # ---------------------------------------------------------------------------
 
 
@@ -8526,7 +8626,7 @@ def _yaml_block_join(parts, lines, trim, folded, explicit, on_error):
 
 
 # ---------------------------------------------------------------------------
-# 11. YAML: Parser (PyYAML's event parser with JS document/property/error rules)
+# 12. YAML: Parser (PyYAML's event parser with JS document/property/error rules)
 # ---------------------------------------------------------------------------
 
 # JS String.prototype.trim white space (used for directive lines).
@@ -9132,7 +9232,7 @@ class _YamlPurePipeline(_YamlScanner, _YamlParser):
 
 
 # ---------------------------------------------------------------------------
-# 11. YAML: Node graph
+# 12. YAML: Node graph
 # ---------------------------------------------------------------------------
 
 
@@ -9190,7 +9290,7 @@ _YAML_NO_KEY = object()
 
 
 # ---------------------------------------------------------------------------
-# 11. YAML: Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
+# 12. YAML: Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
 # ---------------------------------------------------------------------------
 
 # JS RegExp `$` matches only at the very end, hence \Z throughout.
@@ -9513,7 +9613,7 @@ def _yaml_resolve_tagged_scalar(text, tag, schema11):
 
 
 # ---------------------------------------------------------------------------
-# 11. YAML: Composer: events -> node graph
+# 12. YAML: Composer: events -> node graph
 # ---------------------------------------------------------------------------
 
 
@@ -9730,7 +9830,7 @@ class _YamlComposer(object):
 
 
 # ---------------------------------------------------------------------------
-# 11. YAML: JS value conversion (Document.toJS)
+# 12. YAML: JS value conversion (Document.toJS)
 # ---------------------------------------------------------------------------
 
 
@@ -10348,7 +10448,7 @@ def _yaml_js_exponential(value):
 
 
 # ---------------------------------------------------------------------------
-# 11. YAML: Entry point
+# 12. YAML: Entry point
 # ---------------------------------------------------------------------------
 
 
@@ -10405,7 +10505,7 @@ def _yaml_load_pure_python(source):
 
 
 # ---------------------------------------------------------------------------
-# 11. YAML: Line-based fast path
+# 12. YAML: Line-based fast path
 # ---------------------------------------------------------------------------
 #
 # Nearly all ADR frontmatter is a handful of `key: value` lines, a few
@@ -10680,7 +10780,7 @@ class FrontmatterYaml(object):
 
 
 # ---------------------------------------------------------------------------
-# 12. Semver: package patterns and semver ranges
+# 13. Semver: package patterns and semver ranges
 # ---------------------------------------------------------------------------
 
 """Semver engine: the reference's parsePackagePattern over node-semver 7.8.5's validRange.
@@ -10724,12 +10824,7 @@ private helper), in tests/test_vectors_semver.py.
 
 # ECMAScript WhiteSpace + LineTerminator: the set `String.prototype.trim`
 # removes and the set the regex class `\s` matches (see _semver_WS_BODY).
-_semver_JS_WHITESPACE = ("\t\n\x0b\x0c\r \xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B)))
-                         + "\u2028\u2029\u202f\u205f\u3000\ufeff")
-
-
-def _semver_trim(text: str) -> str:
-    return text.strip(_semver_JS_WHITESPACE)
+_semver_JS_WHITESPACE = JS.WHITESPACE
 
 
 # --- regex building blocks (JS semantics spelled out for Python's `re`) ----
@@ -10851,7 +10946,7 @@ class _semver_Version:
         # text has astral characters, and those never match FULL anyway.
         if len(text) > _semver_MAX_LENGTH:
             raise _semver_Invalid("version is too long")
-        match = _semver_FULL_RE.match(_semver_trim(text))
+        match = _semver_FULL_RE.match(JS.trim(text))
         if match is None:
             raise _semver_Invalid("invalid version")
         self.major = int(match.group(1))
@@ -10878,7 +10973,7 @@ class _semver_Comparator:
     __slots__ = ("operator", "semver", "value")
 
     def __init__(self, text: str) -> None:
-        text = " ".join(_semver_WS_RUN_RE.split(_semver_trim(text)))
+        text = " ".join(_semver_WS_RUN_RE.split(JS.trim(text)))
         match = _semver_COMPARATOR_RE.match(text)
         if match is None:
             raise _semver_Invalid("invalid comparator")
@@ -10927,7 +11022,7 @@ def _semver_hyphen_replace(match: "re.Match") -> str:
         high = "<=%s.%s.%s-%s" % (to_major, to_minor, to_patch, to_pre)
     else:
         high = "<=" + to_text
-    return _semver_trim(low + " " + high)
+    return JS.trim(low + " " + high)
 
 
 def _semver_replace_caret(comp: str) -> str:
@@ -10962,7 +11057,7 @@ def _semver_replace_partial(comp: str, caret: bool) -> str:
 
 
 def _semver_replace_xrange(comp: str) -> str:
-    comp = _semver_trim(comp)
+    comp = JS.trim(comp)
     match = _semver_XRANGE_RE.match(comp)
     if match is None:
         return comp
@@ -11009,12 +11104,12 @@ def _semver_each_word(text: str, rewrite) -> str:
 def _semver_parse_comparator(comp: str) -> str:
     """Turn one space-free word into plain comparators (node's parseComparator)."""
     comp = _semver_BUILD_RE.sub("", comp, count=1)
-    comp = _semver_each_word(_semver_trim(comp), _semver_replace_caret)
-    comp = _semver_each_word(_semver_trim(comp), _semver_replace_tilde)
+    comp = _semver_each_word(JS.trim(comp), _semver_replace_caret)
+    comp = _semver_each_word(JS.trim(comp), _semver_replace_tilde)
     comp = _semver_each_word(comp, _semver_replace_xrange)
     # A "*" is AND-ed with the rest, so it is simply dropped (first one only,
     # like JS `replace` with a non-global regex).
-    return _semver_STAR_RE.sub("", _semver_trim(comp), count=1)
+    return _semver_STAR_RE.sub("", JS.trim(comp), count=1)
 
 
 def _semver_comparator_trim_join(match: "re.Match") -> str:
@@ -11107,7 +11202,7 @@ def _semver_parse_set(text: str) -> List[_semver_Comparator]:
         comparator = parsed.get(word)
         if comparator is None:
             # `>=0.0.0` is the same as "*".
-            plain = _semver_GTE0_RE.sub("", _semver_trim(word), count=1)
+            plain = _semver_GTE0_RE.sub("", JS.trim(word), count=1)
             comparator = parsed[word] = _semver_Comparator(plain)
         comparators.append(comparator)
 
@@ -11126,11 +11221,11 @@ def _semver_parse_set(text: str) -> List[_semver_Comparator]:
 def _semver_parse_range(range_text: str) -> List[List[_semver_Comparator]]:
     """node-semver's `new Range(range_text)`; raises _semver_Invalid."""
     # Collapse whitespace first so the bounded regexes above are sufficient.
-    raw = _semver_WS_RUN_RE.sub(" ", _semver_trim(range_text))
+    raw = _semver_WS_RUN_RE.sub(" ", JS.trim(range_text))
     alternatives = []
     parsed_alternatives: Dict[str, List[_semver_Comparator]] = {}
     for alternative in raw.split("||"):
-        alternative = _semver_trim(alternative)
+        alternative = JS.trim(alternative)
         comparators = parsed_alternatives.get(alternative)
         if comparators is None:
             comparators = parsed_alternatives[alternative] = _semver_parse_set(alternative)
@@ -11164,7 +11259,7 @@ def _semver_valid_range(range_text: str) -> Optional[str]:
     except _semver_Invalid:
         return None
     formatted = "||".join(
-        " ".join(_semver_trim(comparator.value) for comparator in comparators)
+        " ".join(JS.trim(comparator.value) for comparator in comparators)
         for comparators in alternatives)
     return formatted or "*"
 
@@ -11180,8 +11275,8 @@ def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
     split_at = pattern.rfind("@")
     has_range = split_at > 0
     name = pattern[:split_at] if has_range else pattern
-    range_text = _semver_trim(pattern[split_at + 1:]) if has_range else None
-    if not _semver_trim(name) or (has_range and not range_text):
+    range_text = JS.trim(pattern[split_at + 1:]) if has_range else None
+    if not JS.trim(name) or (has_range and not range_text):
         return None
     if range_text and _semver_valid_range(range_text) is None:
         return None
@@ -11191,7 +11286,7 @@ def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
 
 
 # ---------------------------------------------------------------------------
-# 13. URL: validity under the WHATWG URL Standard
+# 14. URL: validity under the WHATWG URL Standard
 # ---------------------------------------------------------------------------
 #
 # Reproduces whether `new URL(text)` (no base URL) succeeds: the WHATWG URL
@@ -11477,128 +11572,6 @@ def _url_ipv6_tail_ok(text):
         if int(part) > 255:
             return False
     return True
-
-
-# ---------------------------------------------------------------------------
-# 14. JS text: JavaScript's whitespace, trim, code units and regular expressions
-# ---------------------------------------------------------------------------
-#
-# Reproduces three ECMAScript behaviours that Python spells differently:
-#   * `String.prototype.trim` (`JS.trim`): it removes WhiteSpace and
-#     LineTerminator, which is U+FEFF but not U+001C..U+001F, U+0085, U+180E
-#     or U+200B; `str.strip()` differs in both directions.
-#   * a regular expression literal without flags (`JS.regex`): the
-#     source is rewritten so that `\s \S \d \D \w \W . ^ $` mean what they mean
-#     in JavaScript (`\s` is the trim set, `\d \w` are ASCII, `.` stops at the
-#     four line terminators, `$` only at the very end), and the text is matched
-#     as UTF-16 code units, as V8 does without the `u` flag.
-#   * string length (`utf16_len`, in the contract section): UTF-16 code units.
-# Guarantee: a source using any other escape, a flag, a backreference or a
-# lookbehind is refused when it is compiled (at import), never translated
-# approximately; matching is linear in the text for the product's patterns.
-# Equivalence is tested through the frontmatter vectors, which record what the
-# reference's zod schema did with these very patterns, and by the unit tests
-# in tests/test_vectors_frontmatter.py and tests/test_vectors_semver.py.
-# Door: the `JS` class; everything else here is private.
-
-_JS_WHITESPACE = (
-    "\t\n\x0b\x0c\r \xa0\u1680"
-    "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-_JS_ESCAPED_WHITESPACE = "".join("\\u%04x" % ord(ch) for ch in _JS_WHITESPACE)
-# What each JS class escape means, as the body of a Python character class.
-_JS_CLASS_ESCAPES = {"s": _JS_ESCAPED_WHITESPACE, "d": "0-9", "w": "A-Za-z0-9_"}
-_JS_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-
-
-def _js_trim(text: str) -> str:
-    """Trim `text` exactly like ECMAScript `String.prototype.trim`."""
-    # str.strip with an explicit character set is a single C-level pass and,
-    # unlike the argument-less form, does not touch U+001C-U+001F or U+0085.
-    return text.strip(_JS_WHITESPACE)
-
-
-@functools.lru_cache(maxsize=None)
-def _js_regex(source: str) -> Callable[[str], bool]:
-    """`RegExp.prototype.test` of the flagless JS regex `source`, as a Python predicate (cached)."""
-    compiled = re.compile(_js_regex_translate(source))
-
-    def test(text):
-        return compiled.search(_js_code_units(text)) is not None
-    return test
-
-
-def _js_code_units(text):
-    """One Python character per UTF-16 code unit (astral characters become surrogate pairs)."""
-    if text.isascii() or _JS_ASTRAL.search(text) is None:
-        return text
-    return _JS_ASTRAL.sub(_js_surrogate_pair, text)
-
-
-def _js_surrogate_pair(match):
-    offset = ord(match.group()) - 0x10000
-    return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
-
-
-def _js_regex_translate(source):
-    out = []
-    index = 0
-    in_class = False
-    while index < len(source):
-        ch = source[index]
-        if ch == "\\":
-            out.append(_js_regex_escape(source[index + 1:index + 2], in_class))
-            index += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-            out.append("\\[" if ch == "[" else ch)
-        elif ch == "[":
-            in_class = True
-            out.append(ch)
-        elif ch == ".":
-            out.append("[^\\n\\r\\u2028\\u2029]")
-        elif ch == "$":
-            out.append("\\Z")
-        elif ch == "(" and source[index + 1:index + 2] == "?" and source[index + 2:index + 3] not in (":", "=", "!"):
-            raise ValueError("JS.regex: unsupported group in %r" % source)
-        else:
-            out.append(ch)
-        index += 1
-    return "".join(out)
-
-
-def _js_regex_escape(letter, in_class):
-    if letter in _JS_CLASS_ESCAPES:
-        body = _JS_CLASS_ESCAPES[letter]
-        return body if in_class else "[%s]" % body
-    if letter.lower() in _JS_CLASS_ESCAPES and not in_class:
-        return "[^%s]" % _JS_CLASS_ESCAPES[letter.lower()]
-    if letter and not letter.isalnum():
-        return "\\" + letter
-    raise ValueError("JS.regex: unsupported escape \\%s" % letter)
-
-
-class JS(object):
-    """The door: ECMAScript string behaviours that Python spells differently."""
-
-    __slots__ = ()
-
-    @staticmethod
-    def trim(text: str) -> str:
-        """`String.prototype.trim`: strips exactly WhiteSpace and LineTerminator."""
-        return _js_trim(text)
-
-    @staticmethod
-    def code_units(text: str) -> str:
-        """One character per UTF-16 code unit: astral characters become their surrogate pair."""
-        return _js_code_units(text)
-
-    @staticmethod
-    def regex(source: str) -> Callable[[str], bool]:
-        """`RegExp.prototype.test` of a flagless JS regex literal's source (compiled once)."""
-        return _js_regex(source)
 
 
 # The command line runs once every section above is defined (the engines included).

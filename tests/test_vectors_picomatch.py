@@ -60,7 +60,7 @@ def test_both_engines_agree_with_picomatch_on_every_vector():
         candidate = GLOBS._glob_normalise_candidate(case["path"])
         if not candidate or candidate == case["pattern"] or matcher._machine is None:
             continue  # decided before any regex runs
-        units = GLOBS._glob_utf16(candidate)
+        units = GLOBS.JS.code_units(candidate)
         engines = {"nfa": matcher._machine.accepts(units)}
         if matcher._re_match is not None:
             engines["re"] = matcher._re_match(units) is not None
