@@ -19,7 +19,7 @@ The product, in the order a request flows through it:
   6. Projection  the corpus as one call sees it: roots, listing, stat-validated reuse
   7. Reader      one file -> a Record or findings: fence, YAML, the typed schema
   8. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
-  9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`
+  9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`, `hook`
 
 The compatibility engines below it, each entered only through its one door:
 
@@ -1660,6 +1660,7 @@ HOOK_WORD_LIMIT = 300              # additionalContext words, footer included
 HOOK_TITLE_LIMIT = 160             # characters of a title before it is cut with "..."
 HOOK_EXIT_STATUS = 0               # every outcome of a well-formed command line: never block
 HOOK_USAGE_EXIT_STATUS = 1         # not 2: Claude Code reads exit 2 of a PreToolUse hook as "block"
+HOOK_DOCTOR_SCAN_FILES = 2000      # doctor looks for a governed file among this many
 HOOK_STATUS_ORDER = ("accepted", "rejected", "superseded", "deprecated", "proposed", "draft")
 
 HOOK_TEXTS = {
@@ -3916,6 +3917,7 @@ def command_doctor(options: Any) -> int:
     for path, why in _markdown_outside_the_corpus(canonical_root, canonical_dir):
         report.note("%s is not read as a record: %s" % (path, why))
     _doctor_handshake(report, canonical_root, adr_dir)
+    _doctor_hook(report, canonical_root, adr_dir, projection)
     if report.failed:
         sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
         return 1
@@ -4023,6 +4025,119 @@ def _doctor_handshake(report, canonical_root, adr_dir):
             report.fail("%s failed (exit %s): %s" % (label, child.returncode,
                                                      child.stderr.decode("utf-8", "replace").strip()[:300]),
                         "run the command by hand to see why: %s" % " ".join(command))
+
+
+def _doctor_hook_matches(matcher: object, tool: str) -> bool:
+    """Whether a settings.json matcher selects `tool`, as Claude Code reads matchers."""
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    if re.fullmatch(r"[A-Za-z0-9_|]+", matcher):  # plain names, exact, separated by |
+        return tool in matcher.split("|")
+    try:
+        return re.search(matcher, tool) is not None
+    except re.error:
+        return False
+
+
+def _doctor_hook_settings(report: "_Report", canonical_root: str) -> Optional[str]:
+    """Report the adrkit-mcp PreToolUse hook in the project's Claude Code settings; its command."""
+    found = None
+    for name in ("settings.json", "settings.local.json"):
+        path = os.path.join(canonical_root, ".claude", name)
+        if not os.path.isfile(path):
+            continue
+        try:
+            with open(path, "rb") as handle:
+                settings = json.loads(handle.read().decode("utf-8"))
+            groups = settings.get("hooks", {}).get(HOOK_EVENT_NAME, [])
+            entries = [(group.get("matcher"), hook.get("command")) for group in groups
+                       for hook in group.get("hooks", []) if hook.get("type") == "command"]
+        except (OSError, ValueError, AttributeError, TypeError) as error:
+            report.note(".claude/%s cannot be read as Claude Code settings (%s)" % (name, error))
+            continue
+        for matcher, command in entries:
+            if not (isinstance(command, str) and re.search(r"adrkit[-_]mcp", command)
+                    and re.search(r"(^|\s)hook(\s|$)", command)):
+                continue
+            missed = [tool for tool in sorted(HOOK_FILE_FIELDS) if not _doctor_hook_matches(matcher, tool)]
+            report.ok("Claude Code hook in .claude/%s: %s %s" % (name, HOOK_EVENT_NAME, json.dumps(matcher)))
+            if missed:
+                report.note("its matcher misses %s: use %s" % (", ".join(missed), json.dumps(HOOK_MATCHER)))
+            found = found or command
+    if found is None:
+        report.note("no adrkit-mcp hook in .claude/settings.json or .claude/settings.local.json: the "
+                    "agent hears of decisions only when it asks (adrkit-mcp config claude-code "
+                    "--hook prints the entry)")
+    return found
+
+
+def _doctor_governed(projection: "Projection", files: List[str]) -> bool:
+    validate, run = TOOLS["get_decision_context"]
+    problems, args = validate({"files": files, "limit": PAGE_MAX})
+    return not problems and bool(run(projection, args, lambda: False)[0]["governing"])
+
+
+def _doctor_governed_file(canonical_root: str, projection: "Projection") -> Optional[str]:
+    """A file of the repository that an accepted record governs: a literal pattern first, else
+    the first of HOOK_DOCTOR_SCAN_FILES files (sorted walk, dot folders skipped), found by halving."""
+    literal = sorted({m["pattern"] for record in projection.records
+                      if record.frontmatter["status"] == "accepted"
+                      for m in record.frontmatter["affects"]
+                      if m["type"] == "path" and not m["negate"] and not m.get("repo")
+                      and not re.search(r"[*?\[\]{}()!+@\\]", m["pattern"])}, key=utf16_key)
+    for pattern in literal:
+        if os.path.isfile(os.path.join(canonical_root, pattern)) and _doctor_governed(projection, [pattern]):
+            return pattern
+    files = []  # type: List[str]
+    for folder, subfolders, names in os.walk(canonical_root):
+        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+        relative = os.path.relpath(folder, canonical_root).replace(os.sep, "/")
+        files.extend(name if relative == "." else relative + "/" + name for name in sorted(names))
+        if len(files) >= HOOK_DOCTOR_SCAN_FILES:
+            break
+    files = [path for path in files[:HOOK_DOCTOR_SCAN_FILES] if "\\" not in path]
+    for start in range(0, len(files), LIMITS["files"][1]):
+        batch = files[start:start + LIMITS["files"][1]]
+        while batch and _doctor_governed(projection, batch):
+            if len(batch) == 1:
+                return batch[0]
+            half = batch[:len(batch) // 2]
+            batch = half if _doctor_governed(projection, half) else batch[len(batch) // 2:]
+    return None
+
+
+def _doctor_hook(report: "_Report", canonical_root: str, adr_dir: str, projection: "Projection") -> None:
+    """Report the hook's configuration, then run it once on a governed file as Claude Code would."""
+    configured = _doctor_hook_settings(report, canonical_root)
+    target = _doctor_governed_file(canonical_root, projection)
+    if target is None:
+        report.note("no file of the repository is governed by an accepted decision: the hook was not run")
+        return
+    event = {"session_id": "adrkit-mcp-doctor", "transcript_path": "", "cwd": canonical_root,
+             "permission_mode": "default", "hook_event_name": HOOK_EVENT_NAME, "tool_name": "Edit",
+             "tool_input": {"file_path": os.path.join(canonical_root, target), "old_string": "",
+                            "new_string": ""}, "tool_use_id": "adrkit-mcp-doctor"}
+    if configured is not None and os.name == "posix":
+        command, label = ["/bin/sh", "-c", configured], "the configured hook"
+    else:
+        command = server_launch_command() + ["hook", "--cwd", canonical_root, "--dir", adr_dir]
+        label = "the hook"
+    environment = dict(os.environ, CLAUDE_PROJECT_DIR=canonical_root)
+    try:
+        child = subprocess.run(command, input=json.dumps(event).encode("utf-8"), cwd=canonical_root,
+                               env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=HOOK_TIMEOUT_SECONDS)
+        answer = json.loads(child.stdout.decode("utf-8"))["hookSpecificOutput"]
+        lines = [line for line in answer["additionalContext"].splitlines() if line.startswith("- ADR ")]
+    except (OSError, subprocess.TimeoutExpired, ValueError, KeyError, TypeError, AttributeError) as error:
+        detail = child.stderr.decode("utf-8", "replace").strip()[:300] if "child" in locals() else ""
+        report.fail("%s gave no decision context for %s: %s" % (label, target, detail or error),
+                    "run it by hand: %s, with a PreToolUse event on stdin" % " ".join(command))
+        return
+    report.ok("%s answered for %s within its %d s limit: %d %s" % (
+        label, target, HOOK_TIMEOUT_SECONDS, len(lines), _plural(len(lines), "decision", "decisions")))
 
 
 # ---------------------------------------------------------------------------
