@@ -1660,6 +1660,8 @@ HOOK_WORD_LIMIT = 300              # additionalContext words, footer included
 HOOK_TITLE_LIMIT = 160             # characters of a title before it is cut with "..."
 HOOK_EXIT_STATUS = 0               # every outcome of a well-formed command line: never block
 HOOK_USAGE_EXIT_STATUS = 1         # not 2: Claude Code reads exit 2 of a PreToolUse hook as "block"
+HOOK_COMMAND_GUARD = " || exit 1"  # ends the settings.json command: python3's own exit 2 (no such
+                                   # file) would block every edit; 1 is reported, never blocks
 HOOK_DOCTOR_SCAN_FILES = 2000      # doctor looks for a governed file among this many
 HOOK_STATUS_ORDER = ("accepted", "rejected", "superseded", "deprecated", "proposed", "draft")
 
@@ -3508,7 +3510,7 @@ def validate_frontmatter(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tup
 # 9. Commands: the command line, one argparse parser for the server and its subcommands
 # ---------------------------------------------------------------------------
 #
-# `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config ...` are for people
+# `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config|hook ...` are for people
 # and scripts. One parser tree reads all of them, so every command treats flags alike: `--flag
 # VALUE` and `--flag=VALUE`, no empty value, no flag taken as another flag's value (`--cwd --dir
 # x`), no abbreviations; a command line that does not parse exits 2 with the usage on stderr.
@@ -4366,10 +4368,10 @@ def _config_hook_command(command: str, lead: List[str], program: Optional[str], 
                          adr_dir: str) -> str:
     """The hook's shell command: the team form names the program under $CLAUDE_PROJECT_DIR."""
     if program is not None:
-        return '%s "$CLAUDE_PROJECT_DIR"/%s hook --cwd "$CLAUDE_PROJECT_DIR" --dir %s' % (
-            _config_portable_python, shlex.quote(program), shlex.quote(adr_dir))
-    return " ".join(shlex.quote(part) for part in [command] + lead + ["hook", "--cwd", root,
-                                                                         "--dir", adr_dir])
+        return '%s "$CLAUDE_PROJECT_DIR"/%s hook --cwd "$CLAUDE_PROJECT_DIR" --dir %s%s' % (
+            _config_portable_python, shlex.quote(program), shlex.quote(adr_dir), HOOK_COMMAND_GUARD)
+    return " ".join(shlex.quote(part) for part in [command] + lead + [
+        "hook", "--cwd", root, "--dir", adr_dir]) + HOOK_COMMAND_GUARD
 
 
 def _config_hook(command: str, lead: List[str], program: Optional[str], root: str,
