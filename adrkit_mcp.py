@@ -4386,8 +4386,8 @@ def _config_hook(command: str, lead: List[str], program: Optional[str], root: st
                 "do not overwrite the file, which holds your other settings." % HOOK_EVENT_NAME)
     if program is not None:
         _config_say("team config: commit it with %s; it names no path of this machine. Every "
-                    "teammate needs Python 3.9 or newer as %s on the PATH Claude Code sees."
-                    % (program, _config_portable_python))
+                    "teammate needs Python 3.9 or newer as %s on the PATH Claude Code sees (on "
+                    "Windows, write py or python instead if there is no python3)." % (program, _config_portable_python))
     else:
         _config_say("the command names paths of this machine: keep it in .claude/settings.local.json"
                     ", or commit the .pyz in the repository and run this again with it for a team "
