@@ -19,7 +19,7 @@ The product, in the order a request flows through it:
   6. Projection  the corpus as one call sees it: roots, listing, stat-validated reuse
   7. Reader      one file -> a Record or findings: fence, YAML, the typed schema
   8. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
-  9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`
+  9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`, `hook`
 
 The compatibility engines below it, each entered only through its one door:
 
@@ -52,6 +52,7 @@ import math
 import os
 import queue
 import re
+import shlex
 import signal
 import stat
 import subprocess
@@ -1636,6 +1637,70 @@ TOOL_OUTPUT_SCHEMAS = {
                     "type": "array", "items": {"enum": ["body", "id", "tag", "title"]}})}),
     ]),
 }
+
+
+# --- The coding-agent hook (`adrkit-mcp hook`, ADR 0013) ----------------------
+#
+# Claude Code's PreToolUse hook: one JSON event on stdin before a tool runs; on stdout, when the
+# decisions have something to say, {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+# "additionalContext": ...}}. Context only: never a permissionDecision, never a block. Every bad
+# input (event, path, corpus) exits HOOK_EXIT_STATUS with stdout empty and one line on stderr.
+
+HOOK_EVENT_NAME = "PreToolUse"
+HOOK_FILE_FIELDS = {  # the editing tools and the tool_input field naming the file they change
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+    "Write": "file_path",
+}
+HOOK_MATCHER = "Edit|Write|MultiEdit|NotebookEdit"   # settings.json matcher: exactly those tools
+HOOK_TIMEOUT_SECONDS = 30          # the fragment's timeout; measured cold at 10,000 records: README
+HOOK_MAX_EVENT_BYTES = 8 * 1024 * 1024   # a Write of a bigger file gets no context (one stderr line)
+HOOK_WORD_LIMIT = 300              # additionalContext words, footer included
+HOOK_TITLE_LIMIT = 160             # characters of a title before it is cut with "..."
+HOOK_EXIT_STATUS = 0               # every outcome of a well-formed command line: never block
+HOOK_USAGE_EXIT_STATUS = 1         # not 2: Claude Code reads exit 2 of a PreToolUse hook as "block"
+HOOK_COMMAND_GUARD = " || exit 1"  # ends the settings.json command: python3's own exit 2 (no such
+                                   # file) would block every edit; 1 is reported, never blocks
+HOOK_DOCTOR_SCAN_FILES = 2000      # doctor looks for a governed file among this many
+HOOK_STATUS_ORDER = ("accepted", "rejected", "superseded", "deprecated", "proposed", "draft")
+
+HOOK_TEXTS = {
+    "header": "Decision records ({adr_dir}) that concern {files}:",
+    "accepted": '- ADR {id} "{title}" (accepted): it governs this file; follow it.',
+    "rejected": '- ADR {id} "{title}" (rejected): the team decided against this; do not propose '
+                'it again.',
+    "superseded": '- ADR {id} "{title}" (superseded): replaced by {replacement}; do not '
+                  'follow this one.',
+    "deprecated": '- ADR {id} "{title}" (deprecated): no longer in force; do not rely on it.',
+    "proposed": '- ADR {id} "{title}" (proposed): not decided yet; do not treat it as settled.',
+    "draft": '- ADR {id} "{title}" (draft): not decided yet; do not treat it as settled.',
+    "replacement-local": 'ADR {id} "{title}" ({status})',
+    "replacement-missing": "ADR {ref}, which is not in the records",
+    "replacement-ambiguous": "ADR {ref}, which {count} records claim",
+    "replacement-federated": "{ref} in another decision log",
+    "cut": "{count} more not shown: call get_decision_context for all of them.",
+    "more": "More decisions concern these files: call get_decision_context for all of them.",
+    "footer": "Call get_decision with an id for the full record.",
+}
+
+# One line on stderr per refused input; "adrkit-mcp hook: " is put in front.
+HOOK_REFUSALS = {
+    "too-large": "the event is larger than %d bytes" % HOOK_MAX_EVENT_BYTES,
+    "not-utf8": "the event is not UTF-8",
+    "not-json": "the event is not JSON ({detail})",
+    "not-object": "the event is not a JSON object",
+    "wrong-event": "hook_event_name is {value}, not " + HOOK_EVENT_NAME,
+    "unknown-tool": "tool_name {value} is not an editing tool (" + ", ".join(sorted(HOOK_FILE_FIELDS)) + ")",
+    "no-input": "tool_input is not a JSON object",
+    "no-path": "tool_input.{field} is missing, empty or not a string",
+    "bad-cwd": "{field} is not an absolute path",
+    "outside": "{path} lies outside the repository {root}",
+    "corpus": "the corpus cannot be used: {message}",
+    "invalid": "{message}",
+    "failed": "unexpected {detail}",
+}
+HOOK_REFUSAL_SUFFIX = "; no decision context given"
 
 
 def tool_definitions() -> List[Dict[str, Any]]:
@@ -3445,16 +3510,16 @@ def validate_frontmatter(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tup
 # 9. Commands: the command line, one argparse parser for the server and its subcommands
 # ---------------------------------------------------------------------------
 #
-# `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config ...` are for people
+# `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config|hook ...` are for people
 # and scripts. One parser tree reads all of them, so every command treats flags alike: `--flag
 # VALUE` and `--flag=VALUE`, no empty value, no flag taken as another flag's value (`--cwd --dir
 # x`), no abbreviations; a command line that does not parse exits 2 with the usage on stderr.
 # The subcommand comes first; a subcommand after server flags is refused rather than guessed.
 
-SUBCOMMANDS = ("call", "config", "doctor")
+SUBCOMMANDS = ("call", "config", "doctor", "hook")
 
 _SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N]
-       adrkit-mcp {config,doctor,call} ...
+       adrkit-mcp {config,doctor,call,hook} ...
        adrkit-mcp --help | --version"""
 
 _SERVER_DESCRIPTION = """\
@@ -3511,6 +3576,17 @@ search_decisions. Exit status: 0 on a result, 1 on an input error (isError) or
 an unusable corpus, 2 on a usage error.
 
 example: adrkit-mcp call get_decision_context '{"files": ["src/db/pool.ts"]}'"""),
+    ("hook", "a coding agent's PreToolUse hook: decisions for the file it will edit", """\
+Reads one Claude Code PreToolUse event on stdin (Edit, Write, MultiEdit,
+NotebookEdit), asks get_decision_context about the file the tool is about to
+change and, when decisions concern it, prints the hook JSON whose
+additionalContext names each one (accepted: follow it; rejected: do not
+propose it again; superseded: what replaced it). It never blocks the tool and
+never asks for permissions. The root is --cwd, else $ADRKIT_MCP_CWD, else the
+event's cwd, else $CLAUDE_PROJECT_DIR. Exit status: 0 always, with nothing on
+stdout and one line on stderr for an event, path or corpus it cannot use; 1
+(not 2, which would block the tool) on a usage error.
+`adrkit-mcp config claude-code --hook` prints the settings.json entry."""),
 )
 
 
@@ -3611,7 +3687,8 @@ def _command_line() -> _Parser:
     parser.set_defaults(run=None, check=None, parser=parser)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", prog=SERVER_NAME,
                                      parser_class=_Parser, help=argparse.SUPPRESS)
-    adders = {"call": _add_call_parser, "config": _add_config_parser, "doctor": _add_doctor_parser}
+    adders = {"call": _add_call_parser, "config": _add_config_parser, "doctor": _add_doctor_parser,
+              "hook": _add_hook_parser}
     for name, summary, description in _SUBCOMMAND_HELP:
         sub = commands.add_parser(name, help=summary, description=description,
                                   formatter_class=_HelpFormatter, add_help=False,
@@ -3641,9 +3718,20 @@ def _add_doctor_parser(parser: _Parser) -> None:
     parser.set_defaults(run=command_doctor)
 
 
+def _add_hook_parser(parser: _Parser) -> None:
+    parser.usage = "adrkit-mcp hook [--cwd PATH] [--dir PATH] < event.json"
+    group = parser.add_argument_group("options")
+    _add_location_flags(group, "repository root (default: $%s, else the event's cwd, else "
+                               "$CLAUDE_PROJECT_DIR)" % _ENV_CWD)
+    _add_help_flag(group)
+    parser.set_defaults(run=command_hook)
+
+
 def _add_config_parser(parser: _Parser) -> None:
     ids = ", ".join(client_id for client_id, _, _ in _config_clients)
     parser.usage = ("adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable]\n"
+                    "       adrkit-mcp config claude-code --hook [--cwd PATH] [--dir PATH] "
+                    "[--portable]\n"
                     "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable]\n"
                     "       adrkit-mcp config --list")
     parser.description = "clients: %s\n\n%s" % (ids, parser.description)
@@ -3658,6 +3746,10 @@ def _add_config_parser(parser: _Parser) -> None:
                             "cursor): the program by its path inside the repository, python3 from "
                             "PATH, no absolute path of this machine (automatic when a .pyz inside "
                             "the repository runs this)")
+    group.add_argument("--hook", action="store_true",
+                       help="with claude-code: the .claude/settings.json entry of the PreToolUse "
+                            "hook that tells the agent which decisions concern a file before it "
+                            "edits it (adrkit-mcp hook)")
     _add_location_flags(group, "repository root the server reads (default: $%s, else the "
                                "working directory; VS Code gets ${workspaceFolder} unless --cwd "
                                "is given)" % _ENV_CWD)
@@ -3714,6 +3806,8 @@ def run_subcommand(name: str, argv: List[str]) -> int:
     """`adrkit-mcp <name> ...` for a name in SUBCOMMANDS; returns the exit status."""
     options = _parse([name] + list(argv), name)
     if isinstance(options, int):
+        if name == "hook" and options == 2:
+            return HOOK_USAGE_EXIT_STATUS  # exit 2 would block the agent's tool call
         return options
     return options.run(options)
 
@@ -3825,6 +3919,7 @@ def command_doctor(options: Any) -> int:
     for path, why in _markdown_outside_the_corpus(canonical_root, canonical_dir):
         report.note("%s is not read as a record: %s" % (path, why))
     _doctor_handshake(report, canonical_root, adr_dir)
+    _doctor_hook(report, canonical_root, adr_dir, projection)
     if report.failed:
         sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
         return 1
@@ -3934,6 +4029,119 @@ def _doctor_handshake(report, canonical_root, adr_dir):
                         "run the command by hand to see why: %s" % " ".join(command))
 
 
+def _doctor_hook_matches(matcher: object, tool: str) -> bool:
+    """Whether a settings.json matcher selects `tool`, as Claude Code reads matchers."""
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    if re.fullmatch(r"[A-Za-z0-9_|]+", matcher):  # plain names, exact, separated by |
+        return tool in matcher.split("|")
+    try:
+        return re.search(matcher, tool) is not None
+    except re.error:
+        return False
+
+
+def _doctor_hook_settings(report: "_Report", canonical_root: str) -> Optional[str]:
+    """Report the adrkit-mcp PreToolUse hook in the project's Claude Code settings; its command."""
+    found = None
+    for name in ("settings.json", "settings.local.json"):
+        path = os.path.join(canonical_root, ".claude", name)
+        if not os.path.isfile(path):
+            continue
+        try:
+            with open(path, "rb") as handle:
+                settings = json.loads(handle.read().decode("utf-8"))
+            groups = settings.get("hooks", {}).get(HOOK_EVENT_NAME, [])
+            entries = [(group.get("matcher"), hook.get("command")) for group in groups
+                       for hook in group.get("hooks", []) if hook.get("type") == "command"]
+        except (OSError, ValueError, AttributeError, TypeError) as error:
+            report.note(".claude/%s cannot be read as Claude Code settings (%s)" % (name, error))
+            continue
+        for matcher, command in entries:
+            if not (isinstance(command, str) and re.search(r"adrkit[-_]mcp", command)
+                    and re.search(r"(^|\s)hook(\s|$)", command)):
+                continue
+            missed = [tool for tool in sorted(HOOK_FILE_FIELDS) if not _doctor_hook_matches(matcher, tool)]
+            report.ok("Claude Code hook in .claude/%s: %s %s" % (name, HOOK_EVENT_NAME, json.dumps(matcher)))
+            if missed:
+                report.note("its matcher misses %s: use %s" % (", ".join(missed), json.dumps(HOOK_MATCHER)))
+            found = found or command
+    if found is None:
+        report.note("no adrkit-mcp hook in .claude/settings.json or .claude/settings.local.json: the "
+                    "agent hears of decisions only when it asks (adrkit-mcp config claude-code "
+                    "--hook prints the entry)")
+    return found
+
+
+def _doctor_governed(projection: "Projection", files: List[str]) -> bool:
+    validate, run = TOOLS["get_decision_context"]
+    problems, args = validate({"files": files, "limit": PAGE_MAX})
+    return not problems and bool(run(projection, args, lambda: False)[0]["governing"])
+
+
+def _doctor_governed_file(canonical_root: str, projection: "Projection") -> Optional[str]:
+    """A file of the repository that an accepted record governs: a literal pattern first, else
+    the first of HOOK_DOCTOR_SCAN_FILES files (sorted walk, dot folders skipped), found by halving."""
+    literal = sorted({m["pattern"] for record in projection.records
+                      if record.frontmatter["status"] == "accepted"
+                      for m in record.frontmatter["affects"]
+                      if m["type"] == "path" and not m["negate"] and not m.get("repo")
+                      and not re.search(r"[*?\[\]{}()!+@\\]", m["pattern"])}, key=utf16_key)
+    for pattern in literal:
+        if os.path.isfile(os.path.join(canonical_root, pattern)) and _doctor_governed(projection, [pattern]):
+            return pattern
+    files = []  # type: List[str]
+    for folder, subfolders, names in os.walk(canonical_root):
+        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+        relative = os.path.relpath(folder, canonical_root).replace(os.sep, "/")
+        files.extend(name if relative == "." else relative + "/" + name for name in sorted(names))
+        if len(files) >= HOOK_DOCTOR_SCAN_FILES:
+            break
+    files = [path for path in files[:HOOK_DOCTOR_SCAN_FILES] if "\\" not in path]
+    for start in range(0, len(files), LIMITS["files"][1]):
+        batch = files[start:start + LIMITS["files"][1]]
+        while batch and _doctor_governed(projection, batch):
+            if len(batch) == 1:
+                return batch[0]
+            half = batch[:len(batch) // 2]
+            batch = half if _doctor_governed(projection, half) else batch[len(batch) // 2:]
+    return None
+
+
+def _doctor_hook(report: "_Report", canonical_root: str, adr_dir: str, projection: "Projection") -> None:
+    """Report the hook's configuration, then run it once on a governed file as Claude Code would."""
+    configured = _doctor_hook_settings(report, canonical_root)
+    target = _doctor_governed_file(canonical_root, projection)
+    if target is None:
+        report.note("no file of the repository is governed by an accepted decision: the hook was not run")
+        return
+    event = {"session_id": "adrkit-mcp-doctor", "transcript_path": "", "cwd": canonical_root,
+             "permission_mode": "default", "hook_event_name": HOOK_EVENT_NAME, "tool_name": "Edit",
+             "tool_input": {"file_path": os.path.join(canonical_root, target), "old_string": "",
+                            "new_string": ""}, "tool_use_id": "adrkit-mcp-doctor"}
+    if configured is not None and os.name == "posix":
+        command, label = ["/bin/sh", "-c", configured], "the configured hook"
+    else:
+        command = server_launch_command() + ["hook", "--cwd", canonical_root, "--dir", adr_dir]
+        label = "the hook"
+    environment = dict(os.environ, CLAUDE_PROJECT_DIR=canonical_root)
+    try:
+        child = subprocess.run(command, input=json.dumps(event).encode("utf-8"), cwd=canonical_root,
+                               env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               timeout=HOOK_TIMEOUT_SECONDS)
+        answer = json.loads(child.stdout.decode("utf-8"))["hookSpecificOutput"]
+        lines = [line for line in answer["additionalContext"].splitlines() if line.startswith("- ADR ")]
+    except (OSError, subprocess.TimeoutExpired, ValueError, KeyError, TypeError, AttributeError) as error:
+        detail = child.stderr.decode("utf-8", "replace").strip()[:300] if "child" in locals() else ""
+        report.fail("%s gave no decision context for %s: %s" % (label, target, detail or error),
+                    "run it by hand: %s, with a PreToolUse event on stdin" % " ".join(command))
+        return
+    report.ok("%s answered for %s within its %d s limit: %d %s" % (
+        label, target, HOOK_TIMEOUT_SECONDS, len(lines), _plural(len(lines), "decision", "decisions")))
+
+
 # ---------------------------------------------------------------------------
 # 9. Commands: client configuration printer, `adrkit-mcp config <client> [--cwd PATH] [--dir PATH]`,
 # `adrkit-mcp config --list`, `adrkit-mcp config --all`.
@@ -3997,6 +4205,8 @@ def _config_check(options: Any) -> None:
     ids = [client_id for client_id, _, _ in _config_clients]
     if options.client is not None and options.client not in ids:
         options.parser.error("unknown client %r; the clients are: %s" % (options.client, ", ".join(ids)))
+    if options.hook and options.client != "claude-code":
+        options.parser.error("--hook is for Claude Code: adrkit-mcp config claude-code --hook")
 
 
 def _config_launcher() -> Tuple[str, List[str], str]:
@@ -4154,6 +4364,41 @@ def _config_say(line: str) -> None:
     sys.stderr.write("adrkit-mcp: %s\n" % line)
 
 
+def _config_hook_command(command: str, lead: List[str], program: Optional[str], root: str,
+                         adr_dir: str) -> str:
+    """The hook's shell command: the team form names the program under $CLAUDE_PROJECT_DIR."""
+    if program is not None:
+        return '%s "$CLAUDE_PROJECT_DIR"/%s hook --cwd "$CLAUDE_PROJECT_DIR" --dir %s%s' % (
+            _config_portable_python, shlex.quote(program), shlex.quote(adr_dir), HOOK_COMMAND_GUARD)
+    return " ".join(shlex.quote(part) for part in [command] + lead + [
+        "hook", "--cwd", root, "--dir", adr_dir]) + HOOK_COMMAND_GUARD
+
+
+def _config_hook(command: str, lead: List[str], program: Optional[str], root: str,
+                 adr_dir: str) -> int:
+    """`config claude-code --hook`: the settings.json fragment of the PreToolUse hook."""
+    line = _config_hook_command(command, lead, program, root, adr_dir)
+    _config_write_json({"hooks": {HOOK_EVENT_NAME: [{"matcher": HOOK_MATCHER, "hooks": [
+        {"type": "command", "command": line, "timeout": HOOK_TIMEOUT_SECONDS}]}]}})
+    _config_say("Claude Code hooks: .claude/settings.json at the repository root (the team's, "
+                "committed) or .claude/settings.local.json (yours, not committed).")
+    _config_say('MERGE this into that file: add the entry to the "%s" list of its "hooks" object; '
+                "do not overwrite the file, which holds your other settings." % HOOK_EVENT_NAME)
+    if program is not None:
+        _config_say("team config: commit it with %s; it names no path of this machine. Every "
+                    "teammate needs Python 3.9 or newer as %s on the PATH Claude Code sees (on "
+                    "Windows, write py or python instead if there is no python3)." % (program, _config_portable_python))
+    else:
+        _config_say("the command names paths of this machine: keep it in .claude/settings.local.json"
+                    ", or commit the .pyz in the repository and run this again with it for a team "
+                    "form.")
+    _config_say("the hook only adds context before an edit; it never blocks one. Check it with "
+                "adrkit-mcp doctor.")
+    for note in _config_warnings(command, lead, "portable", [root], adr_dir):
+        _config_say(note)
+    return 0
+
+
 def command_config(options: Any) -> int:
     """`adrkit-mcp config ...`: print the MCP client configuration for this server."""
     ids = [client_id for client_id, _, _ in _config_clients]
@@ -4177,6 +4422,8 @@ def command_config(options: Any) -> int:
         return 1
     if how != "zipapp" and not options.portable:
         program = None  # a module file inside the root is portable on request only
+    if options.hook:
+        return _config_hook(command, lead, program, str(root), adr_dir)
     snippets = {}
     for client_id in wanted:
         client_root = _config_root(options, for_vscode=True) if client_id == "vscode" else root
@@ -4211,6 +4458,209 @@ def command_config(options: Any) -> int:
     for line in _config_warnings(command, lead, how if absolute else "portable", roots, adr_dir):
         _config_say(line)
     return 0
+
+
+# ---------------------------------------------------------------------------
+# 9. Commands: the coding-agent hook, `adrkit-mcp hook` (ADR 0013)
+# ---------------------------------------------------------------------------
+#
+# Claude Code runs the command before Edit, Write, MultiEdit or NotebookEdit with one JSON event
+# on stdin. Fields read, as the hooks reference (code.claude.com/docs/en/hooks) and the types of
+# @anthropic-ai/claude-agent-sdk 0.3.335 (PreToolUseHookInput: BaseHookInput & {hook_event_name,
+# tool_name, tool_input, tool_use_id}) name them: hook_event_name, tool_name, tool_input.file_path
+# (notebook_path for NotebookEdit) and cwd; session_id, transcript_path, permission_mode,
+# tool_use_id and the rest are ignored. The file becomes repository-relative, then the validator
+# and pure function of get_decision_context answer on a fresh projection, exactly as a tool call
+# would. The answer is context for the model and nothing else (ADR 0013): every refusal exits 0
+# with stdout empty and one line on stderr, which Claude Code shows only in its debug output.
+
+class _HookRefusal(Exception):
+    """An event, path or corpus the hook cannot use: one line on stderr, exit 0."""
+
+    def __init__(self, key: str, **facts: Any) -> None:
+        Exception.__init__(self, key)
+        self.key = key
+        self.facts = facts
+
+    def line(self) -> str:
+        return HOOK_REFUSALS[self.key].format(**self.facts)
+
+
+def _hook_shown(value: object) -> str:
+    """A value of the event as one short line (JSON, at most 80 characters)."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _hook_read_event(stream: Any) -> Dict[str, Any]:
+    """The event object read from a binary stream, at most HOOK_MAX_EVENT_BYTES."""
+    data = stream.read(HOOK_MAX_EVENT_BYTES + 1)
+    if len(data) > HOOK_MAX_EVENT_BYTES:
+        while stream.read(1 << 16):  # drain, so the agent's write never meets a closed pipe
+            pass
+        raise _HookRefusal("too-large")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _HookRefusal("not-utf8") from None
+    try:
+        event = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise _HookRefusal("not-json", detail=str(error) or type(error).__name__) from None
+    if not isinstance(event, dict):
+        raise _HookRefusal("not-object")
+    return event
+
+
+def _hook_target(event: Dict[str, Any]) -> str:
+    """The path the tool is about to change, as the event gives it."""
+    name = event.get("hook_event_name")
+    if name != HOOK_EVENT_NAME:
+        raise _HookRefusal("wrong-event", value=_hook_shown(name))
+    tool = event.get("tool_name")
+    field = HOOK_FILE_FIELDS.get(tool) if isinstance(tool, str) else None
+    if field is None:
+        raise _HookRefusal("unknown-tool", value=_hook_shown(tool))
+    tool_input = event.get("tool_input")
+    if not isinstance(tool_input, dict):
+        raise _HookRefusal("no-input")
+    path = tool_input.get(field)
+    if not isinstance(path, str) or not path:
+        raise _HookRefusal("no-path", field=field)
+    return path
+
+
+def _hook_location(options: Any, event: Dict[str, Any]) -> Tuple[str, str, str]:
+    """(root, ADR folder, folder that relative paths start from) for this event."""
+    flag_root, adr_dir = _location(options)
+    event_cwd = event.get("cwd")
+    if event_cwd is not None and not (isinstance(event_cwd, str) and os.path.isabs(event_cwd)):
+        raise _HookRefusal("bad-cwd", field="cwd")
+    project = os.environ.get("CLAUDE_PROJECT_DIR") or None
+    root = flag_root or event_cwd or project or os.getcwd()
+    return root, adr_dir or DEFAULT_ADR_DIR, event_cwd or os.path.abspath(root)
+
+
+def _hook_repository_path(path: str, base: str, canonical_root: str) -> str:
+    """`path` relative to the canonical root with / separators; refused when it lies outside.
+
+    The folder is resolved (symlinks, /tmp -> /private/tmp), the name is kept: the file may not
+    exist yet (Write creates it), and a symlink's own name is what the records' globs see.
+    """
+    full = os.path.normpath(os.path.join(base, path))
+    parent, name = os.path.split(full)
+    try:
+        inside = os.path.relpath(os.path.join(os.path.realpath(parent), name), canonical_root)
+    except ValueError:  # another drive on Windows, or a NUL in the path
+        inside = os.pardir
+    if (not name or inside in (os.curdir, os.pardir) or inside.startswith(os.pardir + os.sep)
+            or os.path.isabs(inside)):
+        raise _HookRefusal("outside", path=_hook_shown(path), root=canonical_root)
+    return inside.replace(os.sep, "/")
+
+
+def _hook_title(title: str) -> str:
+    title = " ".join(title.split())
+    return title if len(title) <= HOOK_TITLE_LIMIT else title[:HOOK_TITLE_LIMIT - 3].rstrip() + "..."
+
+
+def _hook_replacement(ref: Optional[str], projection: "Projection") -> str:
+    """What replaced a superseded record, in words: the record's id and title when it is here."""
+    if not ref:
+        return HOOK_TEXTS["replacement-missing"].format(ref="(none named)")
+    log, local_id = split_adr_ref(ref)
+    if log is not None:
+        return HOOK_TEXTS["replacement-federated"].format(ref=ref)
+    bucket = projection.by_id.get(local_id, [])
+    if len(bucket) == 1:
+        return HOOK_TEXTS["replacement-local"].format(
+            id=bucket[0].id, title=_hook_title(bucket[0].frontmatter["title"]),
+            status=bucket[0].frontmatter["status"])
+    if not bucket:
+        return HOOK_TEXTS["replacement-missing"].format(ref=ref)
+    return HOOK_TEXTS["replacement-ambiguous"].format(ref=ref, count=len(bucket))
+
+
+def _hook_line(entry: Dict[str, Any], projection: "Projection") -> str:
+    facts = {"id": entry["id"], "title": _hook_title(entry["title"]), "replacement": ""}
+    if entry["status"] == "superseded":
+        facts["replacement"] = _hook_replacement(entry["relations"]["supersededBy"], projection)
+    return HOOK_TEXTS[entry["status"]].format(**facts)
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def hook_context_text(entries: List[Dict[str, Any]], files: List[str], more: bool,
+                      projection: "Projection", adr_dir: str) -> str:
+    """The additionalContext: one line per decision, accepted first, within HOOK_WORD_LIMIT."""
+    rank = {status: index for index, status in enumerate(HOOK_STATUS_ORDER)}
+    ordered = sorted(entries, key=lambda entry: rank.get(entry["status"], len(rank)))
+    header = HOOK_TEXTS["header"].format(adr_dir=adr_dir, files=", ".join(files))
+    footer = HOOK_TEXTS["footer"]
+    budget = (HOOK_WORD_LIMIT - _words(header) - _words(footer)
+              - _words(HOOK_TEXTS["cut"].format(count="100+")))
+    lines, used = [header], 0
+    for entry in ordered:
+        line = _hook_line(entry, projection)
+        if lines[1:] and used + _words(line) > budget:
+            break
+        lines.append(line)
+        used += _words(line)
+    rest = len(ordered) - (len(lines) - 1)
+    if rest or more:
+        lines.append(HOOK_TEXTS["cut"].format(count="%d%s" % (rest, "+" if more else "")))
+    lines.append(footer)
+    return "\n".join(lines)
+
+
+def hook_answer(options: Any, stream: Any) -> Optional[Dict[str, Any]]:
+    """The hook's JSON output for the event on `stream`, or None when no decision concerns it."""
+    event = _hook_read_event(stream)
+    target = _hook_target(event)
+    root, adr_dir, base = _hook_location(options, event)
+    config = CorpusConfig(root, adr_dir)
+    problem = check_roots(config)
+    if problem is not None:
+        raise _HookRefusal("corpus", message="%s (root %s, ADR folder %s)" % (problem[1], root, adr_dir))
+    files = [_hook_repository_path(target, base, str(config.expected_root))]
+    validate, run = TOOLS["get_decision_context"]  # the tool's own code path, as call_tool runs it
+    problems, args = validate({"files": files, "limit": PAGE_MAX})
+    if problems:
+        raise _HookRefusal("invalid", message="; ".join(problems))
+    try:
+        projection = load_projection(config)
+    except CorpusUnavailable as error:
+        raise _HookRefusal("corpus", message=CORPUS_UNAVAILABLE_MESSAGES[error.reason]) from None
+    result = run(projection, args, lambda: False)[0]
+    entries = result["governing"] + result["activeProposals"] + result["history"]
+    if not entries:
+        return None
+    text = hook_context_text(entries, files, result["cursor"] is not None, projection, adr_dir)
+    return {"hookSpecificOutput": {"hookEventName": HOOK_EVENT_NAME, "additionalContext": text}}
+
+
+def _hook_refuse(line: str) -> None:
+    try:
+        sys.stderr.write("adrkit-mcp hook: %s%s\n" % (" ".join(line.split()), HOOK_REFUSAL_SUFFIX))
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass  # no stderr to speak to: still exit 0
+
+
+def command_hook(options: Any) -> int:
+    """`adrkit-mcp hook`: the PreToolUse hook; always exits HOOK_EXIT_STATUS (ADR 0013)."""
+    try:
+        answer = hook_answer(options, sys.stdin.buffer)
+        if answer is not None:
+            sys.stdout.write(json.dumps(answer, ensure_ascii=True) + "\n")
+            sys.stdout.flush()
+    except _HookRefusal as refusal:
+        _hook_refuse(refusal.line())
+    except Exception as error:  # never break the agent's session: say it in one line, exit 0
+        _hook_refuse(HOOK_REFUSALS["failed"].format(detail="%s: %s" % (type(error).__name__, error)))
+    return HOOK_EXIT_STATUS
 
 
 # ---------------------------------------------------------------------------

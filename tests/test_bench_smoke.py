@@ -211,3 +211,15 @@ def test_a_server_that_never_answers_fails_the_run_without_hanging(tmp_path):
     summary = results["servers"][0]["sizes"]["20"]["summary"]
     assert summary["runs_ok"] == 0 and summary["runs_failed"] == 1  # stops after the first failure
     assert "no answer within" in results["servers"][0]["sizes"]["20"]["runs"][0]["error"]
+
+
+def test_the_hook_bench_times_the_real_hook(tmp_path):
+    """bench/hook.py on a 100-record corpus with the source module: one row, the hook answered."""
+    proc = subprocess.run(
+        [sys.executable, os.path.join(REPO_ROOT, "bench", "hook.py"), "--sizes", "100", "--runs", "1",
+         "--program", SERVER_MODULE, "--cache", str(tmp_path / "corpora")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| 100 |")]
+    assert len(rows) == 1 and rows[0].endswith(" s |"), proc.stdout
+    assert int(rows[0].split("|")[5]) > 0  # the hook named at least one decision

@@ -87,6 +87,20 @@ def test_pip_install_then_module_and_script(place, tmp_path):
     config = run([script, "config", "cursor", "--cwd", repo], _handshake.bare_env(home), tmp_path)
     entry = json.loads(config)["mcpServers"]["adrkit"]
     assert entry["command"] == str(script) and entry["args"] == []
+    # The Claude Code hook (tests/test_hook.py) from the installed script, on one Edit event.
+    with open(os.path.join(repo, "docs", "adr", "0002-hooked.md"), "w", encoding="utf-8") as handle:
+        handle.write('---\nid: "0002"\ntitle: Keep the app small\nstatus: accepted\ndate: "2026-01-05"\n'
+                     'deciders: ["@alice"]\naffects:\n  - type: path\n    pattern: src/**\n---\nWhy.\n')
+    event = {"session_id": "s", "transcript_path": "", "cwd": repo, "permission_mode": "default",
+             "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_use_id": "t",
+             "tool_input": {"file_path": os.path.join(repo, "src", "app.py"), "old_string": "a",
+                            "new_string": "b"}}
+    hook = subprocess.run([str(script), "hook"], input=json.dumps(event), env=_handshake.bare_env(home),
+                          cwd=str(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=120)
+    assert hook.returncode == 0 and hook.stderr == "", hook.stderr
+    context = json.loads(hook.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert '- ADR 0002 "Keep the app small" (accepted)' in context
 
 
 def test_pipx_install(place, tmp_path):
