@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
+from _session import Session
 
 
 @pytest.fixture
@@ -151,3 +152,38 @@ def module(server_module):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+# ---------------------------------------------------------------------------
+# Stdio sessions (tests/_session.py) on the empty repository repo_root.
+# ---------------------------------------------------------------------------
+
+@pytest.fixture
+def open_session(server_command, repo_root):
+    """start(*extra args, command=, env=, root=) -> a Session; every one is killed afterwards."""
+    sessions = []
+
+    def start(*extra, command=None, env=None, root=None):
+        s = Session(command or server_command, ["--cwd", root or repo_root] + list(extra), env=env)
+        sessions.append(s)
+        return s
+    yield start
+    for s in sessions:
+        s.kill()
+
+
+@pytest.fixture
+def session(open_session):
+    """A Session that must end with exit status 0 when the test closes it (or at teardown)."""
+    s = open_session()
+    yield s
+    status, _ = s.close()
+    assert status == 0, s.stderr()
+
+
+@pytest.fixture
+def hooked(open_session, hooked_command, marks):
+    """start(*extra args) -> a Session on the server with the test tools (see HOOKS)."""
+    def start(*extra):
+        return open_session(*extra, command=hooked_command, env={"WIRE_TEST_MARKS": str(marks)})
+    return start

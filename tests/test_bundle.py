@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import _handshake
-import test_wire as wire
+import _session as wire
 
 PROJECT = Path(__file__).resolve().parent.parent
 BUILD = PROJECT / "build.py"

@@ -28,7 +28,7 @@ import uuid
 import pytest
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
-import test_wire as wire
+import _session as wire
 
 M = support.M
 record_text = support.record_text

@@ -18,7 +18,7 @@ Long runs: ``ADRKIT_FUZZ_CHURN_SECONDS`` sets how long the files churn for
 each of the two rewrite styles (default 6; the issue's one-minute run is
 ``ADRKIT_FUZZ_CHURN_SECONDS=60``).
 Linux only where /proc is needed.  The module under test is
-``$ADRKIT_MCP_MODULE`` when set (see test_wire).
+``$ADRKIT_MCP_MODULE`` when set (see tests/conftest.py).
 """
 
 import json
@@ -32,7 +32,7 @@ import time
 import pytest
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
-import test_wire as wire
+import _session as wire
 
 record_text = support.record_text
 

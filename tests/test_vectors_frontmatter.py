@@ -33,7 +33,7 @@ import subprocess
 import pytest
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
-import test_wire as wire  # the schema-validating stdio session
+import _session as wire  # the schema-validating stdio session
 
 M = support.M
 DATA_PATH = pathlib.Path(__file__).resolve().parent / "data" / "vectors" / "frontmatter.json"
