@@ -1,7 +1,7 @@
 """Record validation against the reference: every case of frontmatter.json.
 
-Each case of tests/data/vectors/frontmatter.json (a copy of
-../shared/vectors/frontmatter.json, see its README section) is one record file,
+Each case of tests/data/vectors/frontmatter.json (recorded from the reference like the other
+vectors; tests/data/MANIFEST.sha256 pins its bytes) is one record file,
 "---\\n" + source + "---\\n" + body, that the reference (@adrkit/core 0.8.0, zod
 4.4.3, yaml 2.9.0) turned into a typed frontmatter (defaults filled in, keys in
 JS order) or into findings.  Every case must agree exactly, with no list of
