@@ -3,6 +3,8 @@
 import os
 import shutil
 import stat
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -135,6 +137,27 @@ def repo_root(tmp_path_factory):
     (root / ".git").mkdir()
     (root / "docs" / "adr").mkdir(parents=True)
     return str(root)
+
+
+@pytest.fixture(scope="session")
+def built_pyz(tmp_path_factory):
+    """(path, build.py's report): the adrkit-mcp.pyz that `python3 build.py` makes, once per run,
+    with adrkit-mcp.mcpb next to it; shared by the build, bundle and team-config tests, so treat
+    both files as read-only (copy one before changing it).  $ADRKIT_TEST_MODULE builds another
+    copy of the module (development)."""
+    module = Path(os.environ.get("ADRKIT_TEST_MODULE") or Path(support.REPO_ROOT) / "adrkit_mcp.py")
+    try:
+        import shiv  # noqa: F401
+    except ImportError:
+        pytest.skip("shiv is not installed (python3 -m pip install -r requirements-dev.txt)")
+    target = tmp_path_factory.mktemp("built") / "adrkit-mcp.pyz"
+    result = subprocess.run(
+        [sys.executable, os.path.join(support.REPO_ROOT, "build.py"), "--module", str(module.resolve()),
+         "--output", str(target)],
+        cwd=support.REPO_ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        universal_newlines=True, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return target, result.stdout
 
 
 @pytest.fixture
