@@ -243,7 +243,8 @@ def test_inspector_cli(node_modules, tap, era, revision):
 def test_fastmcp_client(tap, mode, revision):
     fastmcp = pytest.importorskip("fastmcp", reason="fastmcp (a dev requirement for Python 3.11+) "
                                   "is not installed")
-    anyio = pytest.importorskip("anyio")
+    anyio = pytest.importorskip("anyio", reason="anyio (installed with fastmcp, Python 3.11+) is "
+                                "not installed")
     from fastmcp.client.transports import StdioTransport
     from mcp.client.subscriptions import listen
     command, folder = tap

@@ -987,8 +987,9 @@ def large_corpus_root(tmp_path_factory):
 def test_official_sdk_client_in_every_mode(server_command, large_corpus_root, mode):
     """The official Python SDK client (mcp 2.3.0) in each of its modes: list the tools, call each
     tool, see an input error as isError and an unknown tool as -32602, walk both cursors."""
-    mcp = pytest.importorskip("mcp")
-    anyio = pytest.importorskip("anyio")
+    mcp = pytest.importorskip("mcp", reason="mcp (the official SDK client, a dev requirement for "
+                              "Python 3.10+) is not installed")
+    anyio = pytest.importorskip("anyio", reason="anyio (installed with mcp, Python 3.10+) is not installed")
     expected_version = "2025-11-25" if mode == "legacy" else MODERN
 
     async def walk(client, tool, arguments, channel):
