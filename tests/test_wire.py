@@ -20,12 +20,17 @@ server, by section: 1 framing, 2 JSON-RPC, 3 legacy lifecycle, 4 modern era, 5 c
 """
 
 import fnmatch
+import functools  # noqa: F401  (kept for tests merged from other branches)
 import json
 import shutil
 import os
+import queue  # noqa: F401
 import signal
 import subprocess
+import sys  # noqa: F401
 import threading
+import time  # noqa: F401
+from pathlib import Path  # noqa: F401
 
 import pytest
 
@@ -36,9 +41,10 @@ import conformance_harness as harness
 # (the one home of the helpers several test files share); the fixtures open_session, session and
 # hooked, and server_module, server_command, hooked_command, repo_root, marks and module, live in
 # tests/conftest.py.
-from _session import (
-    CAPS, META, MODERN, NULL_ID_REVS, PING, PV, REPO, SERVER_INFO, TOOL_NAMES, Session,
-    official_schemas, run_cli, unread as _unread, wait_for)
+from _session import (  # noqa: F401  (every name test_wire.py defined before the move)
+    ACKNOWLEDGED, ALLOWED_ERROR_CODES, CAPS, LEGACY_REVS, META, MODERN, NULL_ID_REVS, PING, PV, REPO,
+    RESULT_DEFS, SCHEMA_DIR, SERVER_INFO, SERVER_PYTHON, SUBSCRIPTION_ID, TOOL_NAMES, FrameChecker,
+    Schemas, Session, id_key, modern_claim, official_schemas, run_cli, unread as _unread, wait_for)
 
 
 def test_official_schemas_are_in_the_repository():
