@@ -1,8 +1,8 @@
 """What a client does with a freshly installed server, in one function: start the command it was
 given (working directory, environment), `initialize` + `notifications/initialized`, `tools/list`,
 one `tools/call` that must find a record of the repository, then close stdin and expect exit 0.
-Every frame is checked by test_wire's FrameChecker (against the official MCP schemas when they are
-present next to the repository).  Used by the install and bundle tests.
+Every frame is checked by the project's frame validator (tests/frame_validator.py) against the
+official MCP schemas in tests/data/mcp-schema/.  Used by the install and bundle tests.
 """
 
 import json
@@ -13,7 +13,7 @@ import threading
 from typing import Dict, List, Optional
 
 import _support as support
-import test_wire as wire
+import _session as wire
 
 RECORD_TITLE = "Keep the first-run handshake honest"
 

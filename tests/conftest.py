@@ -3,12 +3,55 @@
 import os
 import shutil
 import stat
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
+from _session import Session
+
+
+# ---------------------------------------------------------------------------
+# $ADRKIT_SKIP_REPORT=FILE: every skipped test and its reason, one JSON object per line, written
+# at the end of the run.  .ci/run uses it to fail on any skip that is not a missing tool, while
+# running exactly the README's test command.
+# ---------------------------------------------------------------------------
+
+_SKIPS = []
+
+
+def pytest_runtest_logreport(report):
+    _record_skip(report)
+
+
+def pytest_collectreport(report):  # a whole module skipped at collection
+    _record_skip(report)
+
+
+def _record_skip(report):
+    if not report.skipped:
+        return
+    if hasattr(report, "wasxfail"):
+        reason = "xfail: %s" % report.wasxfail
+    elif isinstance(report.longrepr, tuple) and len(report.longrepr) == 3:
+        reason = str(report.longrepr[2])
+        if reason.startswith("Skipped: "):
+            reason = reason[len("Skipped: "):]
+    else:
+        reason = str(report.longrepr)
+    _SKIPS.append({"test": report.nodeid, "when": getattr(report, "when", "collect"), "reason": reason})
+
+
+def pytest_sessionfinish(session):
+    target = os.environ.get("ADRKIT_SKIP_REPORT")
+    if target:
+        import json
+        with open(target, "w", encoding="utf-8") as handle:
+            for skip in _SKIPS:
+                handle.write(json.dumps(skip) + "\n")
 
 
 @pytest.fixture
@@ -136,6 +179,27 @@ def repo_root(tmp_path_factory):
     return str(root)
 
 
+@pytest.fixture(scope="session")
+def built_pyz(tmp_path_factory):
+    """(path, build.py's report): the adrkit-mcp.pyz that `python3 build.py` makes, once per run,
+    with adrkit-mcp.mcpb next to it; shared by the build, bundle and team-config tests, so treat
+    both files as read-only (copy one before changing it).  $ADRKIT_TEST_MODULE builds another
+    copy of the module (development)."""
+    module = Path(os.environ.get("ADRKIT_TEST_MODULE") or Path(support.REPO_ROOT) / "adrkit_mcp.py")
+    try:
+        import shiv  # noqa: F401
+    except ImportError:
+        pytest.skip("shiv is not installed (python3 -m pip install -r requirements-dev.txt)")
+    target = tmp_path_factory.mktemp("built") / "adrkit-mcp.pyz"
+    result = subprocess.run(
+        [sys.executable, os.path.join(support.REPO_ROOT, "build.py"), "--module", str(module.resolve()),
+         "--output", str(target)],
+        cwd=support.REPO_ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        universal_newlines=True, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return target, result.stdout
+
+
 @pytest.fixture
 def marks(tmp_path):
     folder = tmp_path / "marks"
@@ -151,3 +215,38 @@ def module(server_module):
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
+
+
+# ---------------------------------------------------------------------------
+# Stdio sessions (tests/_session.py) on the empty repository repo_root.
+# ---------------------------------------------------------------------------
+
+@pytest.fixture
+def open_session(server_command, repo_root):
+    """start(*extra args, command=, env=, root=) -> a Session; every one is killed afterwards."""
+    sessions = []
+
+    def start(*extra, command=None, env=None, root=None):
+        s = Session(command or server_command, ["--cwd", root or repo_root] + list(extra), env=env)
+        sessions.append(s)
+        return s
+    yield start
+    for s in sessions:
+        s.kill()
+
+
+@pytest.fixture
+def session(open_session):
+    """A Session that must end with exit status 0 when the test closes it (or at teardown)."""
+    s = open_session()
+    yield s
+    status, _ = s.close()
+    assert status == 0, s.stderr()
+
+
+@pytest.fixture
+def hooked(open_session, hooked_command, marks):
+    """start(*extra args) -> a Session on the server with the test tools (see HOOKS)."""
+    def start(*extra):
+        return open_session(*extra, command=hooked_command, env={"WIRE_TEST_MARKS": str(marks)})
+    return start

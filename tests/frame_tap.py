@@ -7,8 +7,8 @@ PLAN.json is {"folder": FOLDER, "command": [SERVER_COMMAND...]}: a file rather t
 because clients parse, filter or rewrite the arguments and environment of what they start.
 Starts SERVER_COMMAND with stderr inherited, copies the client's stdin to it and its stdout
 back, line by line, and appends every frame to FOLDER/<pid>.jsonl in the transcript format of
-shared/tools/validate_frames.py ({"dir": "c2s"|"s2c", "msg": ...}, or "raw" for a line that is
-not JSON).  A frame is recorded before it is passed on, so the transcript keeps wire order.
+tests/frame_validator.py ({"dir": "c2s"|"s2c", "msg": ...}, or "raw" for a line that is not
+JSON).  A frame is recorded before it is passed on, so the transcript keeps wire order.
 SIGTERM and SIGINT are passed to the server; stdin EOF closes the server's stdin.  When the
 server ends, its exit status goes to FOLDER/<pid>.status and becomes the tap's own.
 """

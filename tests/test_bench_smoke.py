@@ -1,8 +1,8 @@
 """The benchmark (bench/bench.py): its generated corpora and a quick run against the real server.
 
-* Generated records satisfy the frontmatter schema (tests/data/adr.schema.json, a copy of
-  /work/shared/reference/adr.schema.json) and the five cross-field rules, with the mix of
-  statuses, relations, tags, path matchers and body sizes the benchmark promises.
+* Generated records satisfy the frontmatter schema (tests/data/adr.schema.json, a verbatim
+  copy of the reference's schema/adr.schema.json, see NOTICE) and the five cross-field rules,
+  with the mix of statuses, relations, tags, path matchers and body sizes the benchmark promises.
 * Generation is deterministic: the same seed gives the same bytes, in this process and in fresh
   interpreters with different hash seeds.
 * ``bench.py --quick --sizes 100 --runs 1`` against this project's server reports every metric.

@@ -195,24 +195,17 @@ def test_version_is_a_literal_setuptools_can_read():
 # ---- the archive ----------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def builds(tmp_path_factory):
+def builds(built_pyz, tmp_path_factory):
+    """Two builds of the same module: the run's shared one (conftest's built_pyz) and another."""
     if not MODULE.is_file():
         pytest.skip("%s does not exist yet" % MODULE)
-    try:
-        import shiv  # noqa: F401
-    except ImportError:
-        pytest.skip("shiv is not installed (python3 -m pip install -r requirements-dev.txt)")
-    base = tmp_path_factory.mktemp("builds")
-    made = []
-    for label in ("first", "second"):
-        target = base / label / "adrkit-mcp.pyz"
-        result = subprocess.run(
-            [sys.executable, str(BUILD), "--module", str(MODULE), "--output", str(target)],
-            cwd=str(PROJECT), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, universal_newlines=True, timeout=900)
-        assert result.returncode == 0, result.stdout + result.stderr
-        made.append((target, result.stdout))
-    return made
+    target = tmp_path_factory.mktemp("builds") / "second" / "adrkit-mcp.pyz"
+    result = subprocess.run(
+        [sys.executable, str(BUILD), "--module", str(MODULE), "--output", str(target)],
+        cwd=str(PROJECT), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, universal_newlines=True, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return [built_pyz, (target, result.stdout)]
 
 
 @pytest.fixture

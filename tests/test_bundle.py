@@ -19,10 +19,9 @@ from pathlib import Path
 import pytest
 
 import _handshake
-import test_wire as wire
+import _session as wire
 
 PROJECT = Path(__file__).resolve().parent.parent
-BUILD = PROJECT / "build.py"
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
 MCPB_PACKAGE = "@anthropic-ai/mcpb@2.1.2"  # the official packer and validator, pinned
 ENTRIES = ["LICENSE", "NOTICE", "manifest.json", "server/adrkit-mcp.pyz"]
@@ -32,18 +31,9 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory):
-    try:
-        import shiv  # noqa: F401
-    except ImportError:
-        pytest.skip("shiv is not installed (python3 -m pip install -r requirements-dev.txt)")
-    target = tmp_path_factory.mktemp("bundle") / "adrkit-mcp.pyz"
-    result = subprocess.run(
-        [sys.executable, str(BUILD), "--module", str(MODULE), "--output", str(target)],
-        cwd=str(PROJECT), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, universal_newlines=True, timeout=900)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return target.with_suffix(".mcpb")
+def bundle(built_pyz):
+    """The .mcpb build.py made next to the run's shared .pyz (conftest's built_pyz); read-only."""
+    return built_pyz[0].with_suffix(".mcpb")
 
 
 @pytest.fixture(scope="module")

@@ -316,18 +316,6 @@ def _git(*args, cwd):
                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def _make_pyz(target):
-    """A real zipapp of the module (its two dependencies come from this interpreter)."""
-    import shutil
-    import zipapp
-    source = target.parent / "pyz-source"
-    source.mkdir()
-    shutil.copy(str(MODULE), str(source / "adrkit_mcp.py"))
-    (source / "__main__.py").write_text("import sys\nimport adrkit_mcp\nsys.exit(adrkit_mcp.main())\n")
-    zipapp.create_archive(str(source), str(target))
-    shutil.rmtree(str(source))
-
-
 def _substitute(value, variables, claude_code):
     """What the client does to each string before it starts the command."""
     import re
@@ -376,19 +364,23 @@ def _handshake(command, cwd, env):
     assert decision["title"] == "Use PostgreSQL"
 
 
-def test_a_committed_team_config_starts_the_server_on_a_teammates_clone(tmp_path):
+def test_a_committed_team_config_starts_the_server_on_a_teammates_clone(tmp_path, built_pyz):
+    """What a team commits: the .pyz build.py makes (it carries PyYAML, pathspec and idna) and the
+    project config files; a teammate's clone elsewhere starts it with a bare python3."""
+    import shutil
     mine = tmp_path / "mine"
     (mine / "tools").mkdir(parents=True)
     (mine / "docs" / "adr").mkdir(parents=True)
     (mine / "docs" / "adr" / "0001-use-postgresql.md").write_text(RECORD)
     _git("init", "-q", cwd=mine)
-    _make_pyz(mine / "tools" / "adrkit-mcp.pyz")
+    shutil.copyfile(str(built_pyz[0]), str(mine / "tools" / "adrkit-mcp.pyz"))
+    my_env = {k: v for k, v in os.environ.items() if not k.startswith("ADRKIT_MCP_")}
+    my_env["XDG_CACHE_HOME"] = str(tmp_path / "my-cache")  # where the .pyz unpacks, not ~/.cache
     for client, name in PROJECT_FILES.items():
         # The .pyz lies inside the repository: config gives the team form by itself.
         result = subprocess.run([sys.executable, "tools/adrkit-mcp.pyz", "config", client],
                                 cwd=str(mine), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                universal_newlines=True, timeout=60,
-                                env={k: v for k, v in os.environ.items() if not k.startswith("ADRKIT_MCP_")})
+                                universal_newlines=True, timeout=60, env=my_env)
         snippet = parse_stdout(result)
         CHECKERS[client](snippet)
         assert str(tmp_path) not in result.stdout and sys.executable not in result.stdout
@@ -402,7 +394,10 @@ def test_a_committed_team_config_starts_the_server_on_a_teammates_clone(tmp_path
     _git("clone", "-q", str(mine), str(theirs), cwd=tmp_path)
     path_dir = tmp_path / "bin"  # the teammate's PATH has a python3 and nothing of ours
     path_dir.mkdir()
-    (path_dir / "python3").symlink_to(sys.executable)
+    # The bare interpreter behind this one (a virtual environment's python3, linked from another
+    # folder, runs as its base interpreter anyway: it finds no pyvenv.cfg there), so nothing the
+    # test environment installed is on its path; the .pyz brings what the server needs.
+    (path_dir / "python3").symlink_to(os.path.realpath(sys.executable))
     env = {"PATH": str(path_dir) + os.pathsep + os.defpath, "HOME": str(tmp_path)}
     for client, name in PROJECT_FILES.items():
         entry = _only_entry_of_map(json.loads((theirs / name).read_text()),

@@ -18,7 +18,7 @@ Long runs: ``ADRKIT_FUZZ_CHURN_SECONDS`` sets how long the files churn for
 each of the two rewrite styles (default 6; the issue's one-minute run is
 ``ADRKIT_FUZZ_CHURN_SECONDS=60``).
 Linux only where /proc is needed.  The module under test is
-``$ADRKIT_MCP_MODULE`` when set (see test_wire).
+``$ADRKIT_MCP_MODULE`` when set (see tests/conftest.py).
 """
 
 import json
@@ -32,7 +32,7 @@ import time
 import pytest
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
-import test_wire as wire
+import _session as wire
 
 record_text = support.record_text
 
@@ -405,35 +405,46 @@ def run_pipelined(proc, count, pad, chunk=64):
 PIPELINED = {}
 
 
+def pipelined_session(spawn, corpus):
+    """10,000 requests of ~4 KB written from a thread while the answers are read, on one server:
+    what the two tests below check.  Run once per test run, by whichever of them comes first (so
+    either passes alone or in any order)."""
+    if "grown" not in PIPELINED:
+        proc = spawn(corpus.root).start_reading()
+        proc.call(request(-1, "initialize", INIT))
+        proc.call(tool(-2, "search_decisions", {"query": "postgres"}))
+        run_pipelined(proc, 400, pad=4000)  # warm up the allocator and the caches
+        before = memory_kib(proc.proc.pid)
+        count = 10000
+        seen, duplicates = run_pipelined(proc, count, pad=4000)
+        grown = memory_kib(proc.proc.pid) - before
+        proc.close_stdin()
+        status = proc.wait()[0]
+        PIPELINED.update(
+            duplicates=duplicates[:10], all_ids=sorted(seen) == list(range(count)),
+            errors=[frame for frame in seen.values() if "error" in frame or "result" not in frame][:3],
+            status=status, stderr=proc.stderr(), grown=grown)
+    return PIPELINED
+
+
 @needs_proc
 def test_ten_thousand_pipelined_requests_are_all_answered(spawn, corpus):
-    """Written from a thread while the answers are read: each answered exactly once, result xor error."""
-    proc = spawn(corpus.root).start_reading()
-    proc.call(request(-1, "initialize", INIT))
-    proc.call(tool(-2, "search_decisions", {"query": "postgres"}))
-    run_pipelined(proc, 400, pad=4000)  # warm up the allocator and the caches
-    before = memory_kib(proc.proc.pid)
-    count = 10000
-    seen, duplicates = run_pipelined(proc, count, pad=4000)
-    assert not duplicates, duplicates[:10]
-    assert sorted(seen) == list(range(count))
-    assert all("result" in frame and "error" not in frame for frame in seen.values()), \
-        [f for f in seen.values() if "error" in f][:3]
-    PIPELINED["grown"] = memory_kib(proc.proc.pid) - before
-    proc.close_stdin()
-    assert proc.wait()[0] == 0
-    no_traceback(proc)
+    """Each answered exactly once, result xor error, and the server exits 0 at the end."""
+    run = pipelined_session(spawn, corpus)
+    assert not run["duplicates"], run["duplicates"]
+    assert run["all_ids"]
+    assert not run["errors"], run["errors"]
+    assert run["status"] == 0, run["stderr"][-3000:]
+    assert "Traceback" not in run["stderr"], run["stderr"][-3000:]
     survived()
 
 
 @needs_proc
-def test_ten_thousand_pipelined_requests_in_bounded_memory():
+def test_ten_thousand_pipelined_requests_in_bounded_memory(spawn, corpus):
     """10,000 requests of ~4 KB are ~40 MB of input: a server that keeps or queues them all grows
     by tens of MB; a bounded one (in-flight limit, no retained deadlines) by almost nothing."""
-    if "grown" not in PIPELINED:
-        pytest.skip("test_ten_thousand_pipelined_requests_are_all_answered did not run")
-    assert PIPELINED["grown"] < 16 * 1024, "peak RSS grew by %d KiB over 10,000 pipelined requests" % (
-        PIPELINED["grown"],)
+    grown = pipelined_session(spawn, corpus)["grown"]
+    assert grown < 16 * 1024, "peak RSS grew by %d KiB over 10,000 pipelined requests" % grown
 
 
 @needs_proc

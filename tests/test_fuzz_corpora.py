@@ -38,7 +38,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
-import test_wire as wire
+import _session as wire
 
 M = support.M
 record_text = support.record_text
@@ -654,8 +654,6 @@ HANDFUL = {
 
 @pytest.mark.parametrize("name", sorted(HANDFUL))
 def test_corpora_through_the_real_process(tmp_path, server_command, name):
-    if wire.official_schemas() is None:
-        pytest.skip(wire.SCHEMA_SKIP_REASON)
     repo = support.Repo(tmp_path / "repo")
     for file_name, data in HANDFUL[name].items():
         repo.write(file_name, data)

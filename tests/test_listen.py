@@ -1,7 +1,8 @@
 """subscriptions/listen (2026-07-28), admission while 64 calls run, and SIGTERM during the exit.
 
-Every test drives the real server process; every frame it writes is checked by test_wire's
-FrameChecker against the official schema of the revision its request spoke.
+Every test drives the real server process; every frame it writes is checked by the frame
+validator (tests/frame_validator.py, through tests/_session.py) against the official schema of
+the revision its request spoke.
 """
 
 import os
@@ -10,7 +11,7 @@ import time
 
 import pytest
 
-from test_wire import META, MODERN, REPO, SERVER_PYTHON, Session, wait_for
+from _session import META, MODERN, REPO, SERVER_PYTHON, Session, wait_for
 
 LISTEN = "subscriptions/listen"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
@@ -21,7 +22,7 @@ TOOLS_CHANGED = {"toolsListChanged": True}
 
 @pytest.fixture(scope="module")
 def server_command():
-    module = os.environ.get("ADRKIT_MCP_MODULE") or str(REPO / "adrkit_mcp.py")  # as test_wire
+    module = os.environ.get("ADRKIT_MCP_MODULE") or str(REPO / "adrkit_mcp.py")  # as conftest's server_module
     return [SERVER_PYTHON, os.path.abspath(module)]
 
 

@@ -9,7 +9,7 @@ import os
 import pytest
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
-import test_containment as containment
+import _containment as containment
 
 M = support.M
 FALLBACKS = [mode for mode in containment.SPY_MODES if mode != "native"]

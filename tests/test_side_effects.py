@@ -23,7 +23,7 @@ accepted only when it is a file of the ADR folder.
 The corpus is a real Git repository (``git init`` and a commit): after every
 session its ``git status --porcelain`` and a snapshot of every file (size,
 mtime, SHA-256; ``.git`` included) must be unchanged.  The module under test
-is ``$ADRKIT_MCP_MODULE`` when set (see test_wire).
+is ``$ADRKIT_MCP_MODULE`` when set (see tests/conftest.py).
 """
 
 import hashlib
@@ -35,7 +35,7 @@ import subprocess
 import pytest
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
-import test_wire as wire
+import _session as wire
 
 record_text = support.record_text
 

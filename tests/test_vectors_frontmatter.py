@@ -1,7 +1,7 @@
 """Record validation against the reference: every case of frontmatter.json.
 
-Each case of tests/data/vectors/frontmatter.json (a copy of
-../shared/vectors/frontmatter.json, see its README section) is one record file,
+Each case of tests/data/vectors/frontmatter.json (recorded from the reference like the other
+vectors; tests/data/MANIFEST.sha256 pins its bytes) is one record file,
 "---\\n" + source + "---\\n" + body, that the reference (@adrkit/core 0.8.0, zod
 4.4.3, yaml 2.9.0) turned into a typed frontmatter (defaults filled in, keys in
 JS order) or into findings.  Every case must agree exactly, with no list of
@@ -33,7 +33,7 @@ import subprocess
 import pytest
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
-import test_wire as wire  # the schema-validating stdio session
+import _session as wire  # the schema-validating stdio session
 
 M = support.M
 DATA_PATH = pathlib.Path(__file__).resolve().parent / "data" / "vectors" / "frontmatter.json"

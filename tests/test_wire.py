@@ -4,7 +4,8 @@ timeouts, lifecycle, the command line and the embedding API.
 Every test drives the real server process (or, for the embedding API, the
 module loaded in-process) and every frame the server writes in a protocol
 test is validated against the official JSON Schema of the revision the
-request was made in (../shared/mcp-schema/<rev>/schema.json).
+request was made in (tests/data/mcp-schema/<rev>/schema.json, checked by the project's frame
+validator, tests/frame_validator.py).
 
 Which module is tested: $ADRKIT_MCP_MODULE if set, else adrkit_mcp.py at the
 repository root.  Tests
@@ -13,451 +14,44 @@ that patches `call_tool` with test tools (names starting "test_"); the wire
 layer looks `call_tool` up at call time, so this works for the real module.
 $ADRKIT_MCP_PYTHON picks the interpreter that runs the server process.
 
-The MUSTs of ../shared/MCP-WIRE.md map to tests named test_m_<section>_*.
+The MUSTs of the wire checklist (the MCP specification's requirements for a dual-era stdio
+server, by section: 1 framing, 2 JSON-RPC, 3 legacy lifecycle, 4 modern era, 5 choosing the era,
+6 tools, 7 cancellation) map to tests named test_m_<section>_* (SHOULDs: test_s_<section>_*).
 """
 
-import functools
+import fnmatch
+import functools  # noqa: F401  (kept for tests merged from other branches)
 import json
 import shutil
 import os
-import queue
+import queue  # noqa: F401
 import signal
 import subprocess
-import sys
+import sys  # noqa: F401
 import threading
-import time
-from pathlib import Path
+import time  # noqa: F401
+from pathlib import Path  # noqa: F401
 
 import pytest
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
-
-REPO = Path(__file__).resolve().parents[1]
-SCHEMA_DIR = (REPO / ".." / "shared" / "mcp-schema").resolve()
-
-MODERN = "2026-07-28"
-LEGACY_REVS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-NULL_ID_REVS = ("2024-11-05", "2025-03-26", "2025-06-18")
-PV = "io.modelcontextprotocol/protocolVersion"
-CAPS = "io.modelcontextprotocol/clientCapabilities"
-SERVER_INFO = "io.modelcontextprotocol/serverInfo"
-META = {PV: MODERN, CAPS: {}}
-TOOL_NAMES = ["get_decision", "get_decision_context", "list_superseded", "search_decisions"]
-ALLOWED_ERROR_CODES = {-32700, -32600, -32601, -32602, -32603, -32022}
-SCHEMA_SKIP_REASON = (
-    "the official MCP JSON schemas are not redistributed in this repository; put "
-    "<rev>/schema.json for 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25 and 2026-07-28 "
-    "under %s (the shared folder next to the repository) to validate every frame" % SCHEMA_DIR)
-
-
-# The module under test: the fixtures server_module, server_command, hooked_command (the module
-# run through a wrapper that adds test tools, see tests/conftest.py), repo_root, marks and module
-# are shared by several test files and live in tests/conftest.py.
-SERVER_PYTHON = support.SERVER_PYTHON
-
-
-# ---------------------------------------------------------------------------
-# Schema validation of every server frame
-# ---------------------------------------------------------------------------
-
-class Schemas(object):
-    """The official schemas, one validator per (revision, definition)."""
-
-    def __init__(self, folder):
-        import jsonschema.validators
-        self._validators = jsonschema.validators
-        self.folder = folder
-        self.docs = {}
-        self.cache = {}
-
-    def doc(self, rev):
-        if rev not in self.docs:
-            with open(os.path.join(self.folder, rev, "schema.json"), encoding="utf-8") as fh:
-                self.docs[rev] = json.load(fh)
-        return self.docs[rev]
-
-    def has(self, rev, name):
-        d = self.doc(rev)
-        return name in d.get("$defs", d.get("definitions", {}))
-
-    def errors(self, rev, name, instance):
-        key = (rev, name)
-        if key not in self.cache:
-            d = self.doc(rev)
-            defs = "$defs" if "$defs" in d else "definitions"
-            root = dict(d)
-            root["$ref"] = "#/%s/%s" % (defs, name)
-            self.cache[key] = self._validators.validator_for(d)(root)
-        return ["%s %s: %s" % (rev, name, e.message[:300]) for e in self.cache[key].iter_errors(instance)]
-
-
-_SCHEMAS = []
-
-
-def official_schemas():
-    """The Schemas, or None when the files (or jsonschema) are not here."""
-    if not _SCHEMAS:
-        present = all((SCHEMA_DIR / rev / "schema.json").exists() for rev in LEGACY_REVS + (MODERN,))
-        try:
-            import jsonschema  # noqa: F401
-        except ImportError:
-            present = False
-        _SCHEMAS.append(Schemas(str(SCHEMA_DIR)) if present else None)
-    return _SCHEMAS[0]
-
-
-def id_key(value):
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)  # 1e2 on the wire is the integer id 100
-    return json.dumps(value, sort_keys=True)
-
-
-def modern_claim(msg):
-    params = msg.get("params") if isinstance(msg, dict) else None
-    meta = params.get("_meta") if isinstance(params, dict) else None
-    return isinstance(meta, dict) and (PV in meta or CAPS in meta)
-
-
-RESULT_DEFS = {"initialize": "InitializeResult", "ping": "EmptyResult", "tools/list": "ListToolsResult",
-               "tools/call": "CallToolResult", "server/discover": "DiscoverResult",
-               "subscriptions/listen": "SubscriptionsListenResult"}
-SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
-ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
-
-
-class FrameChecker(object):
-    """Checks each server frame against the revision of the request it answers.
-
-    A response to a request whose _meta claims the modern era is checked
-    against 2026-07-28, any other against the legacy revision negotiated by
-    initialize (2025-11-25 before any handshake).  Errors whose id could not
-    be determined are checked against the session's revision: they carry
-    "id": null only in sessions at 2024-11-05 .. 2025-06-18, whose schemas
-    require an id of string or integer type and so cannot express JSON-RPC's
-    null -- there the rest of the frame is validated with a placeholder id.
-    """
-
-    def __init__(self):
-        self.schemas = official_schemas()
-        self.pending = {}
-        self.legacy_rev = None
-        self.modern_seen = False
-        self.problems = []
-
-    def sent(self, msg):
-        for m in msg if isinstance(msg, list) else [msg]:
-            if not isinstance(m, dict) or "id" not in m:
-                continue
-            modern = modern_claim(m)
-            self.modern_seen = self.modern_seen or modern
-            method = m.get("method") if isinstance(m.get("method"), str) else None
-            self.pending.setdefault(id_key(m["id"]), []).append((method, modern, m.get("params")))
-
-    def session_rev(self):
-        if self.legacy_rev:
-            return self.legacy_rev
-        return MODERN if self.modern_seen else "2025-11-25"
-
-    def check_line(self, line):
-        problems = []
-        if not line.endswith(b"\n"):
-            problems.append("frame does not end with a newline: %r" % line[:80])
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            self.problems.append("stdout line is not UTF-8: %s" % exc)
-            return None
-        if u"\u2028" in text or u"\u2029" in text:
-            problems.append("raw U+2028/U+2029 in a frame")
-        try:
-            frame = json.loads(text)
-        except ValueError:
-            self.problems.append("stdout line is not JSON: %r" % text[:120])
-            return None
-        if isinstance(frame, list):
-            rev = self.session_rev()
-            if rev != "2025-03-26":
-                problems.append("batch answer outside a 2025-03-26 session")
-            for element in frame:
-                problems += self.check_frame(element, in_batch=True)
-            if self.schemas and rev == "2025-03-26":
-                placeholder = [dict(f, id=0) if isinstance(f, dict) and f.get("id", 0) is None else f
-                               for f in frame]
-                problems += self.schemas.errors(rev, "JSONRPCBatchResponse", placeholder)
-        else:
-            problems += self.check_frame(frame)
-        self.problems += problems
-        return frame
-
-    def check_frame(self, frame, in_batch=False):
-        problems = []
-        if not isinstance(frame, dict) or frame.get("jsonrpc") != "2.0":
-            return ["not a JSON-RPC 2.0 object: %r" % (frame,)]
-        if frame.get("method") == ACKNOWLEDGED and "id" not in frame:
-            return self.check_acknowledgement(frame)
-        if "method" in frame:
-            return ["the server sent a request or notification: %r" % (frame,)]
-        if ("result" in frame) == ("error" in frame):
-            return ["a response needs exactly one of result/error: %r" % (frame,)]
-        rid = frame.get("id", None)
-        method, modern, params = None, False, None
-        if rid is not None:
-            waiting = self.pending.get(id_key(rid))
-            if not waiting:
-                return ["response id %r matches no outstanding request" % (rid,)]
-            method, modern, params = waiting.pop(0)
-            if not waiting:
-                del self.pending[id_key(rid)]
-            rev = MODERN if modern else self.session_rev()
-            if method == "initialize" and not modern and isinstance(frame.get("result"), dict):
-                self.legacy_rev = frame["result"].get("protocolVersion")
-                rev = self.legacy_rev
-        else:
-            rev = self.session_rev()
-            if "id" in frame and rev not in NULL_ID_REVS and not in_batch:
-                problems.append("id null in a %s session (omit it instead)" % rev)
-            if "id" not in frame and rev in NULL_ID_REVS:
-                problems.append("id omitted in a %s session (JSON-RPC says null)" % rev)
-        if "error" in frame:
-            code = frame["error"].get("code") if isinstance(frame["error"], dict) else None
-            if code not in ALLOWED_ERROR_CODES:
-                problems.append("unexpected error code %r" % (code,))
-            if code == -32022:
-                supported = frame["error"].get("data", {}).get("supported")
-                if supported != [MODERN]:
-                    problems.append("-32022 data.supported is %r" % (supported,))
-        else:
-            result = frame["result"]
-            if modern:
-                if result.get("resultType") != "complete":
-                    problems.append("modern result without resultType complete")
-                if not isinstance(result.get("_meta"), dict) or SERVER_INFO not in result["_meta"]:
-                    problems.append("modern result without _meta serverInfo")
-            elif method == "tools/call" and "_meta" in result:
-                problems.append("legacy tool result carries _meta")
-        if method == "subscriptions/listen" and "result" in frame:
-            if frame["result"].get("_meta", {}).get(SUBSCRIPTION_ID) != rid:
-                problems.append("listen result not tagged with its subscription id")
-        if not self.schemas:
-            return problems
-        checked = dict(frame, id=0) if frame.get("id", 0) is None else frame
-        if "error" in frame:
-            name = None
-            if frame["error"].get("code") == -32022 and self.schemas.has(rev, "UnsupportedProtocolVersionError"):
-                name = "UnsupportedProtocolVersionError"
-            name = name or ("JSONRPCErrorResponse" if self.schemas.has(rev, "JSONRPCErrorResponse")
-                            else "JSONRPCError")
-            problems += self.schemas.errors(rev, name, checked)
-        else:
-            envelope = "JSONRPCResultResponse" if self.schemas.has(rev, "JSONRPCResultResponse") \
-                else "JSONRPCResponse"
-            problems += self.schemas.errors(rev, envelope, checked)
-            result_def = RESULT_DEFS.get(method)
-            if result_def and self.schemas.has(rev, result_def):
-                problems += self.schemas.errors(rev, result_def, frame["result"])
-            elif method is not None:
-                problems.append("answered %r, which has no result in revision %s" % (method, rev))
-        return problems
-
-
-    def check_acknowledgement(self, frame):
-        """The one notification we send: it must name an open modern listen."""
-        problems = []
-        sid = frame.get("params", {}).get("_meta", {}).get(SUBSCRIPTION_ID)
-        waiting = self.pending.get(id_key(sid), []) if sid is not None else []
-        if not any(method == "subscriptions/listen" and modern for method, modern, _ in waiting):
-            problems.append("acknowledgement for no open modern listen: %r" % (frame,))
-        if self.schemas:
-            problems += self.schemas.errors(MODERN, "SubscriptionsAcknowledgedNotification", frame)
-        return problems
-
-
-# ---------------------------------------------------------------------------
-# A server process under test
-# ---------------------------------------------------------------------------
-
-class Session(object):
-    """One server process; frames are checked as they are received."""
-
-    def __init__(self, command, args, env=None, stdout=subprocess.PIPE, sigint=signal.SIG_DFL):
-        full_env = dict(os.environ)
-        full_env.pop("ADRKIT_MCP_CWD", None)
-        full_env.pop("ADRKIT_MCP_DIR", None)
-        full_env.update(env or {})
-        # The child starts with the SIGINT disposition a client in the foreground gives it, not
-        # the one pytest inherited (a background job or nohup runs pytest with SIGINT ignored,
-        # and an ignored SIGINT stays ignored in the server, as documented).
-        self.proc = subprocess.Popen(list(command) + list(args), stdin=subprocess.PIPE, stdout=stdout,
-                                     stderr=subprocess.PIPE, env=full_env,
-                                     preexec_fn=functools.partial(signal.signal, signal.SIGINT, sigint))
-        self.checker = FrameChecker()
-        self.lines = queue.Queue()
-        self.stderr_chunks = []
-        self._threads = [threading.Thread(target=self._pump_stderr, daemon=True)]
-        if stdout is subprocess.PIPE:
-            self._threads.append(threading.Thread(target=self._pump_stdout, daemon=True))
-        for t in self._threads:
-            t.start()
-
-    def _pump_stdout(self):
-        for line in iter(self.proc.stdout.readline, b""):
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def _pump_stderr(self):
-        for chunk in iter(lambda: self.proc.stderr.read(4096), b""):
-            self.stderr_chunks.append(chunk)
-
-    # -- sending ---------------------------------------------------------
-
-    def send(self, msg):
-        self.checker.sent(msg)
-        self.write(json.dumps(msg, ensure_ascii=False).encode("utf-8") + b"\n")
-
-    def send_raw(self, line):
-        """Write raw bytes (a newline is added unless already there)."""
-        try:
-            self.checker.sent(json.loads(line.decode("utf-8")))
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            pass
-        self.write(line if line.endswith(b"\n") else line + b"\n")
-
-    def write(self, data):
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
-
-    def request(self, rid, method, params=None, modern=False):
-        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
-        if modern:
-            params = dict(params or {}, _meta=dict(META))
-        if params is not None:
-            msg["params"] = params
-        self.send(msg)
-
-    def notify(self, method, params=None):
-        msg = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            msg["params"] = params
-        self.send(msg)
-
-    def initialize(self, version="2025-11-25"):
-        self.request(0, "initialize", {"protocolVersion": version, "capabilities": {},
-                                       "clientInfo": {"name": "wire-tests", "version": "1"}})
-        frame = self.recv()
-        assert frame["result"]["protocolVersion"] == version, frame
-        self.notify("notifications/initialized")
-        return frame
-
-    # -- receiving -------------------------------------------------------
-
-    def recv(self, timeout=10.0):
-        try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise AssertionError("no frame within %.1f s; stderr: %s" % (timeout, self.stderr()))
-        assert line is not None, "stdout closed; stderr: %s" % self.stderr()
-        frame = self.checker.check_line(line)
-        assert not self.checker.problems, self.checker.problems
-        return frame
-
-    def call(self, rid, method, params=None, modern=False, timeout=10.0):
-        self.request(rid, method, params, modern)
-        frame = self.recv(timeout)
-        assert isinstance(frame, dict) and frame.get("id") == rid and \
-            type(frame.get("id")) is type(rid), frame
-        return frame
-
-    def error_code(self, rid, method, params=None, modern=False):
-        frame = self.call(rid, method, params, modern)
-        assert "error" in frame, frame
-        return frame["error"]["code"]
-
-    def no_frame(self, wait=0.4):
-        try:
-            line = self.lines.get(timeout=wait)
-        except queue.Empty:
-            return
-        raise AssertionError("unexpected frame: %r" % (line,))
-
-    def stderr(self):
-        return b"".join(self.stderr_chunks).decode("utf-8", "replace")
-
-    def close(self, timeout=5.0):
-        """Close stdin (the shutdown signal); return (exit status, seconds)."""
-        started = time.monotonic()
-        try:
-            self.proc.stdin.close()
-        except BrokenPipeError:
-            pass
-        status = self.proc.wait(timeout=timeout)
-        elapsed = time.monotonic() - started
-        for t in self._threads:
-            t.join(timeout=2)
-        while True:  # frames written before the exit are still checked
-            try:
-                line = self.lines.get_nowait()
-            except queue.Empty:
-                break
-            if line is not None:
-                raise AssertionError("frame after the last expected one: %r" % (line,))
-        assert not self.checker.problems, self.checker.problems
-        return status, elapsed
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-
-
-@pytest.fixture
-def open_session(server_command, repo_root):
-    sessions = []
-
-    def start(*extra, command=None, env=None, root=None):
-        s = Session(command or server_command, ["--cwd", root or repo_root] + list(extra), env=env)
-        sessions.append(s)
-        return s
-    yield start
-    for s in sessions:
-        s.kill()
-
-
-@pytest.fixture
-def session(open_session):
-    s = open_session()
-    yield s
-    status, _ = s.close()
-    assert status == 0, s.stderr()
-
-
-@pytest.fixture
-def hooked(open_session, hooked_command, marks):
-    def start(*extra):
-        return open_session(*extra, command=hooked_command, env={"WIRE_TEST_MARKS": str(marks)})
-    return start
-
-
-def _unread(pipe):
-    """Bytes written to a pipe that its reader has not taken yet (Linux FIONREAD)."""
-    import fcntl
-    import struct
-    import termios
-    return struct.unpack("i", fcntl.ioctl(pipe.fileno(), termios.FIONREAD, b"\0" * 4))[0]
-
-
-def wait_for(path, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if path.exists():
-            return True
-        time.sleep(0.01)
-    return False
-
-
-def test_official_schemas_present():
-    """Every protocol test validates frames with these; without them it cannot."""
-    if official_schemas() is None:
-        pytest.skip(SCHEMA_SKIP_REASON)
+import conformance_harness as harness
+
+# The stdio Session, the frame validator's constants and the small helpers live in tests/_session.py
+# (the one home of the helpers several test files share); the fixtures open_session, session and
+# hooked, and server_module, server_command, hooked_command, repo_root, marks and module, live in
+# tests/conftest.py.
+from _session import (  # noqa: F401  (every name test_wire.py defined before the move)
+    ACKNOWLEDGED, ALLOWED_ERROR_CODES, CAPS, LEGACY_REVS, META, MODERN, NULL_ID_REVS, PING, PV, REPO,
+    RESULT_DEFS, SCHEMA_DIR, SERVER_INFO, SERVER_PYTHON, SUBSCRIPTION_ID, TOOL_NAMES, FrameChecker,
+    Schemas, Session, id_key, modern_claim, official_schemas, run_cli, unread as _unread, wait_for)
+
+
+def test_official_schemas_are_in_the_repository():
+    """Every protocol test validates frames with these; they ship with the repository."""
+    schemas = official_schemas()
+    for rev in ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", MODERN):
+        assert schemas.has(rev, "JSONRPCResponse") or schemas.has(rev, "JSONRPCResultResponse"), rev
 
 
 # ---------------------------------------------------------------------------
@@ -1203,16 +797,6 @@ def test_a_sigint_the_parent_ignores_stays_ignored(server_command, repo_root):
 # Command line
 # ---------------------------------------------------------------------------
 
-def run_cli(command, args, env=None, stdin=b"", timeout=10):
-    full_env = dict(os.environ)
-    full_env.pop("ADRKIT_MCP_CWD", None)
-    full_env.pop("ADRKIT_MCP_DIR", None)
-    full_env.update(env or {})
-    return subprocess.run(list(command) + list(args), input=stdin, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, env=full_env, timeout=timeout)
-
-
-PING = b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n'
 
 
 @pytest.mark.parametrize("args", [
@@ -1409,8 +993,9 @@ def large_corpus_root(tmp_path_factory):
 def test_official_sdk_client_in_every_mode(server_command, large_corpus_root, mode):
     """The official Python SDK client (mcp 2.3.0) in each of its modes: list the tools, call each
     tool, see an input error as isError and an unknown tool as -32602, walk both cursors."""
-    mcp = pytest.importorskip("mcp")
-    anyio = pytest.importorskip("anyio")
+    mcp = pytest.importorskip("mcp", reason="mcp (the official SDK client, a dev requirement for "
+                              "Python 3.10+) is not installed")
+    anyio = pytest.importorskip("anyio", reason="anyio (installed with mcp, Python 3.10+) is not installed")
     expected_version = "2025-11-25" if mode == "legacy" else MODERN
 
     async def walk(client, tool, arguments, channel):
@@ -1460,17 +1045,18 @@ def test_official_sdk_client_in_every_mode(server_command, large_corpus_root, mo
 # The conformance pack's scenarios for this layer
 # ---------------------------------------------------------------------------
 
-REPLAY = (REPO / ".." / "shared" / "conformance" / "replay.py").resolve()
-
-
 @pytest.mark.parametrize("pattern", ["startup-*", "handshake-*", "departure-*", "version-rejection-*",
                                      "raw-requests-*"])
-def test_conformance_scenarios_of_the_wire_layer(server_command, server_module, pattern):
-    """The recorded expectations for framing, eras and start-up (including the
-    departures from the reference) -- they need the real corpus core."""
-    if not REPLAY.exists():
-        pytest.skip("the conformance pack is not at %s" % REPLAY)
-    server = " ".join('"%s"' % part for part in server_command)
-    done = subprocess.run([sys.executable, str(REPLAY), "--server", server, "--only", pattern],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
-    assert done.returncode == 0, done.stdout.decode("utf-8", "replace")
+def test_conformance_scenarios_of_the_wire_layer(server_command, pattern):
+    """The recorded expectations for framing, eras and start-up (including the departures from
+    the reference), replayed by the project's harness (tests/conformance_harness.py) against
+    the server under test here ($ADRKIT_MCP_MODULE, $ADRKIT_MCP_PYTHON)."""
+    names = [name for name in harness.scenario_names() if fnmatch.fnmatchcase(name, pattern)]
+    assert names, "no scenario of tests/conformance/ matches %s" % pattern
+    failures = []
+    for name in names:
+        try:
+            harness.run_scenario(harness.load_scenario(name), server_command)
+        except harness.ScenarioFailure as failure:
+            failures.append(str(failure))
+    assert not failures, "\n".join(failures)

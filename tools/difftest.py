@@ -39,7 +39,7 @@ Running it (from the repository root):
   --only I          run only corpus number I of the seed (repeatable)
   --examples N      examples printed per difference class (default 1)
 
-Comparison (the conformance pack's rules, /work/shared/conformance/README.md): fingerprints by
+Comparison (the conformance pack's rules, tests/conformance/README.md): fingerprints by
 bijection within a session; cursors only null versus non-null; finding messages exactly for the
 fixed-template rules, otherwise only rule/severity/path/id/field/pattern; an `isError: true`
 result only by `isError` and the type of its first content item; everything else exactly,
