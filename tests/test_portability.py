@@ -87,3 +87,35 @@ def test_a_record_swapped_for_a_link_after_the_look_is_never_read(make_repo, mon
     findings = answer["structuredContent"]["result"]["findings"]["items"]
     assert [(f["rule"], f["path"]) for f in findings] == [
         ("record-stat-error", "docs/adr/0001-victim.md")], findings
+
+
+def test_a_record_saved_atomically_after_the_look_is_read_as_natively(make_repo, monkeypatch):
+    """An editor's save (write a new file, rename it over the record) landing between the look and
+    the open: the descriptor is another file than the one looked at, but the name now holds that
+    very regular file, so it is read, as the native path reads it (ADRKIT_TEST_FORCE_PATHS=windows
+    showed the fallback answering record-stat-error here, dropping the record)."""
+    repo = make_repo("repo")
+    repo.record("0001-victim.md", title="Before the save", body="old\n")
+    victim = os.path.join(os.path.realpath(repo.adr_path()), "0001-victim.md")
+    spy = containment.FdSpy("neither")
+    real_lstat = os.lstat
+
+    def lstat_then_save(path, *args, **kwargs):
+        info = real_lstat(path, *args, **kwargs)
+        if path == victim and not saved:
+            saved.append(True)
+            staging = victim + ".tmp"
+            with open(staging, "w", encoding="utf-8") as handle:
+                handle.write(support.record_text("0001", title="After the save", body="new\n"))
+            os.replace(staging, victim)
+        return info
+
+    saved = []
+    spy.lstat = lstat_then_save
+    monkeypatch.setattr(M, "os", spy)
+    answer = M.call_tool(repo.config, "get_decision", {"ref": "0001"})
+    assert saved
+    structured = answer["structuredContent"]["result"]
+    assert structured["outcome"] == "found", structured
+    assert structured["decision"]["title"] == "After the save"
+    assert structured["findings"]["items"] == []
