@@ -157,7 +157,8 @@ def frontend(outdir, source, epoch, cwd):
     inside it, `python -m build` would run our build.py), then the sdist made reproducible."""
     if importlib.util.find_spec("build") is None or importlib.util.find_spec("twine") is None:
         pytest.skip("the PyPA build frontend or twine is not installed (requirements-dev.txt pins them)")
-    env = dict(os.environ, SOURCE_DATE_EPOCH=str(epoch), PIP_DISABLE_PIP_VERSION_CHECK="1")
+    env = dict(os.environ, SOURCE_DATE_EPOCH=str(epoch), PIP_DISABLE_PIP_VERSION_CHECK="1",
+               PIP_CONSTRAINT=str(PROJECT / "tools" / "build-constraints.txt"))
     run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", outdir, source], env, cwd)
     sdists = sorted(Path(outdir).glob("*.tar.gz"))
     run([sys.executable, str(PROJECT / "tools" / "reproducible_sdist.py")] + sdists, env, cwd)

@@ -8,6 +8,8 @@ import os
 
 import pytest
 
+import _platforms as platforms  # why a test cannot hold on a platform
+
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 import test_containment as containment
 
@@ -57,6 +59,7 @@ def test_fallback_paths_give_the_native_answers(make_repo, monkeypatch, mode):
     assert not [path for path in records if path.endswith(("0005-link.md", "0007-fifo.md"))]
 
 
+@platforms.SYMLINKS
 def test_a_record_swapped_for_a_link_after_the_look_is_never_read(make_repo, monkeypatch):
     """Without O_NOFOLLOW the look (lstat) and the open are two steps: the identity check between
     them refuses a descriptor that is not the file looked at (here the swap lands exactly there)."""

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import pytest
 
+import _platforms as platforms  # why a test cannot hold on a platform
+
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 
 REPO = Path(__file__).resolve().parents[1]
@@ -289,7 +291,9 @@ class Session(object):
         # and an ignored SIGINT stays ignored in the server, as documented).
         self.proc = subprocess.Popen(list(command) + list(args), stdin=subprocess.PIPE, stdout=stdout,
                                      stderr=subprocess.PIPE, env=full_env,
-                                     preexec_fn=functools.partial(signal.signal, signal.SIGINT, sigint))
+                                     # No preexec_fn on Windows, where SIGINT comes only from a console.
+                                     preexec_fn=(functools.partial(signal.signal, signal.SIGINT, sigint)
+                                                 if os.name == "posix" else None))
         self.checker = FrameChecker()
         self.lines = queue.Queue()
         self.stderr_chunks = []
@@ -496,6 +500,7 @@ def test_crlf_blank_and_whitespace_lines_are_tolerated(session):
     session.no_frame(0.2)
 
 
+@platforms.FIONREAD
 def test_split_and_coalesced_writes(session):
     session.checker.sent({"id": 1, "method": "ping"})
     session.checker.sent({"id": 2, "method": "ping"})
@@ -1172,6 +1177,7 @@ def test_request_timeout_zero_disables_it(hooked):
 # Process lifecycle: signals
 # ---------------------------------------------------------------------------
 
+@platforms.SIGNALS
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 @pytest.mark.parametrize("busy", [False, True], ids=["idle", "busy"])
 def test_signals_end_the_process_promptly_and_quietly(hooked, marks, signum, busy):
@@ -1186,6 +1192,7 @@ def test_signals_end_the_process_promptly_and_quietly(hooked, marks, signum, bus
     assert s.stderr() == ""
 
 
+@platforms.SIGNALS
 def test_a_sigint_the_parent_ignores_stays_ignored(server_command, repo_root):
     s = Session(server_command, ["--cwd", repo_root], sigint=signal.SIG_IGN)
     try:

@@ -141,7 +141,7 @@ def test_release_builds_twice_and_grants_writes_only_where_needed():
     commands = "\n".join(line for line in build.splitlines() if not line.strip().startswith("#"))
     assert "pyproject-build --sdist --wheel" in commands
     assert not re.search(r"python3? -m build\b", commands)  # that would run our build.py
-    for needed in ("for round in 1 2", "SOURCE_DATE_EPOCH", "tools/reproducible_sdist.py", "cmp ",
+    for needed in ("for round in 1 2", "SOURCE_DATE_EPOCH", "tools/build-constraints.txt", "tools/reproducible_sdist.py", "cmp ",
                    "twine check --strict", "tools/server_json.py --release", "SHA256SUMS",
                    README_COMMAND):
         assert needed in build, needed
