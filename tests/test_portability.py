@@ -122,3 +122,51 @@ def test_a_record_saved_atomically_after_the_look_is_read_as_natively(make_repo,
     assert structured["outcome"] == "found", structured
     assert structured["decision"]["title"] == "After the save"
     assert structured["findings"]["items"] == []
+
+
+# ---------------------------------------------------------------------------
+# Where the .pyz unpacks, on each system (build.py writes _adrkit_roots into the archive's
+# __main__.py): the macOS and Windows branches, forced here by the names the function reads.
+# ---------------------------------------------------------------------------
+
+class _System(object):
+    """`os` or `sys` as another system shows it: some names replaced, the rest real."""
+
+    def __init__(self, real, **replaced):
+        self._real, self._replaced = real, replaced
+
+    def __getattr__(self, name):
+        return self._replaced[name] if name in self._replaced else getattr(self._real, name)
+
+
+def _roots(os_name, platform, env):
+    """_adrkit_roots() from the archive prelude build.py writes, run as on another system."""
+    import sys
+    with open(os.path.join(support.REPO_ROOT, "build.py"), encoding="utf-8") as handle:
+        source = handle.read()
+    start = source.index("def _adrkit_roots():")
+    end = source.index("\ndef ", start + 1)
+    system = _System(os, name=os_name, environ=env, geteuid=lambda: 4242)
+    namespace = {"os": system, "sys": _System(sys, platform=platform),
+                 "_adrkit_app": "adrkit-mcp"}
+    exec(compile(source[start:end], "build.py:_adrkit_roots", "exec"), namespace)
+    return namespace["_adrkit_roots"]()
+
+
+def test_the_pyz_unpacks_where_each_system_keeps_caches(monkeypatch):
+    join = os.path.join
+    home = os.path.abspath("/Users/ada")  # absolute in this system's spelling
+    monkeypatch.setenv("HOME", home)  # expanduser reads the real environment
+    temp = join(home, "T")
+    mac = _roots("posix", "darwin", {"TMPDIR": temp})
+    assert mac[0] == (join(home, "Library", "Caches", "adrkit-mcp"), False)
+    assert (join(temp, "adrkit-mcp-4242"), True) in mac
+    xdg = join(home, "xdg")
+    linux = _roots("posix", "linux", {"XDG_CACHE_HOME": xdg})
+    assert linux[:2] == [(join(xdg, "adrkit-mcp"), False), (join(home, ".cache", "adrkit-mcp"), False)]
+    # Windows: %LOCALAPPDATA%\adrkit-mcp\Cache, then the profile's own temp folder; no uid, no
+    # shared temp folder, and HOME plays no part.
+    local = join(home, "AppData", "Local")
+    windows = _roots("nt", "win32", {"LOCALAPPDATA": local, "TEMP": join(local, "Temp")})
+    assert windows == [(join(local, "adrkit-mcp", "Cache"), False),
+                       (join(local, "Temp", "adrkit-mcp"), False)]
