@@ -2598,7 +2598,13 @@ def _read_candidate(dir_fd, dir_path, name):
         if not stat.S_ISREG(info.st_mode):
             return "stat-error", None
         if examined is not None and _stat_identity(info)[:2] != _stat_identity(examined)[:2]:
-            return "stat-error", None  # swapped for a link after the look: never read it
+            # Replaced between the look and the open. An editor's atomic save leaves the name on
+            # the regular file just opened, which the native path reads too; a link swapped in
+            # leaves a link there (the descriptor is its target): never read that.
+            again = _lstat_candidate(dir_fd, dir_path, name)
+            if (again is None or not stat.S_ISREG(again.st_mode)
+                    or _stat_identity(again)[:2] != _stat_identity(info)[:2]):
+                return "stat-error", None
         if info.st_size > MAX_SOURCE_BYTES:
             return "too-large", None
         # Read until st_size bytes are in, asking for one byte more: a file that grew or shrank

@@ -565,8 +565,9 @@ def bundle_manifest(version, tools):
         "name": "adrkit-mcp",
         "display_name": "adrkit decision records",
         "version": version,
-        "description": "Read-only decision memory: ask a Git repository's Architecture Decision "
-                       "Records what was decided, what governs given files and what replaced what.",
+        # The same words as pyproject.toml's description and server.json's (tests/test_registry.py).
+        "description": "Read-only MCP stdio server over a Git repository's Architecture Decision "
+                       "Records",
         "long_description": (
             "A local, read-only MCP server over the decision records (one Markdown file per "
             "decision with typed YAML frontmatter) of one Git repository, giving the same answers "

@@ -72,7 +72,7 @@ class FdSpy(object):
         if dir_fd is not None and not self.dir_fd:
             raise NotImplementedError("dir_fd unavailable on this platform")
         if not self.nofollow:
-            flags &= ~os.O_NOFOLLOW  # as on a platform without it: symlinks are followed
+            flags &= ~getattr(os, "O_NOFOLLOW", 0)  # as on a platform without it: links followed
         fd = os.open(path, flags, mode, dir_fd=dir_fd)
         if LINUX_FDS:
             self.opened.append(os.readlink("/proc/self/fd/%d" % fd))

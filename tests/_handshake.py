@@ -33,6 +33,8 @@ def make_repo(root: str, adr_dir: str = "docs/adr") -> str:
 def bare_env(home: str, **extra: str) -> Dict[str, str]:
     """What a GUI client passes on: a short PATH, a HOME, a locale, and what the caller adds."""
     env = {"PATH": os.defpath, "HOME": home, "LANG": "C.UTF-8"}
+    if os.name == "nt":  # Windows' Python cannot start without SYSTEMROOT; every host passes it
+        env["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", r"C:\Windows")
     env.update(extra)
     return env
 

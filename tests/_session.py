@@ -48,7 +48,9 @@ class Session(object):
         # and an ignored SIGINT stays ignored in the server, as documented).
         self.proc = subprocess.Popen(list(command) + list(args), stdin=subprocess.PIPE, stdout=stdout,
                                      stderr=subprocess.PIPE, env=full_env,
-                                     preexec_fn=functools.partial(signal.signal, signal.SIGINT, sigint))
+                                     # No preexec_fn on Windows, where SIGINT comes only from a console.
+                                     preexec_fn=(functools.partial(signal.signal, signal.SIGINT, sigint)
+                                                 if os.name == "posix" else None))
         self.checker = FrameChecker()
         self.lines = queue.Queue()
         self.stderr_chunks = []

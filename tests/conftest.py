@@ -158,8 +158,50 @@ def server_module(tmp_path_factory):
     return str(Path(support.REPO_ROOT) / "adrkit_mcp.py")
 
 
+# The server process as on Windows (ADRKIT_TEST_FORCE_PATHS=windows, below): no openat, no
+# O_NOFOLLOW, no stat-validated reuse, everything else real.
+WINDOWS_PATHS = r'''
+import importlib.util, os, sys
+spec = importlib.util.spec_from_file_location("adrkit_mcp", MODULE)
+m = importlib.util.module_from_spec(spec)
+sys.modules["adrkit_mcp"] = m
+spec.loader.exec_module(m)
+
+class WindowsLikeOs(object):
+    supports_dir_fd = frozenset()
+
+    def __getattr__(self, name):
+        if name == "O_NOFOLLOW":
+            raise AttributeError(name)
+        return getattr(os, name)
+
+    def open(self, path, flags, mode=0o777, *, dir_fd=None):
+        if dir_fd is not None:
+            raise NotImplementedError("dir_fd unavailable on this platform")
+        return os.open(path, flags & ~os.O_NOFOLLOW, mode)
+
+    def stat(self, path, *, dir_fd=None, follow_symlinks=True):
+        if dir_fd is not None:
+            raise NotImplementedError("dir_fd unavailable on this platform")
+        return os.stat(path, follow_symlinks=follow_symlinks)
+
+    def scandir(self, path="."):
+        if isinstance(path, int):
+            raise NotImplementedError("scandir of a descriptor unavailable on this platform")
+        return os.scandir(path)
+
+m.os = WindowsLikeOs()
+m._STAT_REUSE = False
+sys.exit(m.main())
+'''
+
+
 @pytest.fixture(scope="session")
-def server_command(server_module):
+def server_command(server_module, tmp_path_factory):
+    if os.environ.get("ADRKIT_TEST_FORCE_PATHS") == "windows":
+        path = tmp_path_factory.mktemp("forced") / "windows_paths_server.py"
+        path.write_text("MODULE = %r\n%s" % (server_module, WINDOWS_PATHS), encoding="utf-8")
+        return [support.SERVER_PYTHON, str(path)]
     return [support.SERVER_PYTHON, server_module]
 
 
@@ -250,3 +292,54 @@ def hooked(open_session, hooked_command, marks):
     def start(*extra):
         return open_session(*extra, command=hooked_command, env={"WIRE_TEST_MARKS": str(marks)})
     return start
+
+
+# ---------------------------------------------------------------------------
+# Platforms (docs/PORTABILITY.md, "What the suite marks per platform").
+#
+# A test that cannot hold on a platform says so with `@pytest.mark.not_on("win32", reason=...)`
+# (platform names as in sys.platform: win32, darwin, linux); it is skipped there, with the
+# reason, and runs everywhere else.  ADRKIT_TEST_PLATFORM=win32 (or darwin) makes this machine
+# apply another platform's marks, to list what CI skips there:
+#     ADRKIT_TEST_PLATFORM=win32 python3 -m pytest -q -rs -m not_on
+#
+# ADRKIT_TEST_FORCE_PATHS=windows runs every in-process test with the module as it is on Windows:
+# no openat (`dir_fd`), no O_NOFOLLOW (test_containment's FdSpy in its "neither" mode) and no
+# stat-validated reuse (`_STAT_REUSE`, whose st_ctime is the birth time there).  Tests that check
+# the native path itself carry `native_paths` and keep the real module.
+# ---------------------------------------------------------------------------
+
+TEST_PLATFORM = os.environ.get("ADRKIT_TEST_PLATFORM") or __import__("sys").platform
+FORCE_PATHS = os.environ.get("ADRKIT_TEST_FORCE_PATHS", "")
+PLATFORMS = ("win32", "darwin", "linux")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "not_on(*platforms, reason): cannot hold on those platforms "
+                                       "(sys.platform names); skipped there with the reason")
+    config.addinivalue_line("markers", "native_paths: checks the module's native (openat, "
+                                       "O_NOFOLLOW, stat reuse) reader path itself")
+    if FORCE_PATHS not in ("", "windows"):
+        raise pytest.UsageError("ADRKIT_TEST_FORCE_PATHS must be 'windows' or unset, not %r"
+                                % FORCE_PATHS)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for mark in item.iter_markers("not_on"):
+            reason = mark.kwargs.get("reason")
+            unknown = [name for name in mark.args if name not in PLATFORMS]
+            if not reason or not mark.args or unknown:
+                raise pytest.UsageError("%s: not_on needs platforms among %s and a reason"
+                                        % (item.nodeid, ", ".join(PLATFORMS)))
+            if TEST_PLATFORM in mark.args:
+                item.add_marker(pytest.mark.skip(reason="not on %s: %s" % (TEST_PLATFORM, reason)))
+
+
+@pytest.fixture(autouse=True)
+def _forced_windows_paths(request, monkeypatch):
+    if FORCE_PATHS == "windows" and request.node.get_closest_marker("native_paths") is None:
+        import _containment
+        monkeypatch.setattr(support.M, "os", _containment.FdSpy("neither"))
+        monkeypatch.setattr(support.M, "_STAT_REUSE", False)
+    yield

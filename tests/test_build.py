@@ -12,7 +12,10 @@ import hashlib
 import importlib.util
 import json
 import os
-import pwd
+try:
+    import pwd
+except ImportError:  # Windows: no account database (the tests that need it are marked)
+    pwd = None  # type: ignore[assignment]
 import re
 import shutil
 import stat
@@ -23,6 +26,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+import _platforms as platforms  # why a test cannot hold on a platform
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 
@@ -261,6 +266,7 @@ def test_no_compiled_code_inside(builds):
     assert environment["root"] is None  # chosen at run time by the archive's __main__.py
 
 
+@platforms.EXECUTABLE_BIT
 @pytest.mark.slow
 def test_shebang_and_executable_bit(builds):
     path = builds[0][0]
@@ -288,6 +294,7 @@ def read_only_prefix():
     return prefix
 
 
+@platforms.PERMISSIONS
 @pytest.mark.slow
 @pytest.mark.parametrize("python", each_python())
 def test_runs_with_a_read_only_home(python, pyz, tmp_path, read_only_prefix):
@@ -311,6 +318,7 @@ def test_runs_with_a_read_only_home(python, pyz, tmp_path, read_only_prefix):
     assert oct(os.stat(str(unpacked.parent)).st_mode & 0o777) == oct(0o700)
 
 
+@platforms.HOME_ACCOUNT
 @pytest.mark.slow
 @pytest.mark.parametrize("python", each_python())
 def test_runs_without_home(python, pyz, tmp_path):

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+import _platforms as platforms  # why a test cannot hold on a platform
+
 PROJECT = Path(__file__).resolve().parent.parent
 # ADRKIT_TEST_MODULE points the packaging tests at another copy of adrkit_mcp.py (development).
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
@@ -364,6 +366,7 @@ def _handshake(command, cwd, env):
     assert decision["title"] == "Use PostgreSQL"
 
 
+@platforms.SYMLINKS
 def test_a_committed_team_config_starts_the_server_on_a_teammates_clone(tmp_path, built_pyz):
     """What a team commits: the .pyz build.py makes (it carries PyYAML, pathspec and idna) and the
     project config files; a teammate's clone elsewhere starts it with a bare python3."""

@@ -25,6 +25,8 @@ import threading
 
 import pytest
 
+import _platforms as platforms  # why a test cannot hold on a platform
+
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 import _session as wire
 from _containment import (CALLS, CANARY, LINUX_FDS, SPY_MODES, FdSpy, assert_no_canary,
@@ -313,6 +315,7 @@ def test_root_swapped_for_a_symlink_during_a_call(tmp_path, spy):
 # Through the real process
 # ---------------------------------------------------------------------------
 
+@platforms.SYMLINKS
 def test_the_real_process_never_answers_with_the_canary(world, server_command):
     repo, outside = world
     os.symlink(os.path.join(outside, "7001-canary.md"), repo.adr_path("0002-to-outside.md"))

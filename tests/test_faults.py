@@ -31,6 +31,8 @@ import time
 
 import pytest
 
+import _platforms as platforms  # why a test cannot hold on a platform
+
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 import _session as wire
 
@@ -260,6 +262,7 @@ def test_client_gone_before_the_answer_with_stdin_open(spawn, corpus):
 # SIGTERM mid-call
 # ---------------------------------------------------------------------------
 
+@platforms.SIGNALS
 def test_sigterm_mid_call(spawn, hooked_command, corpus, marks):
     proc = spawn(corpus.root, command=hooked_command, env={"WIRE_TEST_MARKS": str(marks)}).start_reading()
     proc.write(request(0, "initialize", INIT))
@@ -274,6 +277,7 @@ def test_sigterm_mid_call(spawn, hooked_command, corpus, marks):
     survived()
 
 
+@platforms.SIGNALS
 def test_sigterm_while_a_write_is_blocked(spawn, corpus):
     proc = spawn(corpus.root)  # stdout read for one answer only: then the server is serving
     proc.write(request(100, "ping"))
@@ -288,6 +292,7 @@ def test_sigterm_while_a_write_is_blocked(spawn, corpus):
     survived()
 
 
+@platforms.SIGNALS
 def test_sigterm_in_the_middle_of_a_long_line(spawn, corpus):
     proc = spawn(corpus.root).start_reading()
     proc.call(request(1, "ping"))

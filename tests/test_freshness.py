@@ -70,6 +70,16 @@ def next_tick(path):
     raise AssertionError("the file system clock did not move")
 
 
+ALL = ["0001-record.md", "0002-record.md", "0003-record.md"]
+
+
+def reread(*changed):
+    """What a later load opens: only the changed files where stat-validated reuse exists (POSIX),
+    every file where it does not (Windows, where `_STAT_REUSE` is off: st_ctime is the birth time
+    there; ADRKIT_TEST_FORCE_PATHS=windows gives the same here)."""
+    return sorted(changed) if M._STAT_REUSE else ALL
+
+
 def corpus(repo):
     for number, body in ((1, "Alpha body.\n"), (2, "Bravo body.\n"), (3, "Carol body.\n")):
         repo.record("%04d-record.md" % number, body=body)
@@ -103,8 +113,11 @@ def test_settled_files_are_not_opened_again(repo, later, reads):
     assert sorted(reads) == ["0001-record.md", "0002-record.md", "0003-record.md"]
     del reads[:]
     assert repo.fingerprint() == first
-    assert reads == []
-    assert repo.projection() is repo.projection()  # nothing read: the same projection
+    assert sorted(reads) == reread()
+    if M._STAT_REUSE:
+        assert repo.projection() is repo.projection()  # nothing read: the same projection
+    else:  # every file read again; the answer is still the same
+        assert repo.projection().fingerprint == repo.projection().fingerprint
 
 
 def test_racy_files_are_read_on_every_call(repo, reads):
@@ -132,7 +145,8 @@ def test_touch_to_an_old_mtime_after_a_same_size_edit_is_seen(repo, later, reads
     assert body_of(repo, "0002") == "Bravo body.\n"
     del reads[:]
     assert body_of(repo, "0002") == "Bravo body.\n"
-    assert reads == []  # settled: reused without opening
+    assert sorted(reads) == reread()  # settled: reused without opening
+    del reads[:]
     next_tick(path)
     info = rewrite_same_size_and_mtime(path, b"Bravo", b"BRAVO")
     touch_old(path)
@@ -140,7 +154,7 @@ def test_touch_to_an_old_mtime_after_a_same_size_edit_is_seen(repo, later, reads
     assert (after.st_size, after.st_mtime_ns, after.st_mode) == (info.st_size, info.st_mtime_ns, info.st_mode)
     assert after.st_ctime_ns != info.st_ctime_ns
     assert body_of(repo, "0002") == "BRAVO body.\n"
-    assert reads == ["0002-record.md"]
+    assert sorted(reads) == reread("0002-record.md")
 
 
 def touch_old(path):
@@ -165,7 +179,7 @@ def test_replacement_by_rename_is_seen(repo, later, reads):
     assert os.stat(path).st_size == info.st_size
     del reads[:]
     assert body_of(repo, "0003") == "CAROL body.\n"
-    assert reads == ["0003-record.md"]
+    assert sorted(reads) == reread("0003-record.md")
 
 
 def test_a_file_swapped_for_another_inode_with_the_same_stat_fields_is_seen(repo, later, reads):
@@ -184,7 +198,7 @@ def test_a_file_swapped_for_another_inode_with_the_same_stat_fields_is_seen(repo
     assert swapped.st_ino != info.st_ino
     del reads[:]
     assert body_of(repo, "0001") == "ALPHA body.\n"
-    assert reads == ["0001-record.md"]
+    assert sorted(reads) == reread("0001-record.md")
 
 
 @pytest.mark.parametrize("skew", ["file-in-the-future", "our-clock-behind"])
@@ -251,7 +265,7 @@ def test_deleted_and_recreated_with_the_same_bytes_and_mtime_is_read(repo, later
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
     del reads[:]
     assert body_of(repo, "0002") == "BRAVO body.\n"
-    assert reads == ["0002-record.md"]
+    assert sorted(reads) == reread("0002-record.md")
 
 
 # --------------------------------------------------------------------------- #

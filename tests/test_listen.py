@@ -11,6 +11,8 @@ import time
 
 import pytest
 
+import _platforms as platforms  # why a test cannot hold on a platform
+
 from _session import META, MODERN, REPO, SERVER_PYTHON, Session, wait_for
 
 LISTEN = "subscriptions/listen"
@@ -76,6 +78,7 @@ def test_listen_is_acknowledged_with_nothing_honoured_and_ends_silently_on_cance
     assert status == 0, s.stderr()
 
 
+@platforms.SIGNALS
 def test_several_listens_at_once_and_sigterm_completes_the_open_ones(start):
     s = start()
     for rid in ("a", 2, 3):
@@ -170,6 +173,7 @@ def test_cancels_and_listens_get_through_while_64_calls_are_admitted(start):
     assert status == 0, s.stderr()
 
 
+@platforms.SIGNALS
 def test_a_client_past_the_waiting_room_is_held_back(start):
     """64 admitted and 16 waiting calls: the reader stops reading, so a tools/list behind them
     stays unread (the pipe holds the client back) while the process still ends on SIGTERM."""
@@ -185,6 +189,7 @@ def test_a_client_past_the_waiting_room_is_held_back(start):
     assert s.proc.wait(timeout=10) == 0, s.stderr()
 
 
+@platforms.SIGNALS
 @pytest.mark.parametrize("delay_ms", [0, 1, 2, 5, 10, 20])
 def test_sigterm_while_exiting_after_eof_still_exits_0(server_command, repo_root, delay_ms):
     """A client that closes stdin and then sends SIGTERM (the TypeScript v2 client's discovery

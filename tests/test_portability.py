@@ -8,6 +8,8 @@ import os
 
 import pytest
 
+import _platforms as platforms  # why a test cannot hold on a platform
+
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 import _containment as containment
 
@@ -57,6 +59,7 @@ def test_fallback_paths_give_the_native_answers(make_repo, monkeypatch, mode):
     assert not [path for path in records if path.endswith(("0005-link.md", "0007-fifo.md"))]
 
 
+@platforms.SYMLINKS
 def test_a_record_swapped_for_a_link_after_the_look_is_never_read(make_repo, monkeypatch):
     """Without O_NOFOLLOW the look (lstat) and the open are two steps: the identity check between
     them refuses a descriptor that is not the file looked at (here the swap lands exactly there)."""
@@ -87,3 +90,83 @@ def test_a_record_swapped_for_a_link_after_the_look_is_never_read(make_repo, mon
     findings = answer["structuredContent"]["result"]["findings"]["items"]
     assert [(f["rule"], f["path"]) for f in findings] == [
         ("record-stat-error", "docs/adr/0001-victim.md")], findings
+
+
+def test_a_record_saved_atomically_after_the_look_is_read_as_natively(make_repo, monkeypatch):
+    """An editor's save (write a new file, rename it over the record) landing between the look and
+    the open: the descriptor is another file than the one looked at, but the name now holds that
+    very regular file, so it is read, as the native path reads it (ADRKIT_TEST_FORCE_PATHS=windows
+    showed the fallback answering record-stat-error here, dropping the record)."""
+    repo = make_repo("repo")
+    repo.record("0001-victim.md", title="Before the save", body="old\n")
+    victim = os.path.join(os.path.realpath(repo.adr_path()), "0001-victim.md")
+    spy = containment.FdSpy("neither")
+    real_lstat = os.lstat
+
+    def lstat_then_save(path, *args, **kwargs):
+        info = real_lstat(path, *args, **kwargs)
+        if path == victim and not saved:
+            saved.append(True)
+            staging = victim + ".tmp"
+            with open(staging, "w", encoding="utf-8") as handle:
+                handle.write(support.record_text("0001", title="After the save", body="new\n"))
+            os.replace(staging, victim)
+        return info
+
+    saved = []
+    spy.lstat = lstat_then_save
+    monkeypatch.setattr(M, "os", spy)
+    answer = M.call_tool(repo.config, "get_decision", {"ref": "0001"})
+    assert saved
+    structured = answer["structuredContent"]["result"]
+    assert structured["outcome"] == "found", structured
+    assert structured["decision"]["title"] == "After the save"
+    assert structured["findings"]["items"] == []
+
+
+# ---------------------------------------------------------------------------
+# Where the .pyz unpacks, on each system (build.py writes _adrkit_roots into the archive's
+# __main__.py): the macOS and Windows branches, forced here by the names the function reads.
+# ---------------------------------------------------------------------------
+
+class _System(object):
+    """`os` or `sys` as another system shows it: some names replaced, the rest real."""
+
+    def __init__(self, real, **replaced):
+        self._real, self._replaced = real, replaced
+
+    def __getattr__(self, name):
+        return self._replaced[name] if name in self._replaced else getattr(self._real, name)
+
+
+def _roots(os_name, platform, env):
+    """_adrkit_roots() from the archive prelude build.py writes, run as on another system."""
+    import sys
+    with open(os.path.join(support.REPO_ROOT, "build.py"), encoding="utf-8") as handle:
+        source = handle.read()
+    start = source.index("def _adrkit_roots():")
+    end = source.index("\ndef ", start + 1)
+    system = _System(os, name=os_name, environ=env, geteuid=lambda: 4242)
+    namespace = {"os": system, "sys": _System(sys, platform=platform),
+                 "_adrkit_app": "adrkit-mcp"}
+    exec(compile(source[start:end], "build.py:_adrkit_roots", "exec"), namespace)
+    return namespace["_adrkit_roots"]()
+
+
+def test_the_pyz_unpacks_where_each_system_keeps_caches(monkeypatch):
+    join = os.path.join
+    home = os.path.abspath("/Users/ada")  # absolute in this system's spelling
+    monkeypatch.setenv("HOME", home)  # expanduser reads the real environment
+    temp = join(home, "T")
+    mac = _roots("posix", "darwin", {"TMPDIR": temp})
+    assert mac[0] == (join(home, "Library", "Caches", "adrkit-mcp"), False)
+    assert (join(temp, "adrkit-mcp-4242"), True) in mac
+    xdg = join(home, "xdg")
+    linux = _roots("posix", "linux", {"XDG_CACHE_HOME": xdg})
+    assert linux[:2] == [(join(xdg, "adrkit-mcp"), False), (join(home, ".cache", "adrkit-mcp"), False)]
+    # Windows: %LOCALAPPDATA%\adrkit-mcp\Cache, then the profile's own temp folder; no uid, no
+    # shared temp folder, and HOME plays no part.
+    local = join(home, "AppData", "Local")
+    windows = _roots("nt", "win32", {"LOCALAPPDATA": local, "TEMP": join(local, "Temp")})
+    assert windows == [(join(local, "adrkit-mcp", "Cache"), False),
+                       (join(local, "Temp", "adrkit-mcp"), False)]

@@ -11,6 +11,8 @@ import shutil
 
 import pytest
 
+import _platforms as platforms  # why a test cannot hold on a platform
+
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 
 M = support.M
@@ -93,11 +95,13 @@ def test_root_below_a_file_is_not_readable(tmp_path):
     assert_startup_refused(tmp_path / "plain" / "repo", "docs/adr", "root-not-readable")
 
 
+@platforms.SYMLINKS
 def test_root_that_is_a_dangling_symlink_is_not_found(tmp_path):
     os.symlink(str(tmp_path / "nowhere"), str(tmp_path / "link"))
     assert_startup_refused(tmp_path / "link", "docs/adr", "root-not-found")
 
 
+@platforms.SYMLINKS
 def test_root_that_is_a_symlink_loop_is_not_readable(tmp_path):
     # ELOOP: unreadable for root too, so this case needs no privilege drop.
     os.symlink(str(tmp_path / "loop-b"), str(tmp_path / "loop-a"))
@@ -115,6 +119,7 @@ def test_root_not_git(tmp_path):
     assert_startup_refused(root, "docs/adr", "root-not-git")
 
 
+@platforms.SYMLINKS
 def test_dangling_git_symlink_is_not_git(tmp_path):
     root = make_root(tmp_path / "repo", git=False)
     os.symlink(str(tmp_path / "gone"), os.path.join(root, ".git"))
@@ -153,6 +158,7 @@ def _startup_and_call(root):
     return M.check_roots(config), M.call_tool(config, "search_decisions", {"query": "x"})
 
 
+@platforms.PERMISSIONS
 def test_root_not_readable(public_tmp):
     # As root, chmod 000 is no obstacle: the check runs in a child that dropped to uid 65534.
     problem, result = _chmod_000_then(public_tmp, [], _startup_and_call)
@@ -160,6 +166,7 @@ def test_root_not_readable(public_tmp):
     assert result == unavailable_result("root-not-readable")
 
 
+@platforms.PERMISSIONS
 def test_dir_not_readable(public_tmp):
     problem, result = _chmod_000_then(public_tmp, ["docs", "adr"], _startup_and_call)
     assert problem == ("dir-not-readable", UNAVAILABLE["dir-not-readable"])
@@ -178,6 +185,7 @@ def test_dir_below_a_file_is_not_readable(tmp_path):
     assert_startup_refused(root, "docs/adr", "dir-not-readable")
 
 
+@platforms.SYMLINKS
 def test_dir_that_is_a_symlink_loop_is_not_readable(tmp_path):
     root = make_root(tmp_path / "repo", adr_dir="docs")
     os.symlink("loop", os.path.join(root, "docs", "adr"))
@@ -198,6 +206,7 @@ def test_dir_outside_root_via_dot_dot(tmp_path):
     assert_startup_refused(root, "../elsewhere", "dir-outside-root")
 
 
+@platforms.SYMLINKS
 def test_dir_outside_root_via_symlink(tmp_path):
     root = make_root(tmp_path / "repo", adr_dir="docs")
     os.makedirs(str(tmp_path / "outside"))
@@ -248,6 +257,7 @@ def test_dir_that_climbs_out_and_back_in_is_accepted(make_repo):
         "outcome"] == "found"
 
 
+@platforms.SYMLINKS
 def test_symlinked_dir_inside_root_reports_its_real_location(make_repo):
     repo = make_repo(adr_dir="docs")
     os.makedirs(repo.path("real-adr"))
@@ -260,6 +270,7 @@ def test_symlinked_dir_inside_root_reports_its_real_location(make_repo):
     assert found["decision"]["sourcePath"] == "real-adr/0001-through-a-link.md"
 
 
+@platforms.SYMLINKS
 def test_source_paths_are_relative_to_the_canonical_root(tmp_path):
     real = make_root(tmp_path / "real-repo")
     with open(os.path.join(real, "docs", "adr", "0001-canonical.md"), "w") as handle:
@@ -303,6 +314,7 @@ def test_git_removed_then_replaced_by_a_worktree_file(repo):
     assert repo.result("get_decision", ref="0001")["outcome"] == "found"
 
 
+@platforms.SYMLINKS
 def test_dir_turned_into_symlinks_between_calls(repo, tmp_path):
     repo.record("0001-kept.md")
     shutil.rmtree(repo.adr_path())
@@ -317,6 +329,7 @@ def test_dir_turned_into_symlinks_between_calls(repo, tmp_path):
     assert found["decision"]["sourcePath"] == "real-adr/0001-moved.md"
 
 
+@platforms.SYMLINKS
 def test_replaced_root_is_root_not_found(tmp_path):
     first = make_root(tmp_path / "first")
     second = make_root(tmp_path / "second")
@@ -441,6 +454,7 @@ def test_only_record_named_regular_files_are_read(repo):
     assert "docs/adr/0617-caf\u00e9-menu.md" in paths
 
 
+@platforms.SYMLINKS
 def test_symlinked_records_are_invisible(repo, tmp_path):
     repo.record("0600-plain-record.md")
     repo.write("drafts/README.md", "not a record\n")
@@ -472,6 +486,7 @@ def test_other_non_regular_entries_are_invisible(repo):
     assert structured["corpusHealth"]["excludedCount"] == 0
 
 
+@platforms.PERMISSIONS
 def test_unreadable_candidate_is_a_file_read_finding(public_tmp):
     # The reference stats the file (fine), keeps it, then fails to read it:
     # lintCorpus reports that as file-read, not record-stat-error.

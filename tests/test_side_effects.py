@@ -34,6 +34,8 @@ import subprocess
 
 import pytest
 
+import _platforms as platforms  # why a test cannot hold on a platform
+
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 import _session as wire
 
@@ -244,6 +246,7 @@ def judge(header, events, repo):
     return problems
 
 
+@platforms.SYMLINKS
 @pytest.mark.parametrize("name", sorted(SESSIONS))
 def test_a_full_session_writes_nothing_and_stays_inside(server_module, corpus, tmp_path, name):
     status_before = git(corpus.root, "status", "--porcelain", "--ignored")
@@ -256,6 +259,7 @@ def test_a_full_session_writes_nothing_and_stays_inside(server_module, corpus, t
     assert git(corpus.root, "status", "--porcelain", "--ignored") == status_before
 
 
+@platforms.SYMLINKS
 def test_a_session_with_a_timeout_and_cancellation(server_module, corpus, tmp_path):
     """The deadline and worker threads add nothing either."""
     def drive(s):
@@ -279,6 +283,7 @@ def test_a_session_with_a_timeout_and_cancellation(server_module, corpus, tmp_pa
     assert snapshot(corpus.root) == files_before
 
 
+@platforms.SYMLINKS
 def test_the_audit_hook_catches_a_write(server_module, corpus, tmp_path):
     """The judge itself works: a deliberate write, socket and subprocess are all reported."""
     fake = [["open", [os.path.join(corpus.root, "x"), "w", os.O_WRONLY | os.O_CREAT]],

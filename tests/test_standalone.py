@@ -26,9 +26,10 @@ TESTS = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(TESTS)
 DATA = os.path.join(TESTS, "data")
 MANIFEST = os.path.join(DATA, "MANIFEST.sha256")
-# Files under tests/data written here (not copies): the manifest itself, the schemas' note and
+# Files under tests/data written here (not copies): the manifest itself, the two licence notes and
 # the hook output schema written from Claude Code's hooks reference (ADR 0013).
-OWN_DATA_FILES = {"MANIFEST.sha256", "mcp-schema/README.md", "claude-code-hook-output.schema.json"}
+OWN_DATA_FILES = {"MANIFEST.sha256", "mcp-schema/README.md", "registry/LICENSE-NOTE.md",
+                  "claude-code-hook-output.schema.json"}
 
 
 def _manifest():

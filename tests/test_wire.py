@@ -34,6 +34,8 @@ from pathlib import Path  # noqa: F401
 
 import pytest
 
+import _platforms as platforms  # why a test cannot hold on a platform
+
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 import conformance_harness as harness
 
@@ -90,6 +92,7 @@ def test_crlf_blank_and_whitespace_lines_are_tolerated(session):
     session.no_frame(0.2)
 
 
+@platforms.FIONREAD
 def test_split_and_coalesced_writes(session):
     session.checker.sent({"id": 1, "method": "ping"})
     session.checker.sent({"id": 2, "method": "ping"})
@@ -766,6 +769,7 @@ def test_request_timeout_zero_disables_it(hooked):
 # Process lifecycle: signals
 # ---------------------------------------------------------------------------
 
+@platforms.SIGNALS
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 @pytest.mark.parametrize("busy", [False, True], ids=["idle", "busy"])
 def test_signals_end_the_process_promptly_and_quietly(hooked, marks, signum, busy):
@@ -780,6 +784,7 @@ def test_signals_end_the_process_promptly_and_quietly(hooked, marks, signum, bus
     assert s.stderr() == ""
 
 
+@platforms.SIGNALS
 def test_a_sigint_the_parent_ignores_stays_ignored(server_command, repo_root):
     s = Session(server_command, ["--cwd", repo_root], sigint=signal.SIG_IGN)
     try:
