@@ -548,6 +548,56 @@ def _negotiate_legacy(params):
 
 
 # ---------------------------------------------------------------------------
+# 3. Dispatch: the threads we start, and the signals they never take
+# ---------------------------------------------------------------------------
+
+# SIGTERM and SIGINT end the server command (ADR 0012).  CPython runs a Python
+# signal handler only in the main thread, and only once that thread runs
+# bytecode again, while the kernel hands a process-directed signal to any
+# thread that does not block it.  So every thread the server starts blocks
+# both (where pthread_sigmask exists), leaving the main thread as the only one
+# the kernel can pick, and the main thread waits in slices of this length, so
+# a signal that reached another thread all the same (Windows, which has no
+# signal masks; a thread someone else started) still has its handler run.
+_SIGNAL_POLL_S = 0.1
+
+_SHUTDOWN_SIGNALS = frozenset(getattr(signal, name) for name in ("SIGTERM", "SIGINT") if hasattr(signal, name))
+
+
+class _SignalsBlocked(object):
+    """`with _SignalsBlocked():` SIGTERM and SIGINT blocked in this thread, then the old mask.
+
+    A thread started inside inherits the mask, so it blocks both from its first
+    instruction; a signal that arrives meanwhile stays pending and is delivered
+    when the mask is restored.  Does nothing where pthread_sigmask is missing.
+    """
+
+    __slots__ = ("_previous",)
+
+    def __enter__(self) -> "_SignalsBlocked":
+        mask = getattr(signal, "pthread_sigmask", None)
+        self._previous = None if mask is None or not _SHUTDOWN_SIGNALS \
+            else mask(signal.SIG_BLOCK, _SHUTDOWN_SIGNALS)
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        if self._previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._previous)
+
+
+def _start_thread(target: Callable[[], None], name: str) -> threading.Thread:
+    """Start a daemon thread of the server, SIGTERM and SIGINT blocked in it.
+
+    Daemon: at stdin EOF the process exits without waiting for a tool call
+    that is still running (it is abandoned, not answered).
+    """
+    thread = threading.Thread(target=target, name=name, daemon=True)
+    with _SignalsBlocked():
+        thread.start()
+    return thread
+
+
+# ---------------------------------------------------------------------------
 # 3. Dispatch: tool calls, deadlines, batches
 # ---------------------------------------------------------------------------
 
@@ -597,9 +647,7 @@ class _Deadlines(object):
                 return entry
             heapq.heappush(self._heap, entry)
             if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="adrkit-mcp-deadlines")
-                self._thread.daemon = True
-                self._thread.start()
+                self._thread = _start_thread(self._run, "adrkit-mcp-deadlines")
             self._cond.notify()
         return entry
 
@@ -714,13 +762,15 @@ class _Connection(object):
     # -- lifecycle ---------------------------------------------------------
 
     def serve(self):
-        reader = threading.Thread(target=self._read_loop, name="adrkit-mcp-reader")
-        # Daemon threads: at stdin EOF the process exits without waiting for
-        # a tool call that is still running (it is abandoned, not answered).
-        reader.daemon = True
-        reader.start()
+        _start_thread(self._read_loop, "adrkit-mcp-reader")
         try:
-            self._ended.wait()
+            if threading.current_thread() is threading.main_thread():
+                # The thread that runs signal handlers: it wakes in slices so a
+                # handler runs even when its signal landed elsewhere (ADR 0012).
+                while not self._ended.wait(_SIGNAL_POLL_S):
+                    pass
+            else:
+                self._ended.wait()  # no handler runs here; shutdown() sets the event
         finally:
             self.shutdown("closed")
         if self._end_reason in ("output-failed", "input-failed") and self._end_error is not None:
@@ -1022,10 +1072,7 @@ class _Connection(object):
         with self._lock:
             if not self._workers and self._end_reason is None:
                 for number in range(_TOOL_WORKERS):
-                    worker = threading.Thread(target=self._work, name="adrkit-mcp-tool-%d" % number)
-                    worker.daemon = True
-                    self._workers.append(worker)
-                    worker.start()
+                    self._workers.append(_start_thread(self._work, "adrkit-mcp-tool-%d" % number))
         if self._timeout_ms > 0:
             call.deadline = self._deadlines.add(time.monotonic() + self._timeout_ms / 1000.0,
                                                 lambda: self._time_out(call))
@@ -1188,7 +1235,8 @@ class _Server(object):
             self.state = "serving"
             self.connection = connection
         try:
-            start_background_warmup(config)
+            with _SignalsBlocked():  # the warm-up thread inherits the mask (ADR 0012)
+                start_background_warmup(config)
         except Exception as exc:  # warming up is an optimisation only
             _diagnose("background warm-up failed: %r" % (exc,))
         connection.serve()
@@ -1227,6 +1275,13 @@ class _ServerHandle(object):
         folder cannot serve, before anything is read; raises the OSError when
         the output breaks (EPIPE: the client went away).  To serve in the
         background, run start() in a thread of your own.
+
+        Signals stay the embedder's: start() installs no signal handler (the
+        adrkit-mcp command installs its own around it), from the main thread
+        or any other.  The threads it starts block SIGTERM and SIGINT, so the
+        kernel hands those to one of the embedder's threads; run in the main
+        thread, start() wakes every 0.1 s, so a Python handler of the
+        embedder runs promptly (and may call close(), or raise to unwind).
         """
         self._server.start()
 
@@ -1283,7 +1338,8 @@ def _install_signal_handlers():
     previous = {}
     if threading.current_thread() is not threading.main_thread():
         return previous  # only the main thread may set handlers
-    for name in ("SIGTERM", "SIGINT"):
+    # SIGINT first: once SIGTERM is caught (/proc/PID/status SigCgt), both are.
+    for name in ("SIGINT", "SIGTERM"):
         number = getattr(signal, name, None)
         # A signal the parent chose to ignore (nohup, `cmd &`) stays ignored.
         if number is not None and signal.getsignal(number) != signal.SIG_IGN:
