@@ -561,6 +561,9 @@ def _negotiate_legacy(params):
 # signal masks; a thread someone else started) still has its handler run.
 _SIGNAL_POLL_S = 0.1
 
+# How long shutdown waits for the complete results of open listens to be written.
+_CLOSING_WRITES_S = 1.0
+
 _SHUTDOWN_SIGNALS = frozenset(getattr(signal, name) for name in ("SIGTERM", "SIGINT") if hasattr(signal, name))
 
 
@@ -792,8 +795,13 @@ class _Connection(object):
                 if reason == "closed" else []
             self._listens = {}
             self._room.notify_all()
-        for request_id in closing:
-            self._writer.send(_listen_closure(request_id))
+        if closing:
+            # A thread of its own writes them, waited for at most a second: a client that
+            # reads nothing (a full pipe, or another thread's write blocked on it, holding
+            # the writer) must not keep the process from ending.
+            frames = [_listen_closure(request_id) for request_id in closing]
+            closer = _start_thread(lambda: [self._writer.send(frame) for frame in frames], "adrkit-mcp-closing")
+            closer.join(_CLOSING_WRITES_S)
         self._writer.stop()
         for call in abandoned:
             with call.lock:
@@ -6465,12 +6473,18 @@ class _GlobMachine:
 
     def accepts(self, text: str) -> bool:
         """Does the regex match somewhere in *text* (JS ``RegExp.test``)?"""
+        return self.run(text)[0]
+
+    def run(self, text: str) -> Tuple[bool, int]:
+        """accepts(), and the steps it took: a measure of the work that needs no clock
+        (states visited, for back-references; else instructions executed)."""
         programs, main = self.programs_for(len(text))
         starts = [0] if self.anchored else range(len(text), -1, -1)
         if self.captures:
             runner = _GlobCaptureRun(programs, text)
-            return runner.run(main, starts, runner.empty_captures) is not None
-        return _GlobNfaRun(programs, text).run(main, starts)
+            return runner.run(main, starts, runner.empty_captures) is not None, runner.steps
+        nfa = _GlobNfaRun(programs, text)
+        return nfa.run(main, starts), nfa.steps
 
 
 def _glob_vm_set_instruction(ranges) -> tuple:
@@ -6595,12 +6609,13 @@ class _GlobNfaRun:
     Lookaround answers are memoised per (program, position) for the run.
     """
 
-    __slots__ = ("programs", "text", "memo")
+    __slots__ = ("programs", "text", "memo", "steps")
 
     def __init__(self, programs, text: str):
         self.programs = programs
         self.text = text
         self.memo: Dict[Tuple[int, int], bool] = {}
+        self.steps = 0  # instructions executed, lookarounds answered without the NFA as one each
 
     def run(self, index: int, starts) -> bool:
         """Does program *index* reach MATCH from any start?"""
@@ -6610,8 +6625,10 @@ class _GlobNfaRun:
         """Does lookaround program *index* match at *pos*?"""
         sub = self.programs[index]
         if sub.linear is not None:
+            self.steps += 1
             return _glob_vm_linear_accepts(sub, self.text, pos)
         if sub.fast is not None:
+            self.steps += 1  # a re match of constant cost (_GLOB_LOOKAHEAD_RE_BUDGET)
             # re's match(text, pos) keeps `\A` at the true start and lets
             # lookbehinds see before pos, as JS does.
             return sub.fast(self.text, pos) is not None
@@ -6631,9 +6648,11 @@ def _glob_nfa_search(nfa: _GlobNfaRun, program: _GlobProgram, text: str, starts)
     width = n + 1
     seen = set()
     stack = [(0, pos) for pos in starts]
+    steps = 0  # counted for tests/test_glob_linear.py: the work, without a clock
     while stack:
         pc, pos = stack.pop()
         while True:
+            steps += 1
             # Only join points can be reached twice; checking just those keeps
             # the total work at O(instructions x positions).
             if joins[pc]:
@@ -6670,6 +6689,7 @@ def _glob_nfa_search(nfa: _GlobNfaRun, program: _GlobProgram, text: str, starts)
             elif op == _GLOB_OP_JMP:
                 pc = arg_a[pc]
             elif op == _GLOB_OP_MATCH:
+                nfa.steps += steps
                 return True
             elif op == _GLOB_OP_LOOK:
                 if nfa.look(arg_a[pc], pos) == arg_b[pc]:
@@ -6679,6 +6699,7 @@ def _glob_nfa_search(nfa: _GlobNfaRun, program: _GlobProgram, text: str, starts)
                 pc += 1
             else:
                 break
+    nfa.steps += steps
     return False
 
 

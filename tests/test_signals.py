@@ -203,6 +203,49 @@ def test_pthread_kill_on_the_main_thread_with_masks_in_place(server_module, driv
     assert "Traceback" not in err, err
 
 
+def blocked_writing(pid):
+    """Is a thread of the process asleep in a pipe write (Linux wchan)?  True where unknown."""
+    try:
+        channels = []
+        for task in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/wchan" % (pid, task)) as handle:
+                channels.append(handle.read().strip())
+    except OSError:
+        return True
+    return any("pipe_write" in channel for channel in channels) or all(c in ("", "0") for c in channels)
+
+
+@pytest.mark.parametrize("signame", sorted(SIGNALS))
+def test_a_listen_open_while_the_client_reads_nothing_does_not_hold_the_exit(server_command, repo_root,
+                                                                             signame):
+    """Shutdown owes each open listen a complete result; with stdout full (the reader blocked
+    writing, holding the writer) it waits a bounded time for that write, then exits 0."""
+    proc = subprocess.Popen(list(server_command) + ["--cwd", repo_root], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=_default_sigint)
+    try:
+        def send(rid, method, params):
+            message = {"jsonrpc": "2.0", "id": rid, "method": method, "params": dict(params, _meta=wire.META)}
+            proc.stdin.write(json.dumps(message).encode("utf-8") + b"\n")
+            proc.stdin.flush()
+        send("listen", "subscriptions/listen", {"notifications": {}})
+        assert json.loads(proc.stdout.readline())["method"] == "notifications/subscriptions/acknowledged"
+        for rid in range(1, 300):  # far more answers than a pipe holds, never read
+            send(rid, "tools/list", {})
+        assert support.wait_until(lambda: blocked_writing(proc.pid), HANG_GUARD_S)
+        proc.send_signal(SIGNALS[signame])
+        assert proc.wait(timeout=HANG_GUARD_S) == 0
+        assert b"Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
 # ---------------------------------------------------------------------------
 # SIGINT ignored by the parent; an embedder's own signals
 # ---------------------------------------------------------------------------
@@ -458,6 +501,8 @@ def test_randomized_signals_at_any_moment_end_the_server_with_0(server_command, 
             problem = trial.outcome()
         finally:
             trial.session.kill()
+            for thread in trial.session._threads:  # the pumps read to EOF before the pipes close
+                thread.join(HANG_GUARD_S)
             for stream in (trial.session.proc.stdin, trial.session.proc.stdout, trial.session.proc.stderr):
                 try:
                     stream.close()
