@@ -757,7 +757,7 @@ class _Connection(object):
         self._room = threading.Condition(self._lock)  # signalled when a call concludes or we end
         self._admitted = 0  # calls holding a slot, at most _MAX_IN_FLIGHT
         self._waiting = collections.deque()  # type: collections.deque  # unadmitted calls, in order
-        self._listens = {}  # type: Dict[Tuple[bool, Any], List[Any]]  # open listens: [id, acknowledged]
+        self._listens = {}  # type: Dict[Tuple[bool, Any], Tuple[Any, threading.Event]]  # open: (id, acknowledged)
         self._ended = threading.Event()
         self._end_reason = None  # type: Optional[str]
         self._end_error = None  # type: Optional[BaseException]
@@ -791,16 +791,15 @@ class _Connection(object):
             self._waiting.clear()
             # A listen ended by the server (SIGTERM, close()) SHOULD get a complete result
             # first; one ended by the transport (EOF, a broken pipe) gets nothing.
-            closing = [rid for rid, acknowledged in self._listens.values() if acknowledged] \
-                if reason == "closed" else []
+            closing = list(self._listens.values()) if reason == "closed" else []
             self._listens = {}
             self._room.notify_all()
         if closing:
-            # A thread of its own writes them, waited for at most a second: a client that
+            # A thread of its own writes them, each once its acknowledgement is out (it may
+            # be on its way as we end), and is waited for at most a second: a client that
             # reads nothing (a full pipe, or another thread's write blocked on it, holding
             # the writer) must not keep the process from ending.
-            frames = [_listen_closure(request_id) for request_id in closing]
-            closer = _start_thread(lambda: [self._writer.send(frame) for frame in frames], "adrkit-mcp-closing")
+            closer = _start_thread(lambda: self._close_listens(closing), "adrkit-mcp-closing")
             closer.join(_CLOSING_WRITES_S)
         self._writer.stop()
         for call in abandoned:
@@ -811,6 +810,11 @@ class _Connection(object):
         for _ in self._workers:
             self._calls.put(None)
         self._ended.set()
+
+    def _close_listens(self, closing: List[Tuple[Any, threading.Event]]) -> None:
+        for request_id, acknowledged in closing:
+            acknowledged.wait()  # bounded by shutdown's join: this thread is a daemon
+            self._writer.send(_listen_closure(request_id))
 
     def _output_failed(self, exc):
         self.shutdown("output-failed", exc)
@@ -1103,10 +1107,12 @@ class _Connection(object):
             if len(self._listens) >= _MAX_LISTENS:
                 raise _RpcError(_INVALID_REQUEST, "Invalid Request: %d subscriptions are open already; "
                                 "cancel one first" % _MAX_LISTENS)
-            entry = self._listens[_id_key(request_id)] = [request_id, False]
-        reply(_listen_acknowledgement(request_id, honoured))
-        with self._lock:
-            entry[1] = True  # only now may a closing result follow: the acknowledgement comes first
+            acknowledged = threading.Event()
+            self._listens[_id_key(request_id)] = (request_id, acknowledged)
+        try:
+            reply(_listen_acknowledgement(request_id, honoured))
+        finally:
+            acknowledged.set()  # only now may a closing result follow: the acknowledgement comes first
         return _PENDING
 
     def _work(self):
