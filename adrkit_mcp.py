@@ -549,6 +549,59 @@ def _negotiate_legacy(params):
 
 
 # ---------------------------------------------------------------------------
+# 3. Dispatch: the threads we start, and the signals they never take
+# ---------------------------------------------------------------------------
+
+# SIGTERM and SIGINT end the server command (ADR 0012).  CPython runs a Python
+# signal handler only in the main thread, and only once that thread runs
+# bytecode again, while the kernel hands a process-directed signal to any
+# thread that does not block it.  So every thread the server starts blocks
+# both (where pthread_sigmask exists), leaving the main thread as the only one
+# the kernel can pick, and the main thread waits in slices of this length, so
+# a signal that reached another thread all the same (Windows, which has no
+# signal masks; a thread someone else started) still has its handler run.
+_SIGNAL_POLL_S = 0.1
+
+# How long shutdown waits for the complete results of open listens to be written.
+_CLOSING_WRITES_S = 1.0
+
+_SHUTDOWN_SIGNALS = frozenset(getattr(signal, name) for name in ("SIGTERM", "SIGINT") if hasattr(signal, name))
+
+
+class _SignalsBlocked(object):
+    """`with _SignalsBlocked():` SIGTERM and SIGINT blocked in this thread, then the old mask.
+
+    A thread started inside inherits the mask, so it blocks both from its first
+    instruction; a signal that arrives meanwhile stays pending and is delivered
+    when the mask is restored.  Does nothing where pthread_sigmask is missing.
+    """
+
+    __slots__ = ("_previous",)
+
+    def __enter__(self) -> "_SignalsBlocked":
+        mask = getattr(signal, "pthread_sigmask", None)
+        self._previous = None if mask is None or not _SHUTDOWN_SIGNALS \
+            else mask(signal.SIG_BLOCK, _SHUTDOWN_SIGNALS)
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        if self._previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._previous)
+
+
+def _start_thread(target: Callable[[], None], name: str) -> threading.Thread:
+    """Start a daemon thread of the server, SIGTERM and SIGINT blocked in it.
+
+    Daemon: at stdin EOF the process exits without waiting for a tool call
+    that is still running (it is abandoned, not answered).
+    """
+    thread = threading.Thread(target=target, name=name, daemon=True)
+    with _SignalsBlocked():
+        thread.start()
+    return thread
+
+
+# ---------------------------------------------------------------------------
 # 3. Dispatch: tool calls, deadlines, batches
 # ---------------------------------------------------------------------------
 
@@ -598,9 +651,7 @@ class _Deadlines(object):
                 return entry
             heapq.heappush(self._heap, entry)
             if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="adrkit-mcp-deadlines")
-                self._thread.daemon = True
-                self._thread.start()
+                self._thread = _start_thread(self._run, "adrkit-mcp-deadlines")
             self._cond.notify()
         return entry
 
@@ -707,7 +758,7 @@ class _Connection(object):
         self._room = threading.Condition(self._lock)  # signalled when a call concludes or we end
         self._admitted = 0  # calls holding a slot, at most _MAX_IN_FLIGHT
         self._waiting = collections.deque()  # type: collections.deque  # unadmitted calls, in order
-        self._listens = {}  # type: Dict[Tuple[bool, Any], List[Any]]  # open listens: [id, acknowledged]
+        self._listens = {}  # type: Dict[Tuple[bool, Any], Tuple[Any, threading.Event]]  # open: (id, acknowledged)
         self._ended = threading.Event()
         self._end_reason = None  # type: Optional[str]
         self._end_error = None  # type: Optional[BaseException]
@@ -715,13 +766,15 @@ class _Connection(object):
     # -- lifecycle ---------------------------------------------------------
 
     def serve(self):
-        reader = threading.Thread(target=self._read_loop, name="adrkit-mcp-reader")
-        # Daemon threads: at stdin EOF the process exits without waiting for
-        # a tool call that is still running (it is abandoned, not answered).
-        reader.daemon = True
-        reader.start()
+        _start_thread(self._read_loop, "adrkit-mcp-reader")
         try:
-            self._ended.wait()
+            if threading.current_thread() is threading.main_thread():
+                # The thread that runs signal handlers: it wakes in slices so a
+                # handler runs even when its signal landed elsewhere (ADR 0012).
+                while not self._ended.wait(_SIGNAL_POLL_S):
+                    pass
+            else:
+                self._ended.wait()  # no handler runs here; shutdown() sets the event
         finally:
             self.shutdown("closed")
         if self._end_reason in ("output-failed", "input-failed") and self._end_error is not None:
@@ -739,12 +792,16 @@ class _Connection(object):
             self._waiting.clear()
             # A listen ended by the server (SIGTERM, close()) SHOULD get a complete result
             # first; one ended by the transport (EOF, a broken pipe) gets nothing.
-            closing = [rid for rid, acknowledged in self._listens.values() if acknowledged] \
-                if reason == "closed" else []
+            closing = list(self._listens.values()) if reason == "closed" else []
             self._listens = {}
             self._room.notify_all()
-        for request_id in closing:
-            self._writer.send(_listen_closure(request_id))
+        if closing:
+            # A thread of its own writes them, each once its acknowledgement is out (it may
+            # be on its way as we end), and is waited for at most a second: a client that
+            # reads nothing (a full pipe, or another thread's write blocked on it, holding
+            # the writer) must not keep the process from ending.
+            closer = _start_thread(lambda: self._close_listens(closing), "adrkit-mcp-closing")
+            closer.join(_CLOSING_WRITES_S)
         self._writer.stop()
         for call in abandoned:
             with call.lock:
@@ -754,6 +811,11 @@ class _Connection(object):
         for _ in self._workers:
             self._calls.put(None)
         self._ended.set()
+
+    def _close_listens(self, closing: List[Tuple[Any, threading.Event]]) -> None:
+        for request_id, acknowledged in closing:
+            acknowledged.wait()  # bounded by shutdown's join: this thread is a daemon
+            self._writer.send(_listen_closure(request_id))
 
     def _output_failed(self, exc):
         self.shutdown("output-failed", exc)
@@ -1023,10 +1085,7 @@ class _Connection(object):
         with self._lock:
             if not self._workers and self._end_reason is None:
                 for number in range(_TOOL_WORKERS):
-                    worker = threading.Thread(target=self._work, name="adrkit-mcp-tool-%d" % number)
-                    worker.daemon = True
-                    self._workers.append(worker)
-                    worker.start()
+                    self._workers.append(_start_thread(self._work, "adrkit-mcp-tool-%d" % number))
         if self._timeout_ms > 0:
             call.deadline = self._deadlines.add(time.monotonic() + self._timeout_ms / 1000.0,
                                                 lambda: self._time_out(call))
@@ -1049,10 +1108,12 @@ class _Connection(object):
             if len(self._listens) >= _MAX_LISTENS:
                 raise _RpcError(_INVALID_REQUEST, "Invalid Request: %d subscriptions are open already; "
                                 "cancel one first" % _MAX_LISTENS)
-            entry = self._listens[_id_key(request_id)] = [request_id, False]
-        reply(_listen_acknowledgement(request_id, honoured))
-        with self._lock:
-            entry[1] = True  # only now may a closing result follow: the acknowledgement comes first
+            acknowledged = threading.Event()
+            self._listens[_id_key(request_id)] = (request_id, acknowledged)
+        try:
+            reply(_listen_acknowledgement(request_id, honoured))
+        finally:
+            acknowledged.set()  # only now may a closing result follow: the acknowledgement comes first
         return _PENDING
 
     def _work(self):
@@ -1189,7 +1250,8 @@ class _Server(object):
             self.state = "serving"
             self.connection = connection
         try:
-            start_background_warmup(config)
+            with _SignalsBlocked():  # the warm-up thread inherits the mask (ADR 0012)
+                start_background_warmup(config)
         except Exception as exc:  # warming up is an optimisation only
             _diagnose("background warm-up failed: %r" % (exc,))
         connection.serve()
@@ -1228,6 +1290,13 @@ class _ServerHandle(object):
         folder cannot serve, before anything is read; raises the OSError when
         the output breaks (EPIPE: the client went away).  To serve in the
         background, run start() in a thread of your own.
+
+        Signals stay the embedder's: start() installs no signal handler (the
+        adrkit-mcp command installs its own around it), from the main thread
+        or any other.  The threads it starts block SIGTERM and SIGINT, so the
+        kernel hands those to one of the embedder's threads; run in the main
+        thread, start() wakes every 0.1 s, so a Python handler of the
+        embedder runs promptly (and may call close(), or raise to unwind).
         """
         self._server.start()
 
@@ -1284,7 +1353,8 @@ def _install_signal_handlers():
     previous = {}
     if threading.current_thread() is not threading.main_thread():
         return previous  # only the main thread may set handlers
-    for name in ("SIGTERM", "SIGINT"):
+    # SIGINT first: once SIGTERM is caught (/proc/PID/status SigCgt), both are.
+    for name in ("SIGINT", "SIGTERM"):
         number = getattr(signal, name, None)
         # A signal the parent chose to ignore (nohup, `cmd &`) stays ignored.
         if number is not None and signal.getsignal(number) != signal.SIG_IGN:
@@ -6865,12 +6935,18 @@ class _GlobMachine:
 
     def accepts(self, text: str) -> bool:
         """Does the regex match somewhere in *text* (JS ``RegExp.test``)?"""
+        return self.run(text)[0]
+
+    def run(self, text: str) -> Tuple[bool, int]:
+        """accepts(), and the steps it took: a measure of the work that needs no clock
+        (states visited, for back-references; else instructions executed)."""
         programs, main = self.programs_for(len(text))
         starts = [0] if self.anchored else range(len(text), -1, -1)
         if self.captures:
             runner = _GlobCaptureRun(programs, text)
-            return runner.run(main, starts, runner.empty_captures) is not None
-        return _GlobNfaRun(programs, text).run(main, starts)
+            return runner.run(main, starts, runner.empty_captures) is not None, runner.steps
+        nfa = _GlobNfaRun(programs, text)
+        return nfa.run(main, starts), nfa.steps
 
 
 def _glob_vm_set_instruction(ranges) -> tuple:
@@ -6995,12 +7071,13 @@ class _GlobNfaRun:
     Lookaround answers are memoised per (program, position) for the run.
     """
 
-    __slots__ = ("programs", "text", "memo")
+    __slots__ = ("programs", "text", "memo", "steps")
 
     def __init__(self, programs, text: str):
         self.programs = programs
         self.text = text
         self.memo: Dict[Tuple[int, int], bool] = {}
+        self.steps = 0  # instructions executed, lookarounds answered without the NFA as one each
 
     def run(self, index: int, starts) -> bool:
         """Does program *index* reach MATCH from any start?"""
@@ -7010,8 +7087,10 @@ class _GlobNfaRun:
         """Does lookaround program *index* match at *pos*?"""
         sub = self.programs[index]
         if sub.linear is not None:
+            self.steps += 1
             return _glob_vm_linear_accepts(sub, self.text, pos)
         if sub.fast is not None:
+            self.steps += 1  # a re match of constant cost (_GLOB_LOOKAHEAD_RE_BUDGET)
             # re's match(text, pos) keeps `\A` at the true start and lets
             # lookbehinds see before pos, as JS does.
             return sub.fast(self.text, pos) is not None
@@ -7031,9 +7110,11 @@ def _glob_nfa_search(nfa: _GlobNfaRun, program: _GlobProgram, text: str, starts)
     width = n + 1
     seen = set()
     stack = [(0, pos) for pos in starts]
+    steps = 0  # counted for tests/test_glob_linear.py: the work, without a clock
     while stack:
         pc, pos = stack.pop()
         while True:
+            steps += 1
             # Only join points can be reached twice; checking just those keeps
             # the total work at O(instructions x positions).
             if joins[pc]:
@@ -7070,6 +7151,7 @@ def _glob_nfa_search(nfa: _GlobNfaRun, program: _GlobProgram, text: str, starts)
             elif op == _GLOB_OP_JMP:
                 pc = arg_a[pc]
             elif op == _GLOB_OP_MATCH:
+                nfa.steps += steps
                 return True
             elif op == _GLOB_OP_LOOK:
                 if nfa.look(arg_a[pc], pos) == arg_b[pc]:
@@ -7079,6 +7161,7 @@ def _glob_nfa_search(nfa: _GlobNfaRun, program: _GlobProgram, text: str, starts)
                 pc += 1
             else:
                 break
+    nfa.steps += steps
     return False
 
 

@@ -1,9 +1,13 @@
-"""Hostile globs must not cause catastrophic backtracking.
+"""Hostile globs must not cause catastrophic backtracking, nor a quadratic one.
 
-Each case runs in a child process with a generous time limit: a polynomial
-matcher finishes in a few milliseconds, an exponential one (Python's re on
-these patterns, or V8) would not finish at all.  The limit is far above the
-expected time so a noisy machine cannot make the test flaky.
+Each hostile case runs in a child process with a generous time limit: a
+polynomial matcher finishes in a few milliseconds, an exponential one (Python's
+re on these patterns, or V8) would not finish at all.  The limit is far above
+the expected time so a noisy machine cannot make the test flaky; it is a hang
+guard, so it cannot see a quadratic regression.  The growth itself is checked
+by counting: the engine's NFA counts the instructions it executes
+(_GlobMachine.run), and the backtracking shapes are matched against inputs
+that double in length, the counts asserted to double too, deterministically.
 """
 import json
 import pathlib
@@ -75,3 +79,71 @@ def test_re_engine_is_only_used_within_its_step_bound():
     # A typical pattern uses re for typical paths, and not for huge ones.
     typical = PicomatchPattern("**/*.ts").regex
     assert 100 <= typical._re_max_length < 4096
+
+
+# The backtracking shapes: `a*a*...b`, nested and negated extglobs, long `**` chains, braces.
+# (pattern, kind of candidate): "run" is "aaa...", "segments" is "a/a/a/...".
+GROWTH_SHAPES = [
+    ("a*a*a*a*a*a*a*a*a*a*a*a*b", "run"),
+    ("a*a*a*a*a*a*a*a*a*a*a*a*b", "segments"),
+    ("[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*b", "run"),
+    ("**/a*/**/a*/**/a*/**/b", "segments"),
+    ("**/a*/**/a*/**/a*/**/b", "run"),
+    ("*/**/*/**/*/**/*/**/b", "segments"),
+    ("**/**/**/**/**/**/**/**/b", "segments"),
+    ("**/*a*a*a*a*a*b", "segments"),
+    ("**/*.ts", "segments"),
+    ("**/*.ts", "run"),
+    ("+(+(a))b", "run"),
+    ("*(a|aa)*b", "run"),
+    ("*(a)*(a)*(a)*(a)b", "run"),
+    ("+(a)+(a)+(a)+(a)b", "run"),
+    ("@(a|a)*@(a|a)*@(a|a)*b", "run"),
+    ("+(*(a)|+(a))b", "run"),
+    ("!(*a*a*a*a*b)", "run"),
+    ("!(+(a))b", "run"),
+    ("@(!(a)|a)*b", "run"),
+    ("{a,a}" * 20 + "b", "run"),
+    ("{a,aa}*{a,aa}*{a,aa}*b", "run"),
+    ("{a..z}*{a..z}*b", "run"),
+    ("(a|a)" * 12 + "b", "run"),
+]
+LENGTHS = [128, 256, 512, 1024, 2048]
+
+
+def _candidate(kind, length):
+    return "a" * length if kind == "run" else ("a/" * length)[:length]
+
+
+@pytest.mark.parametrize("pattern,kind", GROWTH_SHAPES,
+                         ids=["growth-%d" % i for i in range(len(GROWTH_SHAPES))])
+def test_hostile_glob_work_grows_linearly(pattern, kind):
+    """Steps for lengths 128..2048: each doubling at most doubles them (plus a little).
+
+    A quadratic matcher would multiply them by about 4 per doubling, an exponential one
+    would not finish; the counts are exact, so the bound is tight and never flaky."""
+    from adrkit_mcp import PicomatchPattern
+    machine = PicomatchPattern(pattern).regex._machine
+    assert machine is not None, pattern
+    counts = []
+    for length in LENGTHS:
+        matched, steps = machine.run(_candidate(kind, length))
+        # nothing holds a "b": only a wholly negated extglob matches
+        assert matched is (pattern.startswith("!(") and pattern.endswith(")")), (pattern, length)
+        counts.append(steps)
+    for (short, long_), (few, many) in zip(zip(LENGTHS, LENGTHS[1:]), zip(counts, counts[1:])):
+        assert many <= 2.125 * few + 64, "%r: %d steps at %d units, %d at %d (%s)" % (
+            pattern, few, short, many, long_, counts)
+
+
+def test_the_step_count_sees_quadratic_work():
+    """The measure is not blind: the same counter over a search that restarts at every
+    position without sharing what it learnt (a matcher gone quadratic) grows fourfold."""
+    from adrkit_mcp import PicomatchPattern
+    machine = PicomatchPattern("a*a*b").regex._machine
+    counts = []
+    for length in (256, 512):
+        text = "a" * length
+        # one run per start position instead of one run over all of them
+        counts.append(sum(machine.run(text[start:])[1] for start in range(length)))
+    assert counts[1] >= 3.5 * counts[0], counts
