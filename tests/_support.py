@@ -14,6 +14,7 @@ Python 3.9+, standard library and pytest only.
 """
 
 import base64
+import hashlib
 import importlib.util
 import json
 import os
@@ -90,6 +91,23 @@ NOTHING = object()  # "argument not given" (None is a meaningful value for tool 
 
 # --------------------------------------------------------------------------- #
 # Record files
+
+def read_manifest(path):
+    """A MANIFEST.sha256 of copied files ("<sha256>  <size>  <path>" a line): {path: (sha256, size)}."""
+    recorded = {}
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            digest, size, name = line.rstrip("\n").split("  ", 2)
+            recorded[name] = (digest, int(size))
+    return recorded
+
+
+def file_digest(path):
+    """(sha256 hex, size) of a file's bytes, as a MANIFEST.sha256 records them."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    return hashlib.sha256(data).hexdigest(), len(data)
+
 
 def record_text(ident, title="A decision worth keeping", status="proposed", date="2025-01-01",
                 extra="", body="Body text.\n", newline="\n"):

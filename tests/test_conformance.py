@@ -8,11 +8,11 @@ the repository root, or ``$ADRKIT_MCP_SERVER`` (shell-split), e.g.::
 ``$ADRKIT_CONFORMANCE_TIMEOUT`` overrides the per-step timeout (seconds, default 10).
 """
 
-import hashlib
 import os
 
 import pytest
 
+import _support as support
 import conformance_harness as harness  # tests/ is on sys.path (pytest rootdir insertion)
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -43,11 +43,7 @@ def test_scenario(scenario):
 
 def test_pack_is_intact():
     """Every pack file is present with its recorded bytes (catches end-of-line conversion)."""
-    expected = {}
-    with open(MANIFEST, encoding="utf-8") as handle:
-        for line in handle:
-            digest, size, path = line.rstrip("\n").split("  ", 2)
-            expected[path] = (digest, int(size))
+    expected = support.read_manifest(MANIFEST)
     found = {}
     for folder in ("corpora", "scenarios"):
         for dirpath, dirnames, filenames in os.walk(os.path.join(harness.PACK_DIR, folder)):
@@ -55,9 +51,7 @@ def test_pack_is_intact():
             for name in filenames:
                 full = os.path.join(dirpath, name)
                 rel = os.path.relpath(full, harness.PACK_DIR).replace(os.sep, "/")
-                with open(full, "rb") as handle:
-                    data = handle.read()
-                found[rel] = (hashlib.sha256(data).hexdigest(), len(data))
+                found[rel] = support.file_digest(full)
     assert sorted(set(expected) - set(found)) == [], "pack files missing"
     assert sorted(set(found) - set(expected)) == [], "files not in the pack manifest"
     changed = sorted(p for p in expected if expected[p] != found[p])

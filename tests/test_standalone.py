@@ -13,13 +13,13 @@
 """
 
 import ast
-import hashlib
 import json
 import os
 import re
 
 import pytest
 
+import _support as support
 import frame_validator as fv  # tests/ is on sys.path (pytest rootdir insertion)
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -32,23 +32,8 @@ OWN_DATA_FILES = {"MANIFEST.sha256", "mcp-schema/README.md", "registry/LICENSE-N
                   "claude-code-hook-output.schema.json"}
 
 
-def _manifest():
-    recorded = {}
-    with open(MANIFEST, encoding="utf-8") as handle:
-        for line in handle:
-            digest, size, path = line.rstrip("\n").split("  ", 2)
-            recorded[path] = (digest, int(size))
-    return recorded
-
-
-def _digest(path):
-    with open(path, "rb") as handle:
-        data = handle.read()
-    return hashlib.sha256(data).hexdigest(), len(data)
-
-
 def test_copied_data_files_keep_their_recorded_bytes():
-    recorded = _manifest()
+    recorded = support.read_manifest(MANIFEST)
     found = set()
     for dirpath, dirnames, filenames in os.walk(DATA):
         dirnames.sort()
@@ -58,13 +43,13 @@ def test_copied_data_files_keep_their_recorded_bytes():
     assert sorted(found - set(recorded) - OWN_DATA_FILES) == [], \
         "copied files without a recorded SHA-256 (add them to tests/data/MANIFEST.sha256)"
     changed = ["%s: recorded %s (%d bytes), found %s (%d bytes)"
-               % ((path,) + recorded[path] + _digest(os.path.join(DATA, path)))
-               for path in sorted(recorded) if _digest(os.path.join(DATA, path)) != recorded[path]]
+               % ((path,) + recorded[path] + support.file_digest(os.path.join(DATA, path)))
+               for path in sorted(recorded) if support.file_digest(os.path.join(DATA, path)) != recorded[path]]
     assert changed == [], "copied files whose bytes changed:\n" + "\n".join(changed)
 
 
 def test_every_protocol_revision_has_its_schema_and_the_note_names_its_hash():
-    recorded = _manifest()
+    recorded = support.read_manifest(MANIFEST)
     with open(os.path.join(DATA, "mcp-schema", "README.md"), encoding="utf-8") as handle:
         note = handle.read()
     for rev in fv.REVISIONS:
