@@ -23,7 +23,6 @@ import pytest
 
 PROJECT = Path(__file__).resolve().parent.parent
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
-BUILD = PROJECT / "build.py"
 SCHEMA = PROJECT / "tests" / "data" / "claude-code-hook-output.schema.json"
 WORD_LIMIT = 300  # HOOK_WORD_LIMIT in the Contract section
 MAX_EVENT_BYTES = 8 * 1024 * 1024  # HOOK_MAX_EVENT_BYTES
@@ -394,6 +393,13 @@ def test_hook_is_only_for_claude_code(args):
     assert result.returncode == 2 and result.stdout == ""
 
 
+def run_doctor(project):
+    """`adrkit-mcp doctor --cwd project`, as a person runs it."""
+    return subprocess.run([sys.executable, str(MODULE), "doctor", "--cwd", str(project)],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(),
+                          timeout=300, universal_newlines=True)
+
+
 def test_doctor_reports_a_hook_whose_matcher_misses_tools(root, tmp_path):
     project = tmp_path / "p"
     shutil.copytree(str(root), str(project))
@@ -403,9 +409,7 @@ def test_doctor_reports_a_hook_whose_matcher_misses_tools(root, tmp_path):
                                              "%s %s hook" % (sys.executable, MODULE)}]}]}}))
     (project / "src" / "api").mkdir(parents=True, exist_ok=True)
     (project / "src" / "api" / "handler.ts").write_text("export {}\n")
-    result = subprocess.run([sys.executable, str(MODULE), "doctor", "--cwd", str(project)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(),
-                            timeout=300, universal_newlines=True)
+    result = run_doctor(project)
     assert result.returncode == 0, result.stdout + result.stderr
     assert 'ok    Claude Code hook in .claude/settings.local.json: PreToolUse "Edit|Write"' in result.stdout
     assert "its matcher misses MultiEdit, NotebookEdit" in result.stdout
@@ -417,31 +421,11 @@ def test_doctor_without_a_hook_says_how_to_add_one(root, tmp_path):
     shutil.copytree(str(root), str(project))
     (project / "src" / "db").mkdir(parents=True)
     (project / "src" / "db" / "pool.ts").write_text("export {}\n")
-    result = subprocess.run([sys.executable, str(MODULE), "doctor", "--cwd", str(project)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(),
-                            timeout=300, universal_newlines=True)
+    result = run_doctor(project)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "adrkit-mcp config claude-code --hook" in result.stdout
     assert "ok    the hook answered for src/db/pool.ts within its" in result.stdout
     assert "3 decisions" in result.stdout
-
-
-@pytest.fixture(scope="module")
-def built_pyz(tmp_path_factory):
-    """The .pyz build.py makes: it carries PyYAML, pathspec and idna, so a bare Python runs it."""
-    if not MODULE.is_file():
-        pytest.skip("%s does not exist" % MODULE)
-    try:
-        import shiv  # noqa: F401
-    except ImportError:
-        pytest.skip("shiv is not installed (python3 -m pip install -r requirements-dev.txt)")
-    target = tmp_path_factory.mktemp("hook-build") / "adrkit-mcp.pyz"
-    result = subprocess.run([sys.executable, str(BUILD), "--module", str(MODULE), "--output",
-                             str(target)], cwd=str(PROJECT), stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            universal_newlines=True, timeout=900)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return target
 
 
 def _git(*args, cwd):
@@ -469,7 +453,7 @@ def test_a_committed_settings_json_runs_the_hook_on_a_teammates_clone(root, buil
     shutil.copytree(str(root), str(mine), ignore=shutil.ignore_patterns(".git"))
     _git("init", "-q", cwd=mine)
     (mine / "tools").mkdir()
-    shutil.copyfile(str(built_pyz), str(mine / "tools" / "adrkit-mcp.pyz"))
+    shutil.copyfile(str(built_pyz[0]), str(mine / "tools" / "adrkit-mcp.pyz"))  # conftest's build
     (mine / "src" / "db").mkdir(parents=True)
     (mine / "src" / "db" / "pool.ts").write_text("export {}\n")
     home = tmp_path / "home"
