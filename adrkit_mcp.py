@@ -61,7 +61,7 @@ import threading
 import time
 import unicodedata
 import zipfile
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 # The three runtime dependencies; the .pyz carries all of them. A clear sentence beats a traceback.
 try:
@@ -3592,8 +3592,6 @@ def validate_frontmatter(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tup
 # x`), no abbreviations; a command line that does not parse exits 2 with the usage on stderr.
 # The subcommand comes first; a subcommand after server flags is refused rather than guessed.
 
-SUBCOMMANDS = ("call", "config", "doctor", "hook")
-
 _SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N]
        adrkit-mcp {config,doctor,call,hook} ...
        adrkit-mcp --help | --version"""
@@ -3666,6 +3664,8 @@ stdout and one line on stderr for an event, path or corpus it cannot use; 1
 )
 
 
+SUBCOMMANDS = tuple(sorted(name for name, _, _ in _SUBCOMMAND_HELP))
+
 class _UsageError(Exception):
     """A command line that does not parse (exit status 2); `parser` gives the usage."""
 
@@ -3730,20 +3730,109 @@ def _new_parser(prog: str, usage: str, description: str, epilog: Optional[str] =
     return parser
 
 
-def _add_location_flags(group: Any, root_help: str) -> None:
-    """--cwd and --dir, read alike by every command."""
-    group.add_argument("--cwd", metavar="PATH", type=_value, help=root_help)
-    group.add_argument("--dir", metavar="PATH", type=_value,
-                       help="ADR folder, relative to the root and inside it (default: $%s, else "
-                            "%s)" % (_ENV_DIR, DEFAULT_ADR_DIR))
-
-
-def _add_help_flag(group: Any) -> None:
-    group.add_argument("-h", "--help", action="help", help="print this help and exit")
-
-
 _ROOT_HELP = ("repository root: a directory with a .git entry (default: $%s, else the working "
               "directory)" % _ENV_CWD)
+
+
+class _Flag(NamedTuple):
+    """One flag of the command line: its spellings and what argparse's add_argument is told."""
+
+    names: Tuple[str, ...]
+    settings: Dict[str, Any]
+
+
+class _Command(NamedTuple):
+    """One command: its usage line, positional arguments, flags (by name, or (name, help) where a
+    command words a flag's help its own way), the function that runs it and the check that
+    follows parsing."""
+
+    usage: str
+    positionals: Tuple[Tuple[str, Dict[str, Any]], ...]
+    flags: Tuple[Any, ...]
+    run: Optional[Callable[[Any], int]]
+    check: Optional[Callable[[Any], None]] = None
+
+
+def _flags() -> Dict[str, _Flag]:
+    """Every flag any command takes, each described once."""
+    return {
+        "cwd": _Flag(("--cwd",), dict(metavar="PATH", type=_value, help=_ROOT_HELP)),
+        "dir": _Flag(("--dir",), dict(
+            metavar="PATH", type=_value,
+            help="ADR folder, relative to the root and inside it (default: $%s, else %s)"
+                 % (_ENV_DIR, DEFAULT_ADR_DIR))),
+        "request-timeout-ms": _Flag(("--request-timeout-ms",), dict(
+            metavar="N", type=_timeout_ms, default=_DEFAULT_REQUEST_TIMEOUT_MS,
+            help="answer a tool call still running after N ms with error -32603 and drop its "
+                 "result; 0 disables (default: %d)" % _DEFAULT_REQUEST_TIMEOUT_MS)),
+        "version": _Flag(("--version",), dict(
+            action="version", version="%s %s" % (SERVER_NAME, SERVER_VERSION),
+            help="print the version and exit")),
+        "list": _Flag(("--list",), dict(
+            action="store_true", help="list the clients and where their configuration lives")),
+        "all": _Flag(("--all",), dict(
+            action="store_true",
+            help="every client's snippet, as one JSON object keyed by client id")),
+        "portable": _Flag(("--portable",), dict(
+            action="store_true",
+            help="a team config for the project-scoped clients (claude-code, vscode, cursor): the "
+                 "program by its path inside the repository, python3 from PATH, no absolute path "
+                 "of this machine (automatic when a .pyz inside the repository runs this)")),
+        "hook": _Flag(("--hook",), dict(
+            action="store_true",
+            help="with claude-code: the .claude/settings.json entry of the PreToolUse hook that "
+                 "tells the agent which decisions concern a file before it edits it (adrkit-mcp "
+                 "hook)")),
+        "help": _Flag(("-h", "--help"), dict(action="help", help="print this help and exit")),
+    }
+
+
+def _commands() -> Dict[str, _Command]:
+    """The server ("") and each subcommand."""
+    return {
+        "": _Command(_SERVER_USAGE, (), ("cwd", "dir", "request-timeout-ms", "version", "help"),
+                     None),
+        "config": _Command(
+            "adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable]\n"
+            "       adrkit-mcp config claude-code --hook [--cwd PATH] [--dir PATH] [--portable]\n"
+            "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable]\n"
+            "       adrkit-mcp config --list",
+            (("client", dict(nargs="?", help=argparse.SUPPRESS)),),
+            ("list", "all", "portable", "hook",
+             ("cwd", "repository root the server reads (default: $%s, else the working "
+                     "directory; VS Code gets ${workspaceFolder} unless --cwd is given)" % _ENV_CWD),
+             "dir", "help"),
+            command_config, _config_check),
+        "doctor": _Command("adrkit-mcp doctor [--cwd PATH] [--dir PATH]", (),
+                           ("cwd", "dir", "help"), command_doctor),
+        "call": _Command(
+            "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH]",
+            (("tool", dict(choices=sorted(TOOLS), metavar="tool",
+                           help="one of: %s" % ", ".join(sorted(TOOLS)))),
+             ("arguments", dict(type=_arguments_json, metavar="json arguments",
+                                help="the tool's arguments as one JSON object"))),
+            ("cwd", "dir", "help"), command_call),
+        "hook": _Command(
+            "adrkit-mcp hook [--cwd PATH] [--dir PATH] < event.json", (),
+            (("cwd", "repository root (default: $%s, else the event's cwd, else "
+                     "$CLAUDE_PROJECT_DIR)" % _ENV_CWD), "dir", "help"),
+            command_hook),
+    }
+
+
+def _add_command(parser: _Parser, command: _Command) -> None:
+    """Give `parser` the command's positional arguments and flags, as its table row says."""
+    parser.usage = command.usage
+    for name, settings in command.positionals:
+        parser.add_argument(name, **settings)
+    group = parser.add_argument_group("options")
+    flags = _flags()
+    for entry in command.flags:
+        name, wording = entry if isinstance(entry, tuple) else (entry, None)
+        flag = flags[name]
+        settings = dict(flag.settings, help=wording) if wording else flag.settings
+        group.add_argument(*flag.names, **settings)
+    parser.set_defaults(run=command.run, check=command.check, parser=parser)
 
 
 def _command_line() -> _Parser:
@@ -3751,86 +3840,19 @@ def _command_line() -> _Parser:
     listing = "".join("  %-8s %s\n" % (name, summary) for name, summary, _ in _SUBCOMMAND_HELP)
     parser = _new_parser(SERVER_NAME, _SERVER_USAGE, _SERVER_DESCRIPTION,
                          _SERVER_EPILOG % (listing, _ENV_CWD, _ENV_DIR))
-    group = parser.add_argument_group("options")
-    _add_location_flags(group, _ROOT_HELP)
-    group.add_argument("--request-timeout-ms", metavar="N", type=_timeout_ms,
-                       default=_DEFAULT_REQUEST_TIMEOUT_MS,
-                       help="answer a tool call still running after N ms with error -32603 and "
-                            "drop its result; 0 disables (default: %d)" % _DEFAULT_REQUEST_TIMEOUT_MS)
-    group.add_argument("--version", action="version", version="%s %s" % (SERVER_NAME, SERVER_VERSION),
-                       help="print the version and exit")
-    _add_help_flag(group)
-    parser.set_defaults(run=None, check=None, parser=parser)
+    table = _commands()
+    _add_command(parser, table[""])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", prog=SERVER_NAME,
                                      parser_class=_Parser, help=argparse.SUPPRESS)
-    adders = {"call": _add_call_parser, "config": _add_config_parser, "doctor": _add_doctor_parser,
-              "hook": _add_hook_parser}
     for name, summary, description in _SUBCOMMAND_HELP:
+        if name == "config":
+            description = "clients: %s\n\n%s" % (
+                ", ".join(client_id for client_id, _, _ in _config_clients), description)
         sub = commands.add_parser(name, help=summary, description=description,
                                   formatter_class=_HelpFormatter, add_help=False,
                                   allow_abbrev=False)
-        sub.set_defaults(check=None, parser=sub)
-        adders[name](sub)
+        _add_command(sub, table[name])
     return parser
-
-
-def _add_call_parser(parser: _Parser) -> None:
-    parser.usage = "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH]"
-    parser.add_argument("tool", choices=sorted(TOOLS), metavar="tool",
-                        help="one of: %s" % ", ".join(sorted(TOOLS)))
-    parser.add_argument("arguments", type=_arguments_json, metavar="json arguments",
-                        help="the tool's arguments as one JSON object")
-    group = parser.add_argument_group("options")
-    _add_location_flags(group, _ROOT_HELP)
-    _add_help_flag(group)
-    parser.set_defaults(run=command_call)
-
-
-def _add_doctor_parser(parser: _Parser) -> None:
-    parser.usage = "adrkit-mcp doctor [--cwd PATH] [--dir PATH]"
-    group = parser.add_argument_group("options")
-    _add_location_flags(group, _ROOT_HELP)
-    _add_help_flag(group)
-    parser.set_defaults(run=command_doctor)
-
-
-def _add_hook_parser(parser: _Parser) -> None:
-    parser.usage = "adrkit-mcp hook [--cwd PATH] [--dir PATH] < event.json"
-    group = parser.add_argument_group("options")
-    _add_location_flags(group, "repository root (default: $%s, else the event's cwd, else "
-                               "$CLAUDE_PROJECT_DIR)" % _ENV_CWD)
-    _add_help_flag(group)
-    parser.set_defaults(run=command_hook)
-
-
-def _add_config_parser(parser: _Parser) -> None:
-    ids = ", ".join(client_id for client_id, _, _ in _config_clients)
-    parser.usage = ("adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable]\n"
-                    "       adrkit-mcp config claude-code --hook [--cwd PATH] [--dir PATH] "
-                    "[--portable]\n"
-                    "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable]\n"
-                    "       adrkit-mcp config --list")
-    parser.description = "clients: %s\n\n%s" % (ids, parser.description)
-    parser.add_argument("client", nargs="?", help=argparse.SUPPRESS)
-    group = parser.add_argument_group("options")
-    group.add_argument("--list", action="store_true",
-                       help="list the clients and where their configuration lives")
-    group.add_argument("--all", action="store_true",
-                       help="every client's snippet, as one JSON object keyed by client id")
-    group.add_argument("--portable", action="store_true",
-                       help="a team config for the project-scoped clients (claude-code, vscode, "
-                            "cursor): the program by its path inside the repository, python3 from "
-                            "PATH, no absolute path of this machine (automatic when a .pyz inside "
-                            "the repository runs this)")
-    group.add_argument("--hook", action="store_true",
-                       help="with claude-code: the .claude/settings.json entry of the PreToolUse "
-                            "hook that tells the agent which decisions concern a file before it "
-                            "edits it (adrkit-mcp hook)")
-    _add_location_flags(group, "repository root the server reads (default: $%s, else the "
-                               "working directory; VS Code gets ${workspaceFolder} unless --cwd "
-                               "is given)" % _ENV_CWD)
-    _add_help_flag(group)
-    parser.set_defaults(run=command_config, check=_config_check)
 
 
 def _parse(args: List[str], subcommand: Optional[str]) -> Any:
