@@ -4,8 +4,11 @@ interpreter (the situation of a user whose clients run different Pythons).
 
     python3 bench/startup.py                      # dist/adrkit-mcp.pyz, 5 runs per Python
     python3 bench/startup.py --pyz other.pyz --runs 9 --json startup.json
+    python3 bench/startup.py --python /usr/bin/python3.11 --python /opt/py313/bin/python3
 
-For each Python found (pyenv's newest 3.9.x ... 3.13.x, else python3.9 ... python3.13 on PATH),
+For each Python named by --python, else each found (pyenv's newest 3.9.x ... 3.13.x, else
+python3.9 ... python3.13 on PATH), with only a short PATH, a HOME and a locale in its environment
+(plus what Windows needs, tests/_child_env.py),
 in a fresh private cache: another Python runs the .pyz once (it unpacks it and compiles its own
 bytecode); then this Python starts it once ("first start": it adds its own bytecode, once) and
 --runs more times ("later starts").  Each start is timed from spawn to the `initialize` answer
@@ -21,6 +24,7 @@ import os
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 from typing import Dict, List, Optional, Tuple
@@ -30,14 +34,15 @@ PROJECT = os.path.dirname(HERE)
 MINORS = ("3.9", "3.10", "3.11", "3.12", "3.13")
 
 
-def _load_bench():
-    spec = importlib.util.spec_from_file_location("adrkit_bench", os.path.join(HERE, "bench.py"))
+def _load(name: str, path: str):
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-bench = _load_bench()
+bench = _load("adrkit_bench", os.path.join(HERE, "bench.py"))
+child_env = _load("adrkit_child_env", os.path.join(PROJECT, "tests", "_child_env.py")).child_env
 
 
 def find_pythons() -> List[Tuple[str, str]]:
@@ -58,6 +63,17 @@ def find_pythons() -> List[Tuple[str, str]]:
         if python:
             found.append((minor, python))
     return found
+
+
+def named_pythons(paths: List[str]) -> List[Tuple[str, str]]:
+    """[(minor, interpreter)] for the interpreters named by --python, each asked its version."""
+    named = {}
+    for python in paths:
+        minor = subprocess.run([python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                               stdout=subprocess.PIPE, universal_newlines=True, check=True,
+                               timeout=120).stdout.strip()
+        named.setdefault(minor, python)
+    return [(minor, named[minor]) for minor in MINORS if minor in named]
 
 
 def snapshot(root: str) -> Dict[str, Tuple[int, int]]:
@@ -86,8 +102,8 @@ def first_answer_ms(python: str, pyz: str, env: Dict[str, str], repo: str) -> fl
 
 def measure(minor: str, python: str, other: str, pyz: str, runs: int, repo: str) -> dict:
     with tempfile.TemporaryDirectory(prefix="adrkit-startup-") as home:
-        env = {"PATH": os.defpath, "HOME": home, "LANG": "C.UTF-8",
-               "XDG_CACHE_HOME": os.path.join(home, "cache")}
+        env = child_env(PATH=os.defpath, HOME=home, LANG="C.UTF-8",
+                        XDG_CACHE_HOME=os.path.join(home, "cache"))
         first_run_by = first_answer_ms(other, pyz, env, repo)  # unpacks, with other's bytecode
         first = first_answer_ms(python, pyz, env, repo)  # adds this Python's bytecode, once
         state = snapshot(home)
@@ -115,6 +131,8 @@ def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
     parser.add_argument("--pyz", default=os.path.join(PROJECT, "dist", "adrkit-mcp.pyz"))
     parser.add_argument("--runs", type=int, default=5, help="later starts per Python")
     parser.add_argument("--json", help="also write the measurements to this file")
+    parser.add_argument("--python", action="append", default=[], metavar="PATH",
+                        help="an interpreter to measure (repeatable); default: those found")
     return parser.parse_args(argv)
 
 
@@ -123,7 +141,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not os.path.isfile(args.pyz):
         sys.stderr.write("startup.py: %s does not exist: run python3 build.py\n" % args.pyz)
         return 1
-    pythons = find_pythons()
+    pythons = named_pythons(args.python) if args.python else find_pythons()
     if len(pythons) < 2:
         sys.stderr.write("startup.py: needs two Pythons 3.9-3.13; found %r\n" % pythons)
         return 1

