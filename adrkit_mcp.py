@@ -15,7 +15,8 @@ The product, in the order a request flows through it:
   2. Era         the 2025 `initialize` revisions or the stateless 2026-07-28 `_meta`
   3. Dispatch    methods, tool calls on workers, cancellation, timeouts, listens, serving
   4. Contract    limits, outcomes, messages, summary templates, tool schemas (one place)
-  5. Tools       argument validation, cursors, and the four tools as pure functions
+  5. Tools       argument validation, cursors, and the four tools as pure functions;
+                 with --expose, resources, prompts and completions (ADR 0015)
   6. Projection  the corpus as one call sees it: roots, listing, stat-validated reuse
   7. Reader      one file -> a Record or findings: fence, YAML, the typed schema
   8. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
@@ -2847,15 +2848,19 @@ def _prompt_request(params, expose):
     return request
 
 
+def _checked_as_a_tool_checks(check, key, value):
+    """A prompt argument checked by the tools' own field check, whose problems name the field."""
+    problems: List[str] = []
+    check({key: value}, problems, {})
+    if problems:
+        raise _refuse("invalid", "bad-argument", problems="; ".join(problems))
+    return value
+
+
 def _files_argument(value):
     """The comma-separated files of a prompt, checked as get_decision_context checks them."""
     files = [path.strip() for path in re.split(r"[,\n]", value) if path.strip()]
-    problems: List[str] = []
-    args: Dict[str, Any] = {}
-    _check_files_field({"files": files}, problems, args)
-    if problems:
-        raise _refuse("invalid", "bad-argument", problems="; ".join(problems))
-    return files
+    return _checked_as_a_tool_checks(_check_files_field, "files", files)
 
 
 def _plan_argument(value):
@@ -2865,16 +2870,8 @@ def _plan_argument(value):
     return value
 
 
-def _ref_argument(value):
-    problems: List[str] = []
-    args: Dict[str, Any] = {}
-    _check_ref_field({"ref": value}, problems, args)
-    if problems:
-        raise _refuse("invalid", "bad-argument", problems="; ".join(problems))
-    return value
-
-
-_PROMPT_ARGUMENTS = {"files": _files_argument, "plan": _plan_argument, "ref": _ref_argument}
+_PROMPT_ARGUMENTS = {"files": _files_argument, "plan": _plan_argument,
+                     "ref": functools.partial(_checked_as_a_tool_checks, _check_ref_field, "ref")}
 
 
 def _completion_request(params, expose):
@@ -5007,13 +5004,13 @@ def _doctor_expose(report: "_Report", canonical_root: str, adr_dir: str, parts: 
         messages += [{"jsonrpc": "2.0", "id": number, "method": method,
                       "params": dict(params, _meta=meta) if meta else params} for number, method, params in requests]
         answers, status, stderr = _doctor_exchange(command, messages)
-        results = {number: answers.get(number, {}).get("result") for number, _, _ in requests}
-        if all(isinstance(result, dict) for result in results.values()) and 1 in answers:
+        results = {number: answers.get(number, {}).get("result") or {} for number, _, _ in requests}
+        if all(results.values()) and 1 in answers:
             found = []
             if "resources" in parts:
-                found.append("%d resources listed, %s read" % (len(results[2]["resources"]), DECISIONS_URI))
+                found.append("%d resources listed, %s read" % (len(results[2].get("resources", ())), DECISIONS_URI))
             if "prompts" in parts:
-                found.append("%d prompts listed" % len(results[4]["prompts"]))
+                found.append("%d prompts listed" % len(results[4].get("prompts", ())))
             report.ok("%s with --expose %s: %s" % (label, shown, ", ".join(found)))
             continue
         errors = [answer["error"].get("message") for answer in answers.values() if "error" in answer]
@@ -5032,17 +5029,19 @@ def _doctor_exchange(command: List[str], messages: List[Dict[str, Any]]) -> Tupl
         return answers, None, str(error)
     timer = threading.Timer(60, child.kill)
     timer.start()
+    stdin, stdout, stderr = child.stdin, child.stdout, child.stderr
+    assert stdin is not None and stdout is not None and stderr is not None  # all three are pipes
     try:
-        child.stdin.write("".join(json.dumps(message) + "\n" for message in messages).encode("utf-8"))
-        child.stdin.flush()
+        stdin.write("".join(json.dumps(message) + "\n" for message in messages).encode("utf-8"))
+        stdin.flush()
         while not wanted <= set(answers):
-            line = child.stdout.readline()
+            line = stdout.readline()
             if not line:
                 break
             _doctor_answer(line.decode("utf-8", "replace"), answers)
-        child.stdin.close()
-        stderr = child.stderr.read().decode("utf-8", "replace")
-        return answers, child.wait(), stderr
+        stdin.close()
+        said = stderr.read().decode("utf-8", "replace")
+        return answers, child.wait(), said
     except OSError as error:
         child.kill()
         return answers, child.wait(), str(error)

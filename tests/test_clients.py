@@ -401,6 +401,14 @@ def check_wire_errors(folder, revision):
     assert wire_errors(folder) == expected
 
 
+def finish_exposed(report, exposure, folder, revision, client, label):
+    """The report, the wire's error codes, the revision of every transcript, every frame valid."""
+    check_exposed(report, exposure, revision)
+    check_wire_errors(folder, revision)
+    assert negotiated_any(folder) == {revision}
+    matrix_line(client, label + " --expose", validated_frames(folder), "n/a")
+
+
 def check_capabilities(capabilities, revision):
     assert capabilities.get("resources") == {} and capabilities.get("prompts") == {}, capabilities
     assert ("completions" in capabilities) == (revision != "2024-11-05"), capabilities
@@ -410,10 +418,7 @@ def test_typescript_sdk_1x_resources_and_prompts(node_modules, exposed_tap, expo
     command, folder = exposed_tap
     scenario_report = run_ts_exposed(node_modules, command, "sdk", {})
     check_capabilities(scenario_report["capabilities"], "2025-11-25")
-    check_exposed(scenario_report["expose"], exposure, "2025-11-25")
-    check_wire_errors(folder, "2025-11-25")
-    assert negotiated_any(folder) == {"2025-11-25"}
-    matrix_line("ts-sdk-1", "legacy --expose", validated_frames(folder), "n/a")
+    finish_exposed(scenario_report["expose"], exposure, folder, "2025-11-25", "ts-sdk-1", "legacy")
 
 
 @pytest.mark.parametrize("label,mode,revision", V2_MODES, ids=[label for label, _, _ in V2_MODES])
@@ -422,10 +427,7 @@ def test_typescript_v2_client_resources_and_prompts(node_modules, exposed_tap, e
     scenario_report = run_ts_exposed(node_modules, command, "v2", mode)
     assert scenario_report["protocolVersion"] == revision
     check_capabilities(scenario_report["capabilities"], revision)
-    check_exposed(scenario_report["expose"], exposure, revision)
-    check_wire_errors(folder, revision)
-    assert negotiated_any(folder) == {revision}
-    matrix_line("ts-v2", label + " --expose", validated_frames(folder), "n/a")
+    finish_exposed(scenario_report["expose"], exposure, folder, revision, "ts-v2", label)
 
 
 def run_ts_exposed(node_modules, command, client, mode):
@@ -550,44 +552,30 @@ PYTHON_MODES = [("legacy", "2025-11-25"), ("auto", MODERN), (MODERN, MODERN)]
 
 
 @pytest.mark.parametrize("mode,revision", PYTHON_MODES)
-def test_python_sdk_resources_and_prompts(exposed_tap, exposure, mode, revision):
-    mcp = pytest.importorskip("mcp", reason="the official Python SDK (mcp, a dev requirement for "
-                              "Python 3.11+) is not installed")
-    anyio = pytest.importorskip("anyio", reason="anyio (installed with mcp) is not installed")
+@pytest.mark.parametrize("kind", ["sdk", "fastmcp"])
+def test_python_clients_resources_and_prompts(exposed_tap, exposure, kind, mode, revision):
+    """The official Python SDK's Client ("sdk") and fastmcp's, each in each of its modes."""
+    package = "mcp" if kind == "sdk" else "fastmcp"
+    library = pytest.importorskip(package, reason="%s (a dev requirement for Python 3.11+) is not "
+                                  "installed" % package)
+    anyio = pytest.importorskip("anyio", reason="anyio (installed with %s) is not installed" % package)
     command, folder = exposed_tap
 
+    def connect():
+        if kind == "sdk":
+            return library.Client(library.StdioServerParameters(command=command[0], args=command[1:]), mode=mode)
+        from fastmcp.client.transports import StdioTransport
+        return library.Client(StdioTransport(command=command[0], args=command[1:], keep_alive=False), mode=mode)
+
     async def scenario():
-        server = mcp.StdioServerParameters(command=command[0], args=command[1:])
-        async with mcp.Client(server, mode=mode) as client:
+        async with connect() as client:
             assert client.protocol_version == revision
-            if mode != MODERN:  # a pinned client adopts without asking the server anything
+            if kind == "sdk" and mode != MODERN:  # a pinned client adopts without asking anything
                 check_capabilities(client.server_capabilities.model_dump(exclude_none=True), revision)
-            return await python_report(client, "sdk")
+            return await python_report(client, kind)
 
-    check_exposed(anyio.run(scenario), exposure, revision)
-    check_wire_errors(folder, revision)
-    assert negotiated_any(folder) == {revision}
-    matrix_line("python-sdk", mode + " --expose", validated_frames(folder), "n/a")
-
-
-@pytest.mark.parametrize("mode,revision", PYTHON_MODES)
-def test_fastmcp_client_resources_and_prompts(exposed_tap, exposure, mode, revision):
-    fastmcp = pytest.importorskip("fastmcp", reason="fastmcp (a dev requirement for Python 3.11+) "
-                                  "is not installed")
-    anyio = pytest.importorskip("anyio", reason="anyio (installed with fastmcp) is not installed")
-    from fastmcp.client.transports import StdioTransport
-    command, folder = exposed_tap
-
-    async def scenario():
-        transport = StdioTransport(command=command[0], args=command[1:], keep_alive=False)
-        async with fastmcp.Client(transport, mode=mode) as client:
-            assert client.protocol_version == revision
-            return await python_report(client, "fastmcp")
-
-    check_exposed(anyio.run(scenario), exposure, revision)
-    check_wire_errors(folder, revision)
-    assert negotiated_any(folder) == {revision}
-    matrix_line("fastmcp", mode + " --expose", validated_frames(folder), "n/a")
+    finish_exposed(anyio.run(scenario), exposure, folder, revision,
+                   "python-sdk" if kind == "sdk" else "fastmcp", mode)
 
 
 @pytest.mark.parametrize("mode,revision", PYTHON_MODES)
