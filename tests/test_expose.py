@@ -615,3 +615,19 @@ def test_the_embedding_api_checks_the_parts(module):
     for bad in ("resources", ("tools",), 7):
         with pytest.raises(ValueError):
             module.create_server(expose=bad)
+
+
+def test_exposed_requests_in_a_2025_03_26_batch(open_session, corpus):
+    """They ride the tool-call machinery, so a batch waits for them and answers as one array."""
+    session = open_session("--expose", "resources,prompts", root=corpus.root)
+    session.initialize("2025-03-26")
+    session.send([{"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": "adrkit://decisions/0001"}},
+                  {"jsonrpc": "2.0", "id": 2, "method": "prompts/list"},
+                  {"jsonrpc": "2.0", "id": 3, "method": "resources/read", "params": {"uri": "adrkit://decisions/0042"}},
+                  {"jsonrpc": "2.0", "id": 4, "method": "tools/list"}])
+    frames = {frame["id"]: frame for frame in session.recv(timeout=30)}
+    assert frames[1]["result"]["contents"][0]["text"] == source_of(corpus, "0001-adopt-postgres.md")
+    assert len(frames[2]["result"]["prompts"]) == 3
+    assert frames[3]["error"]["code"] == -32002
+    assert len(frames[4]["result"]["tools"]) == 4
+    assert session.close()[0] == 0
