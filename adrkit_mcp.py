@@ -15,7 +15,8 @@ The product, in the order a request flows through it:
   2. Era         the 2025 `initialize` revisions or the stateless 2026-07-28 `_meta`
   3. Dispatch    methods, tool calls on workers, cancellation, timeouts, listens, serving
   4. Contract    limits, outcomes, messages, summary templates, tool schemas (one place)
-  5. Tools       argument validation, cursors, and the four tools as pure functions
+  5. Tools       argument validation, cursors, and the four tools as pure functions;
+                 with --expose, resources, prompts and completions (ADR 0015)
   6. Projection  the corpus as one call sees it: roots, listing, stat-validated reuse
   7. Reader      one file -> a Record or findings: fence, YAML, the typed schema
   8. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
@@ -60,6 +61,7 @@ import sys
 import threading
 import time
 import unicodedata
+import urllib.parse
 import zipfile
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -164,9 +166,12 @@ _METHOD_NOT_FOUND = -32601
 _INVALID_PARAMS = -32602
 _INTERNAL_ERROR = -32603
 _UNSUPPORTED_PROTOCOL_VERSION = -32022
+# A resources/read of a resource that does not exist, before 2026-07-28 (later: -32602).
+_RESOURCE_NOT_FOUND = -32002
 
 _ENV_CWD = "ADRKIT_MCP_CWD"
 _ENV_DIR = "ADRKIT_MCP_DIR"
+_ENV_EXPOSE = "ADRKIT_MCP_EXPOSE"
 
 
 class _Absent(object):
@@ -469,11 +474,21 @@ def _server_info():
     return {"name": SERVER_NAME, "version": SERVER_VERSION}
 
 
-def _capabilities():
-    # Tools only.  No `listChanged`: the four tools never change, so no
-    # notifications/tools/list_changed is ever sent, and a capability must not
-    # promise one.  No logging, resources, prompts or subscriptions either.
-    return {"tools": {}}
+def _capabilities(expose: Sequence[str] = (), revision: str = _MODERN_VERSION) -> Dict[str, Any]:
+    """The server's capabilities: `tools`, and what --expose adds (ADR 0015).
+
+    No `listChanged` anywhere: the four tools never change, and no resource or prompt list
+    change is ever announced (a client re-lists; corpus results are never cacheable), so no
+    notification is ever sent and no capability may promise one.  No `subscribe`, no logging.
+    Without --expose this is `{"tools": {}}`, as it always was.
+    """
+    capabilities = {"tools": {}}  # type: Dict[str, Any]
+    for part in EXPOSE_PARTS:
+        if part in expose:
+            capabilities[part] = {}
+    if expose and revision not in NO_COMPLETIONS_REVISIONS:
+        capabilities["completions"] = {}  # the template's id, explain-decision's ref
+    return capabilities
 
 
 def _stamp_modern(result):
@@ -496,9 +511,12 @@ def _stamp_modern(result):
 # capability has no `listChanged` ("Whether this server supports notifications
 # for changes to the tool list"), because the four tools never change: we do
 # not support notifications/tools/list_changed, so `toolsListChanged` is
-# omitted, not honoured vacuously (that would contradict the capability), and
-# prompts and resources are not offered at all.  Every acknowledgement is
-# therefore `"notifications": {}` and nothing ever follows it (ADR 0011).
+# omitted, not honoured vacuously (that would contradict the capability).
+# Prompts and resources, when --expose serves them (ADR 0015), declare no
+# `listChanged` and no `subscribe` either, so `promptsListChanged`,
+# `resourcesListChanged` and `resourceSubscriptions` are omitted as well.
+# Every acknowledgement is therefore `"notifications": {}` and nothing ever
+# follows it (ADR 0011).
 _LISTEN_FILTER_FLAGS = ("toolsListChanged", "promptsListChanged", "resourcesListChanged")
 
 
@@ -528,7 +546,7 @@ def _listen_closure(request_id: Any) -> Dict[str, Any]:
     return _result_frame(request_id, _stamp_modern({"_meta": {_META_SUBSCRIPTION_ID: request_id}}))
 
 
-def _negotiate_legacy(params):
+def _negotiate_legacy(params, expose=()):
     """The `initialize` answer, or -32602 when the request is malformed."""
     if not isinstance(params, dict):
         raise _RpcError(_INVALID_PARAMS, "Invalid params: initialize needs params")
@@ -543,7 +561,7 @@ def _negotiate_legacy(params):
     version = requested if requested in _LEGACY_VERSIONS else _LATEST_LEGACY_VERSION
     return version, {
         "protocolVersion": version,
-        "capabilities": _capabilities(),
+        "capabilities": _capabilities(expose, version),
         "serverInfo": _server_info(),
     }
 
@@ -614,14 +632,17 @@ class _ToolCall(object):
     """
 
     __slots__ = ("request_id", "name", "arguments", "modern", "reply", "stopped", "done", "lock", "deadline",
-                 "admitted")
+                 "admitted", "work")
 
-    def __init__(self, request_id, name, arguments, modern, reply):
+    def __init__(self, request_id, name, arguments, modern, reply, work=None):
         self.request_id = request_id
         self.name = name
         self.arguments = arguments
         self.modern = modern
         self.reply = reply
+        # A request of --expose (ADR 0015) rides the same slots, deadline and cancellation:
+        # work(should_stop) gives its result; `name` is then its method.
+        self.work = work  # type: Optional[Callable[[ShouldStop], Dict[str, Any]]]
         self.stopped = self.done = False
         self.lock = threading.Lock()
         self.deadline = None  # its entry in _Deadlines, cancelled once the call concludes
@@ -743,8 +764,9 @@ class _Connection(object):
     `shutdown()` is called, or the output breaks.
     """
 
-    def __init__(self, config, read_chunk, write_bytes, request_timeout_ms):
+    def __init__(self, config, read_chunk, write_bytes, request_timeout_ms, expose=()):
         self._config = config
+        self._expose = tuple(expose)  # the parts of --expose served (ADR 0015); () by default
         self._read_chunk = read_chunk
         self._writer = _FrameWriter(write_bytes, self._output_failed)
         self._timeout_ms = request_timeout_ms
@@ -1003,7 +1025,7 @@ class _Connection(object):
         if method == "server/discover":
             return _stamp_modern({
                 "supportedVersions": list(_MODERN_VERSIONS),
-                "capabilities": _capabilities(),
+                "capabilities": _capabilities(self._expose),
                 "ttlMs": _CACHE_TTL_MS,
                 "cacheScope": _CACHE_SCOPE,
             })
@@ -1016,6 +1038,8 @@ class _Connection(object):
             return self._start_tool_call(request_id, params, True, reply)
         if method == "subscriptions/listen":
             return self._open_listen(request_id, params, reply)
+        if self._serves(method):
+            return self._start_exposed(request_id, method, params, _MODERN_VERSION, reply)
         # initialize, ping and logging/setLevel were removed in 2026-07-28.
         raise _RpcError(_METHOD_NOT_FOUND, "Method not found: %s" % method[:80])
 
@@ -1023,7 +1047,7 @@ class _Connection(object):
         if method == "initialize":
             if in_batch:
                 raise _RpcError(_INVALID_REQUEST, "Invalid Request: initialize must not be part of a batch")
-            version, result = _negotiate_legacy(params)
+            version, result = _negotiate_legacy(params, self._expose)
             # A second initialize renegotiates, as the reference does; the
             # spec leaves it open.
             self._era = _ERA_LEGACY
@@ -1035,7 +1059,10 @@ class _Connection(object):
             return self._list_tools(params)
         if method == "tools/call":
             return self._start_tool_call(request_id, params, False, reply)
-        # Also resources/*, prompts/*, logging/setLevel: never declared.
+        if self._serves(method):
+            return self._start_exposed(request_id, method, params, self._legacy_version or _LATEST_LEGACY_VERSION,
+                                       reply)
+        # Also logging/setLevel, and resources/*, prompts/*, completion/complete without --expose.
         raise _RpcError(_METHOD_NOT_FOUND, "Method not found: %s" % method[:80])
 
     def _list_tools(self, params):
@@ -1055,11 +1082,37 @@ class _Connection(object):
             arguments = {}
         elif not isinstance(arguments, dict):
             raise _RpcError(_INVALID_PARAMS, "Invalid params: tools/call arguments must be an object")
-        call = _ToolCall(request_id, params["name"], arguments, modern, reply)
+        return self._enqueue(_ToolCall(request_id, params["name"], arguments, modern, reply))
+
+    def _serves(self, method: str) -> bool:
+        """Whether --expose serves `method` (ADR 0015); never without it."""
+        parts = EXPOSE_METHODS.get(method, ((), None))[0]
+        return any(part in self._expose for part in parts)
+
+    def _start_exposed(self, request_id: Any, method: str, params: Any, revision: str,
+                       reply: Callable[[Any], None]) -> Any:
+        """A request of --expose: computed on a worker, like a tool call, as the Tools section
+        says (serve_exposed); a 2026-07-28 result gets its cache hint and stamp here."""
+        config, expose, modern = self._config, self._expose, revision == _MODERN_VERSION
+        request_params = params if isinstance(params, dict) else {}
+
+        def work(should_stop: ShouldStop) -> Dict[str, Any]:
+            result = serve_exposed(config, method, request_params, revision, expose, should_stop)
+            if not modern:
+                return result
+            hint = EXPOSE_METHODS[method][1]
+            if hint is not None:
+                result["ttlMs"], result["cacheScope"] = (
+                    (_CACHE_TTL_MS, _CACHE_SCOPE) if hint == "static" else (CORPUS_CACHE_TTL_MS, CORPUS_CACHE_SCOPE))
+            return _stamp_modern(result)
+        return self._enqueue(_ToolCall(request_id, method, {}, modern, reply, work))
+
+    def _enqueue(self, call: _ToolCall) -> Any:
+        """Admit a call (or seat it in the waiting room) and hand it to the workers: _PENDING."""
         with self._room:
             if self._end_reason is not None:
                 return _PENDING  # shutting down: never answered
-            self._in_flight.setdefault(_id_key(request_id), []).append(call)
+            self._in_flight.setdefault(_id_key(call.request_id), []).append(call)
             if self._admitted < _MAX_IN_FLIGHT:
                 self._admitted += 1
                 call.admitted = True
@@ -1126,18 +1179,23 @@ class _Connection(object):
 
     def _run_tool(self, call):
         """The frame answering a call (None when it was stopped)."""
+        label = call.name[:80] if call.work is not None else "tools/call %s" % call.name[:80]
         try:
+            if call.work is not None:
+                return _result_frame(call.request_id, call.work(call.should_stop))
             result = call_tool(self._config, call.name, call.arguments, call.should_stop)
         except CallCancelled:
             if call.stopped:
                 return None
-            _diagnose("tools/call %s reported a cancellation nobody asked for" % call.name[:80])
+            _diagnose("%s reported a cancellation nobody asked for" % label)
             return _error_frame(call.request_id, _RpcError(_INTERNAL_ERROR, "Internal error"))
         except UnknownToolError:
             return _error_frame(call.request_id, _RpcError(
                 _INVALID_PARAMS, "Tool %s not found" % call.name[:200]))
+        except ExposeRefusal as refusal:
+            return _error_frame(call.request_id, _exposed_error(refusal, call.modern))
         except Exception as exc:
-            _diagnose("internal error in tools/call %s: %s: %s" % (call.name[:80], type(exc).__name__, exc))
+            _diagnose("internal error in %s: %s: %s" % (label, type(exc).__name__, exc))
             return _error_frame(call.request_id, _RpcError(_INTERNAL_ERROR, "Internal error"))
         if not isinstance(result, dict) or not isinstance(result.get("content"), list):
             _diagnose("tools/call %s returned no CallToolResult" % call.name[:80])
@@ -1192,6 +1250,16 @@ class _Connection(object):
             _INTERNAL_ERROR, "Request timed out after %d ms" % timeout_ms, {"timeoutMs": timeout_ms})))
 
 
+def _exposed_error(refusal: ExposeRefusal, modern: bool) -> _RpcError:
+    """The JSON-RPC error of a refused --expose request, in its era (ADR 0015)."""
+    if refusal.kind == "not-found":
+        return _RpcError(_INVALID_PARAMS if modern else _RESOURCE_NOT_FOUND, refusal.message,
+                         refusal.data if refusal.data is not None else _ABSENT)
+    if refusal.kind == "unavailable":
+        return _RpcError(_INTERNAL_ERROR, refusal.message, refusal.data if refusal.data is not None else _ABSENT)
+    return _RpcError(_INVALID_PARAMS, refusal.message)
+
+
 # ---------------------------------------------------------------------------
 # 3. Dispatch: the embedding API
 # ---------------------------------------------------------------------------
@@ -1213,13 +1281,29 @@ def _check_timeout(request_timeout_ms):
     return request_timeout_ms
 
 
+def _check_expose(expose: Iterable[str]) -> Tuple[str, ...]:
+    """The parts of --expose as a sorted tuple; ValueError for anything but EXPOSE_PARTS."""
+    try:
+        parts = [] if isinstance(expose, (str, bytes)) else list(expose)
+    except TypeError:
+        parts = []
+    if not parts and expose:  # a string ("resources,prompts") or no sequence at all
+        raise ValueError("expose must be a sequence of part names drawn from %s, such as %r"
+                         % (", ".join(EXPOSE_PARTS), EXPOSE_PARTS))
+    unknown = [part for part in parts if part not in EXPOSE_PARTS]
+    if unknown:
+        raise ValueError("expose: unknown part %r (the parts are: %s)" % (unknown[0], ", ".join(EXPOSE_PARTS)))
+    return tuple(part for part in EXPOSE_PARTS if part in parts)
+
+
 class _Server(object):
     """The state behind a handle from create_server."""
 
-    def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms):
+    def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms, expose=()):
         self.cwd, self.adr_dir = cwd, adr_dir  # None: the working directory, docs/adr
         self.stdin, self.stdout = stdin, stdout
         self.request_timeout_ms = request_timeout_ms
+        self.expose = expose
         self.lock = threading.Lock()
         self.state = "new"
         self.connection = None  # type: Optional[_Connection]
@@ -1238,7 +1322,7 @@ class _Server(object):
             if problem is not None:
                 raise _UnusableConfigError(problem[0], problem[1])
             connection = _Connection(config, _input_reader(self.stdin), _output_writer(self.stdout),
-                                     self.request_timeout_ms)
+                                     self.request_timeout_ms, self.expose)
         except BaseException:
             with self.lock:
                 if self.state == "starting":
@@ -1312,7 +1396,8 @@ class _ServerHandle(object):
 
 def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: Any = None,
                   stdout: Any = None,
-                  request_timeout_ms: int = _DEFAULT_REQUEST_TIMEOUT_MS) -> "_ServerHandle":
+                  request_timeout_ms: int = _DEFAULT_REQUEST_TIMEOUT_MS,
+                  expose: Iterable[str] = ()) -> "_ServerHandle":
     """Create an adrkit-mcp stdio server for one repository; touches no file.
 
     cwd      repository root, a Git worktree (default: the working directory
@@ -1326,10 +1411,15 @@ def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: A
     request_timeout_ms
              a tool call still running after this long is answered with
              -32603 (data.timeoutMs) and its late result dropped; 0 disables.
+    expose   what else to serve besides the tools: "resources" (the decisions as
+             MCP resources), "prompts" (adr-context, adr-check, explain-decision),
+             both or neither (the default: capabilities {"tools": {}} and -32601
+             for those methods, as without the option); ADR 0015.
 
     Returns a handle with exactly start() and close().
     """
-    return _ServerHandle(_Server(cwd, dir, stdin, stdout, _check_timeout(request_timeout_ms)))
+    return _ServerHandle(_Server(cwd, dir, stdin, stdout, _check_timeout(request_timeout_ms),
+                                 _check_expose(expose)))
 
 
 # ---------------------------------------------------------------------------
@@ -1379,23 +1469,25 @@ def _ignore_late_signals(handled: Iterable[int]) -> None:
             pass
 
 
-def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: int) -> int:
+def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: int,
+               expose: Iterable[str] = ()) -> int:
     """Serve stdio until stdin closes or SIGTERM/SIGINT; the server command's exit status.
 
-    None for cwd or adr_dir means the default (the working directory, docs/adr). Once the
+    None for cwd or adr_dir means the default (the working directory, docs/adr); `expose` is
+    create_server's (ADR 0015). Once the
     server has stopped, SIGTERM and SIGINT stay ignored (see _ignore_late_signals): a signal
     during the exit must not turn status 0 into a kill.
     """
     try:
-        return _serve(cwd, adr_dir, request_timeout_ms)
+        return _serve(cwd, adr_dir, request_timeout_ms, expose)
     except _SignalShutdown:
         # SIGTERM/SIGINT is how clients escalate after closing stdin: a
         # normal, quiet end, even when it lands in the middle of cleaning up.
         return 0
 
 
-def _serve(cwd, adr_dir, request_timeout_ms):
-    server = create_server(cwd=cwd, dir=adr_dir, request_timeout_ms=request_timeout_ms)
+def _serve(cwd, adr_dir, request_timeout_ms, expose):
+    server = create_server(cwd=cwd, dir=adr_dir, request_timeout_ms=request_timeout_ms, expose=expose)
     # Frames go to fd 1 directly; anything print()ed by accident lands on
     # stderr instead of corrupting the protocol stream.
     real_stdout = sys.stdout
@@ -1771,6 +1863,196 @@ HOOK_REFUSALS = {
     "failed": "unexpected {detail}",
 }
 HOOK_REFUSAL_SUFFIX = "; no decision context given"
+
+
+# --- Resources, prompts and completions (`--expose`, ADR 0015) -----------------
+#
+# Off by default: without --expose the server declares the `tools` capability alone and answers
+# every method below with -32601, byte for byte as before. On, the decisions are also MCP
+# resources a client can attach, and prompts whose text is computed from the corpus. Every limit
+# and every sentence a client sees through them is here.
+
+EXPOSE_PARTS = ("prompts", "resources")
+EXPOSE_METHODS: Dict[str, Tuple[Tuple[str, ...], Optional[str]]] = {
+    # method: (the parts that serve it, its 2026-07-28 cache hint: "static", "corpus" or none)
+    "completion/complete": (("prompts", "resources"), None),
+    "prompts/get": (("prompts",), None),
+    "prompts/list": (("prompts",), "static"),
+    "resources/list": (("resources",), "corpus"),
+    "resources/read": (("resources",), "corpus"),
+    "resources/templates/list": (("resources",), "static"),
+}
+# Whatever holds corpus content is stale at once and never shared: a record edited between two
+# reads must show the edit, also to a client that caches by default (the Python SDK does).
+CORPUS_CACHE_TTL_MS = 0
+CORPUS_CACHE_SCOPE = "private"
+# Revisions before 2025-06-18 have no `title` and no `annotations.lastModified`; 2024-11-05 has
+# no `completions` capability (completion/complete itself exists there).
+UNTITLED_REVISIONS = ("2024-11-05", "2025-03-26")
+NO_COMPLETIONS_REVISIONS = ("2024-11-05",)
+
+DECISIONS_URI = "adrkit://decisions"
+SUPERSEDED_URI = "adrkit://superseded"
+DECISION_URI_PREFIX = DECISIONS_URI + "/"
+DECISION_URI_TEMPLATE = DECISION_URI_PREFIX + "{id}"
+RESOURCE_MIME_TYPE = "text/markdown"
+RESOURCE_PAGE_SIZE = 1000            # resources/list entries per page: Claude Code reads one page
+RESOURCE_TEXT_MAX_BYTES = 64 * 1024  # the index and the superseded list stop at a whole row
+COMPLETION_MAX_VALUES = 100          # the schema's cap on completion values
+PROMPT_LIMITS = {
+    "files": LIMITS["files"],        # entries of the comma-separated `files`, each a tool path
+    "plan": 8192,                    # UTF-16 code units of adr-check's `plan`
+    "listed": 60,                    # decision lines in one prompt
+    "embedded": 12,                  # records embedded as resource content
+    "embedded-bytes": 192 * 1024,    # their text, UTF-8
+    "findings": 10,                  # corpus findings named
+}
+# The reference plugin's verdicts (packages/adapters/agent-plugin/commands/adr-check.md).
+CHECK_VERDICTS = ("complies", "departs", "supersedes", "unreconciled", "re-proposes-rejected")
+
+STATIC_RESOURCES = (  # (uri, name, title, description)
+    (DECISIONS_URI, "decisions", "Decision index",
+     "Every decision record: id, title, status, date and file, as a Markdown table."),
+    (SUPERSEDED_URI, "superseded", "Superseded, rejected and deprecated decisions",
+     "The records no longer in force, and what replaced each superseded one."),
+)
+DECISION_TEMPLATE = ("decision", "Decision record by id",
+                     "One decision record's Markdown file, frontmatter and body, as it is on disk.")
+
+_FILES_ARGUMENT = ("files", "Repository-relative paths the work touches, separated by commas "
+                            "(src/db/pool.ts,src/db/index.ts)", True)
+PROMPTS = {  # name: (title, description, ((argument, description, required), ...))
+    "adr-check": (
+        "Check work against its decisions",
+        "The decisions that concern the given files, embedded, and a request for one verdict per "
+        "governing decision: " + ", ".join(CHECK_VERDICTS) + ".",
+        (_FILES_ARGUMENT, ("plan", "The plan or change to check, in words (optional)", False))),
+    "adr-context": (
+        "Decisions for the files you will change",
+        "The decisions that concern the given files, embedded and grouped Binding, In flight and "
+        "History, with the rejected ones that match, to plan against before changing them.",
+        (_FILES_ARGUMENT,)),
+    "explain-decision": (
+        "Explain a decision",
+        "One decision record and the records it relates to, embedded, with its relations in both "
+        "directions.",
+        (("ref", 'The decision\'s id, such as "0042"', True),)),
+}
+# (ref type, prompt name or template, argument) whose values complete to decision ids.
+COMPLETED_ARGUMENTS = (("ref/prompt", "explain-decision", "ref"),
+                       ("ref/resource", DECISION_URI_TEMPLATE, "id"))
+
+EXPOSE_TEXTS = {
+    "resource-title": "{id} {title}",
+    "resource-description": "{status} decision of {date}; tags: {tags}.",
+    "untitled-description": "{id} {title}: {status} decision of {date}; tags: {tags}.",
+    "no-tags": "none",
+    "index-head": "# Decision records\n\n{count} in {adr_dir}, in id order. Read one as "
+                  "adrkit://decisions/<id> or with get_decision.\n\n"
+                  "| id | title | status | date | file |\n|---|---|---|---|---|",
+    "index-row": "| {id} | {title} | {status} | {date} | {path} |",
+    "superseded-head": "# Superseded, rejected and deprecated decisions\n\n{count} in {adr_dir}, "
+                       "in id order. Do not follow them; do not propose a rejected one again.\n\n"
+                       "| id | title | status | date | file | replaced by |\n|---|---|---|---|---|---|",
+    "superseded-row": "| {id} | {title} | {status} | {date} | {path} | {replacement} |",
+    "not-replaced": "-",
+    "rows-cut": "\n{count} more not shown (this list stops at {kib} KiB): search_decisions and "
+                "resources/list reach every record.",
+    "records": "{count} record",
+    "records-plural": "{count} records",
+    "ref-local": 'ADR {id} "{title}" ({status})',
+    "ref-missing": "ADR {ref}, which is not in the records",
+    "ref-ambiguous": "ADR {ref}, which {count} records claim",
+    "ref-federated": "{ref} in another decision log",
+    "line": '- ADR {id} "{title}" ({status}, {path}){detail}',
+    "matched-by": "; matched by {matchers}",
+    "replaced-by": "; replaced by {replacement}",
+    "group-binding": "Binding (accepted): follow these, or say plainly in the plan that you depart "
+                     "from one, and why.",
+    "group-in-flight": "In flight (draft, proposed): not binding; name any the work touches, and "
+                       "never assume one will land.",
+    "group-history": 'History (superseded, deprecated): no longer in force; this is where "we '
+                     'already tried that" lives.',
+    "group-rejected": "Rejected: the team decided against these; do not propose them again.",
+    "group-none": "- none",
+    "listed-cut": "{count} more decisions concern these files and are not listed: call "
+                  "get_decision_context for all of them.",
+    "embedded-list": "Embedded below as resources: {ids}.",
+    "named-only": "Named only (a prompt embeds at most {records} records, {kib} KiB): {ids}; call "
+                  "get_decision for them.",
+    "findings-none": "The corpus has no findings: every record file was read and validated.",
+    "findings": "The corpus has {count} {findings}. A record file that fails to parse or validate "
+                "is left out of every answer, so treat \"nothing governs this\" as unverified "
+                "while these stand:",
+    "finding": "- {where}: {rule}: {message}",
+    "findings-cut": "- and {count} more: run adrkit-mcp doctor for all of them.",
+    "context-intro": "Decision records ({adr_dir}) that concern {files}. Read them before you plan "
+                     "changes to these files, so the plan follows them rather than being "
+                     "corrected at review time.",
+    "context-none": "No decision record concerns these files.",
+    "check-intro": "Check the work on {files} against the decision records ({adr_dir}) that "
+                   "concern those files.",
+    "check-plan": "The plan or change to check:\n{plan}",
+    "check-ask": "Give one verdict per Binding decision, never one verdict for the whole change, "
+                 "each exactly one of: {verdicts} (re-proposes-rejected when the work revives a "
+                 "Rejected record). For every verdict other than complies, say what the decision "
+                 "requires, what the work does instead (with path:line) and which resolution "
+                 "applies: comply, justify the departure in the plan, or supersede the record. "
+                 "In-flight decisions are not binding: name the ones the work depends on. Close "
+                 "with the honest gaps: paths no decision concerns, affects matchers too coarse "
+                 "to be conclusive, and the corpus findings above.",
+    "check-no-binding": "No Binding decision concerns these files: say so, and still check the "
+                        "work against the Rejected and In-flight ones.",
+    "context-description": "{binding} binding, {in_flight} in flight, {history} history, "
+                           "{rejected} rejected, for {files}",
+    "explain-intro": 'Explain decision {id} ("{title}"): what it decided and why, whether it is '
+                     "in force, and how it relates to the records named here.",
+    "explain-facts": "Status {status}, dated {date}, in {path}.",
+    "explain-ambiguous": 'The id {ref} is claimed by {count} records; each is explained below. Ids '
+                         "must be unique: say which file should change its id.",
+    "relations": "Relations:",
+    "relation": "- {label}: {refs}",
+    "relation-none": "none",
+    "explain-description": '{id} "{title}" ({status}) and its relations',
+}
+RELATION_LABELS = (  # (frontmatter field, the record's own refs, the records whose field names it)
+    ("supersedes", "Supersedes", "Named in the supersedes of"),
+    ("supersededBy", "Superseded by", "Named in the supersededBy of"),
+    ("relatesTo", "Relates to", "Named in the relatesTo of"),
+    ("conflictsWith", "Conflicts with", "Named in the conflictsWith of"),
+)
+# The groups of adr-context and adr-check, in the order a prompt shows them, and the statuses in
+# each; PROMPT_PRIORITY is the order in which they are kept and embedded when a bound cuts.
+PROMPT_GROUPS = {"binding": ("accepted",), "in-flight": ("draft", "proposed"),
+                 "history": ("superseded", "deprecated"), "rejected": ("rejected",)}
+PROMPT_PRIORITY = ("binding", "in-flight", "rejected", "history")
+
+EXPOSE_ERRORS = {
+    "unknown-uri": "Resource not found: {uri} is not adrkit://decisions, adrkit://superseded or "
+                   "adrkit://decisions/<id>",
+    "unknown-id": 'Resource not found: no decision record has the id "{id}"',
+    "ambiguous-id": 'Resource not found: the id "{id}" is claimed by {count} records ({paths}); '
+                    "get_decision lists them",
+    "federated-id": 'Resource not found: "{id}" names the decision log "{log}", and named-log '
+                    "federation is not available",
+    "no-uri": "Invalid params: resources/read needs a string uri",
+    "no-cursor": "Invalid params: unknown cursor",
+    "bad-cursor": "Invalid params: {message}",
+    "no-name": "Invalid params: prompts/get needs a string name",
+    "unknown-prompt": "Invalid params: unknown prompt {name} (the prompts are: {names})",
+    "bad-arguments": "Invalid params: prompt arguments must be an object of strings",
+    "unknown-argument": "Invalid params: prompt {name} has no argument {argument} (its arguments: "
+                        "{names})",
+    "missing-argument": "Invalid params: prompt {name} needs the argument {argument}",
+    "bad-argument": "Invalid params: {problems}",
+    "unknown-ref": 'Invalid params: no decision record has the id "{ref}"',
+    "federated-ref": 'Invalid params: "{ref}" names another decision log; named-log federation is '
+                     "not available",
+    "bad-completion": "Invalid params: completion/complete needs a ref (type ref/prompt with a "
+                      "name, or ref/resource with a uri) and an argument {{name, value}} of strings",
+    "no-completion": "Invalid params: {target} is not a prompt or resource template of this server",
+    "unknown-completion": "Invalid params: {target} has no argument {argument}",
+}
 
 
 def tool_definitions() -> List[Dict[str, Any]]:
@@ -2267,10 +2549,10 @@ def tool_get_decision(projection: Projection, args: Dict[str, Any],
 CONTEXT_BUCKETS = {"accepted": "governing", "draft": "activeProposals", "proposed": "activeProposals"}
 
 
-def tool_get_decision_context(projection: Projection, args: Dict[str, Any],
-                              should_stop: ShouldStop) -> ToolAnswer:
-    files = args["files"]
-    canonical_files = _sorted_unique(files)
+def context_entries(projection: Projection, files: List[str],
+                    should_stop: ShouldStop) -> Tuple[List[Dict[str, Any]], List[Finding]]:
+    """(entries, derived findings) of get_decision_context: every record whose affects fire on
+    `files`, in record order, with its firedMatchers and relations."""
     # "Any path matches" does not depend on repeats: match each distinct path once, first
     # occurrence first (the order decides which path a throwing pattern meets first).
     candidates = list(dict.fromkeys(normalize_candidate_path(path) for path in files))
@@ -2287,6 +2569,14 @@ def tool_get_decision_context(projection: Projection, args: Dict[str, Any],
             entry["firedMatchers"] = fired
             entry["relations"] = record.relations()
             entries.append(entry)
+    return entries, derived
+
+
+def tool_get_decision_context(projection: Projection, args: Dict[str, Any],
+                              should_stop: ShouldStop) -> ToolAnswer:
+    files = args["files"]
+    canonical_files = _sorted_unique(files)
+    entries, derived = context_entries(projection, files, should_stop)
     fp = projection.fingerprint
     try:
         items, cursor = paginate(entries, args["cursor"], args["limit"], "context.results", fp,
@@ -2452,6 +2742,513 @@ def resolve_record_affects(record: "Record", candidates: List[str], should_stop:
         return [], findings
     ordered = sorted(fired, key=lambda pair: (utf16_key(pair[0]), utf16_key(pair[1])))
     return [{"type": kind, "pattern": pattern} for kind, pattern in ordered], findings
+
+
+# ---------------------------------------------------------------------------
+# 5. Tools: decisions as resources, prompts and completions (`--expose`, ADR 0015)
+# ---------------------------------------------------------------------------
+#
+# What resources/*, prompts/* and completion/complete compute: the request is validated before
+# any file is read, then answered by pure functions of (projection, arguments). Dispatch owns the
+# wire: which parts are served, the error code of each era, the cache hints and the stamp of a
+# 2026-07-28 result. Tool results never change with --expose.
+
+class ExposeRefusal(Exception):
+    """A request of EXPOSE_METHODS refused: `kind` "invalid" (-32602), "not-found" (a resource:
+    -32002 with data.uri before 2026-07-28, -32602 from it) or "unavailable" (-32603, data.reason)."""
+
+    def __init__(self, kind: str, message: str, data: Optional[Dict[str, Any]] = None) -> None:
+        Exception.__init__(self, message)
+        self.kind = kind
+        self.message = message
+        self.data = data
+
+
+def _refuse(kind, key, data=None, **facts):
+    return ExposeRefusal(kind, EXPOSE_ERRORS[key].format(**facts), data)
+
+
+def _quoted(text):
+    """A client's string inside a message: JSON-quoted, at most 80 code units of it."""
+    return json.dumps(utf16_slice(text, 80), ensure_ascii=False)
+
+
+def _inline(text):
+    """Text on one line of Markdown: whitespace runs as one space."""
+    return " ".join(str(text).split())
+
+
+def serve_exposed(config: CorpusConfig, method: str, params: Dict[str, Any], revision: str,
+                  expose: Sequence[str], should_stop: ShouldStop = lambda: False) -> Dict[str, Any]:
+    """The result of a method of EXPOSE_METHODS that `expose` serves, for its params, in the
+    shapes of `revision`, from the corpus as it is on disk now; ExposeRefusal otherwise."""
+    titled = revision not in UNTITLED_REVISIONS
+    if method in ("prompts/list", "resources/templates/list"):
+        if params.get("cursor") is not None:  # one page: no cursor was ever issued
+            raise _refuse("invalid", "no-cursor")
+        if method == "prompts/list":
+            return {"prompts": prompt_definitions(titled)}
+        return {"resourceTemplates": [resource_template(titled)]}
+    request = _EXPOSED_REQUESTS[method](params, expose)
+    if method == "completion/complete" and request["ids"] is None:
+        return _completion([])
+    try:
+        projection = load_projection(config, should_stop)
+    except CorpusUnavailable as error:
+        raise ExposeRefusal("unavailable", CORPUS_UNAVAILABLE_MESSAGES[error.reason],
+                            {"reason": error.reason})
+    if method == "resources/list":
+        return resources_page(projection, request["cursor"], titled)
+    if method == "resources/read":
+        return read_resource(projection, request["uri"], config.adr_dir)
+    if method == "prompts/get":
+        return render_prompt(projection, request, config.adr_dir, should_stop)
+    return complete_argument(projection, request)
+
+
+# --- The requests, validated before anything is read --------------------------
+
+def _list_request(params, expose):
+    cursor = params.get("cursor")
+    if cursor is not None and not isinstance(cursor, str):
+        raise _refuse("invalid", "bad-cursor", message=INVALID_CURSOR_MESSAGES["decode-failed"])
+    return {"cursor": cursor}
+
+
+def _read_request(params, expose):
+    if not isinstance(params.get("uri"), str):
+        raise _refuse("invalid", "no-uri")
+    return {"uri": params["uri"]}
+
+
+def _prompt_request(params, expose):
+    """{"name", and each declared argument: its checked value or None}; -32602 otherwise."""
+    name = params.get("name")
+    if not isinstance(name, str):
+        raise _refuse("invalid", "no-name")
+    if name not in PROMPTS:
+        raise _refuse("invalid", "unknown-prompt", name=_quoted(name), names=", ".join(sorted(PROMPTS)))
+    arguments = params.get("arguments")
+    arguments = {} if arguments is None else arguments
+    if not isinstance(arguments, dict) or not all(isinstance(value, str) for value in arguments.values()):
+        raise _refuse("invalid", "bad-arguments")
+    names = [argument for argument, _, _ in PROMPTS[name][2]]
+    for key in arguments:
+        if key not in names:
+            raise _refuse("invalid", "unknown-argument", name=name, argument=_quoted(key),
+                          names=", ".join(names))
+    request: Dict[str, Any] = {"name": name}
+    for argument, _, required in PROMPTS[name][2]:
+        value = arguments.get(argument, "").strip()  # a client may send "" for an argument not given
+        if argument == "files" and not value.replace(",", " ").strip():
+            value = ""  # commas and blanks name no file
+        if not value and required:
+            raise _refuse("invalid", "missing-argument", name=name, argument=argument)
+        request[argument] = _PROMPT_ARGUMENTS[argument](value) if value else None
+    return request
+
+
+def _checked_as_a_tool_checks(check, key, value):
+    """A prompt argument checked by the tools' own field check, whose problems name the field."""
+    problems: List[str] = []
+    check({key: value}, problems, {})
+    if problems:
+        raise _refuse("invalid", "bad-argument", problems="; ".join(problems))
+    return value
+
+
+def _files_argument(value):
+    """The comma-separated files of a prompt, checked as get_decision_context checks them."""
+    files = [path.strip() for path in re.split(r"[,\n]", value) if path.strip()]
+    return _checked_as_a_tool_checks(_check_files_field, "files", files)
+
+
+def _plan_argument(value):
+    if utf16_len(value) > PROMPT_LIMITS["plan"]:
+        raise _refuse("invalid", "bad-argument",
+                      problems="plan must be at most %d characters long" % PROMPT_LIMITS["plan"])
+    return value
+
+
+_PROMPT_ARGUMENTS = {"files": _files_argument, "plan": _plan_argument,
+                     "ref": functools.partial(_checked_as_a_tool_checks, _check_ref_field, "ref")}
+
+
+def _completion_request(params, expose):
+    """{"ids": "unique", "distinct" or None (nothing to complete), "value"}; -32602 otherwise."""
+    ref, argument = params.get("ref"), params.get("argument")
+    if not (isinstance(ref, dict) and isinstance(argument, dict)
+            and isinstance(argument.get("name"), str) and isinstance(argument.get("value"), str)):
+        raise _refuse("invalid", "bad-completion")
+    kind = ref.get("type")
+    target = ref.get({"ref/prompt": "name", "ref/resource": "uri"}.get(kind, "type"))
+    if kind not in ("ref/prompt", "ref/resource") or not isinstance(target, str):
+        raise _refuse("invalid", "bad-completion")
+    if kind == "ref/prompt":
+        served = "prompts" in expose and target in PROMPTS
+        names = [name for name, _, _ in PROMPTS[target][2]] if served else []
+    else:
+        served = "resources" in expose and target == DECISION_URI_TEMPLATE
+        names = ["id"]
+    if not served:
+        raise _refuse("invalid", "no-completion", target=_quoted(target))
+    if argument["name"] not in names:
+        raise _refuse("invalid", "unknown-completion", target=_quoted(target),
+                      argument=_quoted(argument["name"]))
+    completed = (kind, target, argument["name"]) in COMPLETED_ARGUMENTS
+    ids = None if not completed else "unique" if kind == "ref/resource" else "distinct"
+    return {"ids": ids, "value": argument["value"]}
+
+
+_EXPOSED_REQUESTS = {"completion/complete": _completion_request, "prompts/get": _prompt_request,
+                     "resources/list": _list_request, "resources/read": _read_request}
+
+
+# --- Resources -----------------------------------------------------------------
+
+def _described(key, value, name, title, description, titled):
+    """A listed resource or template: name, title (from 2025-06-18), description, MIME type."""
+    entry = {key: value, "name": name}
+    if titled:
+        entry["title"] = title
+    entry["description"] = description
+    entry["mimeType"] = RESOURCE_MIME_TYPE
+    return entry
+
+
+def resource_template(titled: bool) -> Dict[str, Any]:
+    """The one template, adrkit://decisions/{id} (its id completes through completion/complete)."""
+    return _described("uriTemplate", DECISION_URI_TEMPLATE, *DECISION_TEMPLATE, titled=titled)
+
+
+def _record_resource(record, titled):
+    fm = record.frontmatter
+    facts = {"id": record.id, "title": _inline(fm["title"]), "status": fm["status"], "date": fm["date"],
+             "tags": ", ".join(fm["tags"]) or EXPOSE_TEXTS["no-tags"]}
+    entry = _described("uri", DECISION_URI_PREFIX + record.id, record.id,
+                       EXPOSE_TEXTS["resource-title"].format(**facts),
+                       EXPOSE_TEXTS["resource-description" if titled else "untitled-description"].format(**facts),
+                       titled)
+    entry["size"] = len(record.source().encode("utf-8", "surrogatepass"))
+    if titled:
+        entry["annotations"] = {"lastModified": fm["date"] + "T00:00:00Z"}
+    return entry
+
+
+def resources_page(projection: Projection, cursor: Optional[str], titled: bool) -> Dict[str, Any]:
+    """One page of resources/list: the index, the superseded list, then every record whose id is
+    its own (an id two records claim has no resource: reading it could only fail)."""
+    records = [record for record in projection.records if len(projection.by_id[record.id]) == 1]
+    fixed = len(STATIC_RESOURCES)
+    try:
+        page, next_cursor = paginate(range(fixed + len(records)), cursor, RESOURCE_PAGE_SIZE,
+                                     "resources.list", projection.fingerprint,
+                                     query_shape_hash([RESOURCE_PAGE_SIZE]))
+    except InvalidCursor as error:
+        raise _refuse("invalid", "bad-cursor", message=INVALID_CURSOR_MESSAGES[error.reason])
+    resources = [_described("uri", *STATIC_RESOURCES[index], titled=titled) if index < fixed
+                 else _record_resource(records[index - fixed], titled) for index in page]
+    result: Dict[str, Any] = {"resources": resources}
+    if next_cursor is not None:
+        result["nextCursor"] = next_cursor
+    return result
+
+
+def read_resource(projection: Projection, uri: str, adr_dir: str) -> Dict[str, Any]:
+    """resources/read: the index, the superseded list, or one record's file as it was read."""
+    if uri == DECISIONS_URI:
+        text = decision_index(projection, adr_dir)
+    elif uri == SUPERSEDED_URI:
+        text = superseded_index(projection, adr_dir)
+    elif uri.startswith(DECISION_URI_PREFIX):
+        text = decision_record(projection, uri).source()
+    else:
+        raise _refuse("not-found", "unknown-uri", {"uri": uri}, uri=_quoted(uri))
+    return {"contents": [{"uri": uri, "mimeType": RESOURCE_MIME_TYPE, "text": text}]}
+
+
+def decision_record(projection: Projection, uri: str) -> Record:
+    """The record adrkit://decisions/<id> names; not-found when no record, or several, or
+    another decision log has that id."""
+    ident = urllib.parse.unquote(uri[len(DECISION_URI_PREFIX):])
+    log, local_id = split_adr_ref(ident)
+    shown = utf16_slice(ident, LIMITS["ref"][1])
+    if log is not None:
+        raise _refuse("not-found", "federated-id", {"uri": uri}, id=shown, log=utf16_slice(log, 80))
+    bucket = projection.by_id.get(local_id, [])
+    if len(bucket) == 1:
+        return bucket[0]
+    if not bucket:
+        raise _refuse("not-found", "unknown-id", {"uri": uri}, id=shown)
+    raise _refuse("not-found", "ambiguous-id", {"uri": uri}, id=shown, count=len(bucket),
+                  paths=", ".join(record.path for record in bucket))
+
+
+def _cell(text):
+    return _inline(text).replace("|", "\\|")
+
+
+def _bounded_rows(head, rows):
+    """head, then the rows that fit RESOURCE_TEXT_MAX_BYTES, then how many did not."""
+    cut_size = len(EXPOSE_TEXTS["rows-cut"].format(count=len(rows), kib=RESOURCE_TEXT_MAX_BYTES // 1024))
+    budget = RESOURCE_TEXT_MAX_BYTES - len(head.encode("utf-8", "surrogatepass")) - cut_size - 2
+    lines, used = [head], 0
+    for index, row in enumerate(rows):
+        used += len(row.encode("utf-8", "surrogatepass")) + 1
+        if used > budget:
+            lines.append(EXPOSE_TEXTS["rows-cut"].format(count=len(rows) - index,
+                                                         kib=RESOURCE_TEXT_MAX_BYTES // 1024))
+            break
+        lines.append(row)
+    return "\n".join(lines) + "\n"
+
+
+def _records_phrase(count):
+    return EXPOSE_TEXTS["records" if count == 1 else "records-plural"].format(count=count)
+
+
+def _row_facts(record):
+    fm = record.frontmatter
+    return {"id": _cell(record.id), "title": _cell(fm["title"]), "status": fm["status"],
+            "date": fm["date"], "path": _cell(record.path)}
+
+
+def decision_index(projection: Projection, adr_dir: str) -> str:
+    """adrkit://decisions: every record as a row of a Markdown table, at most 64 KiB."""
+    rows = [EXPOSE_TEXTS["index-row"].format(**_row_facts(record)) for record in projection.records]
+    head = EXPOSE_TEXTS["index-head"].format(count=_records_phrase(len(rows)), adr_dir=adr_dir)
+    return _bounded_rows(head, rows)
+
+
+def superseded_index(projection: Projection, adr_dir: str) -> str:
+    """adrkit://superseded: the superseded, rejected and deprecated records, with what replaced
+    each superseded one, at most 64 KiB."""
+    rows = []
+    for record in projection.records:
+        status = record.frontmatter["status"]
+        if status not in ("superseded", "rejected", "deprecated"):
+            continue
+        replacement = EXPOSE_TEXTS["not-replaced"]
+        if status == "superseded":
+            replacement = _cell(ref_phrase(record.frontmatter["supersededBy"], projection.by_id))
+        rows.append(EXPOSE_TEXTS["superseded-row"].format(replacement=replacement, **_row_facts(record)))
+    head = EXPOSE_TEXTS["superseded-head"].format(count=_records_phrase(len(rows)), adr_dir=adr_dir)
+    return _bounded_rows(head, rows)
+
+
+def ref_phrase(ref: str, by_id: Dict[str, List[Record]]) -> str:
+    """A relation's target in words: its id, title and status when exactly one record has it."""
+    log, local_id = split_adr_ref(ref)
+    if log is not None:
+        return EXPOSE_TEXTS["ref-federated"].format(ref=ref)
+    bucket = by_id.get(local_id, [])
+    if len(bucket) == 1:
+        fm = bucket[0].frontmatter
+        return EXPOSE_TEXTS["ref-local"].format(id=bucket[0].id, title=_inline(fm["title"]),
+                                                status=fm["status"])
+    if not bucket:
+        return EXPOSE_TEXTS["ref-missing"].format(ref=ref)
+    return EXPOSE_TEXTS["ref-ambiguous"].format(ref=ref, count=len(bucket))
+
+
+# --- Completions ---------------------------------------------------------------
+
+def _completion(values):
+    shown = values[:COMPLETION_MAX_VALUES]
+    return {"completion": {"values": shown, "total": len(values), "hasMore": len(values) > len(shown)}}
+
+
+def complete_argument(projection: Projection, request: Dict[str, Any]) -> Dict[str, Any]:
+    """Decision ids starting with the value (case aside), in id order: for the template only ids
+    one record has, for explain-decision every id."""
+    prefix = request["value"].lower()
+    every = request["ids"] == "distinct"
+    return _completion([ident for ident, records in projection.by_id.items()
+                        if (every or len(records) == 1) and ident.lower().startswith(prefix)])
+
+
+# --- Prompts: text computed from the corpus, records embedded as resources -------
+
+def prompt_definitions(titled: bool) -> List[Dict[str, Any]]:
+    """The prompts/list entries, in UTF-16 code-unit order of name."""
+    prompts = []
+    for name in sorted(PROMPTS, key=utf16_key):
+        title, description, arguments = PROMPTS[name]
+        entry: Dict[str, Any] = {"name": name}
+        if titled:
+            entry["title"] = title
+        entry["description"] = description
+        entry["arguments"] = [{"name": argument, "description": text, "required": required}
+                              for argument, text, required in arguments]
+        prompts.append(entry)
+    return prompts
+
+
+def render_prompt(projection: Projection, request: Dict[str, Any], adr_dir: str,
+                  should_stop: ShouldStop = lambda: False) -> Dict[str, Any]:
+    """prompts/get: a text message, then one message per embedded record (EmbeddedResource)."""
+    if request["name"] == "explain-decision":
+        return _explain_prompt(projection, request["ref"])
+    return _context_prompt(projection, request, adr_dir, should_stop)
+
+
+def _prompt_result(description, lines, embedded):
+    messages = [{"role": "user", "content": {"type": "text", "text": "\n".join(lines)}}]
+    for record in embedded:
+        messages.append({"role": "user", "content": {"type": "resource", "resource": {
+            "uri": DECISION_URI_PREFIX + record.id, "mimeType": RESOURCE_MIME_TYPE,
+            "text": record.source()}}})
+    return {"description": description, "messages": messages}
+
+
+def _embedding(records):
+    """(embedded, named only): the records, in the order given, that fit PROMPT_LIMITS."""
+    embedded, named, used = [], [], 0
+    for record in records:
+        size = len(record.source().encode("utf-8", "surrogatepass"))
+        if len(embedded) < PROMPT_LIMITS["embedded"] and used + size <= PROMPT_LIMITS["embedded-bytes"]:
+            embedded.append(record)
+            used += size
+        else:
+            named.append(record)
+    return embedded, named
+
+
+def _embedding_lines(embedded, named):
+    lines = []
+    if embedded:
+        lines.append(EXPOSE_TEXTS["embedded-list"].format(ids=", ".join("ADR " + r.id for r in embedded)))
+    if named:
+        lines.append(EXPOSE_TEXTS["named-only"].format(
+            records=PROMPT_LIMITS["embedded"], kib=PROMPT_LIMITS["embedded-bytes"] // 1024,
+            ids=", ".join("ADR " + record.id for record in named)))
+    return lines
+
+
+def _findings_lines(findings):
+    """The corpus findings, errors first, at most PROMPT_LIMITS["findings"] of them named."""
+    if not findings:
+        return [EXPOSE_TEXTS["findings-none"]]
+    rank = {"error": 0, "warn": 1}
+    ordered = sorted(findings, key=lambda finding: rank.get(finding["severity"], 2))
+    limit = PROMPT_LIMITS["findings"]
+    lines = [EXPOSE_TEXTS["findings"].format(count=len(ordered),
+                                             findings=_plural(len(ordered), "finding", "findings"))]
+    for finding in ordered[:limit]:
+        lines.append(EXPOSE_TEXTS["finding"].format(
+            where=finding.get("path") or finding.get("id") or "-", rule=finding["rule"],
+            message=_inline(finding["message"])))
+    if len(ordered) > limit:
+        lines.append(EXPOSE_TEXTS["findings-cut"].format(count=len(ordered) - limit))
+    return lines
+
+
+def _entry_line(entry, by_id):
+    """One decision of get_decision_context's answer, as a line of a prompt."""
+    matchers = ", ".join("%s %s" % (fired["type"], fired["pattern"]) for fired in entry["firedMatchers"])
+    detail = EXPOSE_TEXTS["matched-by"].format(matchers=matchers)
+    if entry["status"] == "superseded" and entry["relations"]["supersededBy"]:
+        detail += EXPOSE_TEXTS["replaced-by"].format(
+            replacement=ref_phrase(entry["relations"]["supersededBy"], by_id))
+    return EXPOSE_TEXTS["line"].format(id=entry["id"], title=_inline(entry["title"]), status=entry["status"],
+                                       path=entry["sourcePath"], detail=detail)
+
+
+def _group_lines(groups, kept, by_id):
+    """Binding, In flight, History, Rejected: each heading, then its listed decisions."""
+    listed = {entry["sourcePath"] for entry in kept}
+    lines = []
+    for group, members in groups.items():
+        lines.append(EXPOSE_TEXTS["group-" + group])
+        lines += [_entry_line(entry, by_id) for entry in members if entry["sourcePath"] in listed]
+        if not members:
+            lines.append(EXPOSE_TEXTS["group-none"])
+    return lines
+
+
+def _context_prompt(projection, request, adr_dir, should_stop):
+    """adr-context and adr-check: get_decision_context's answer for the files, grouped, embedded."""
+    files, check = request["files"], request["name"] == "adr-check"
+    entries, derived = context_entries(projection, files, should_stop)
+    group_of = {status: group for group, statuses in PROMPT_GROUPS.items() for status in statuses}
+    groups = {group: [entry for entry in entries if group_of[entry["status"]] == group]
+              for group in PROMPT_GROUPS}
+    kept = [entry for group in PROMPT_PRIORITY for entry in groups[group]][:PROMPT_LIMITS["listed"]]
+    by_path = {record.path: record for record in projection.records}
+    embedded, named = _embedding([by_path[entry["sourcePath"]] for entry in kept])
+    shown = ", ".join(files)
+    lines = [EXPOSE_TEXTS["check-intro" if check else "context-intro"].format(files=shown, adr_dir=adr_dir)]
+    if check and request["plan"]:
+        lines += ["", EXPOSE_TEXTS["check-plan"].format(plan=request["plan"])]
+    lines.append("")
+    if entries:
+        lines += _group_lines(groups, kept, projection.by_id)
+        if len(entries) > len(kept):
+            lines.append(EXPOSE_TEXTS["listed-cut"].format(count=len(entries) - len(kept)))
+        lines += [""] + _embedding_lines(embedded, named)
+    else:
+        lines.append(EXPOSE_TEXTS["context-none"])
+    lines += [""] + _findings_lines(sort_findings(projection.findings + derived))
+    if check:
+        lines += [""] + ([] if groups["binding"] else [EXPOSE_TEXTS["check-no-binding"]])
+        lines.append(EXPOSE_TEXTS["check-ask"].format(verdicts=", ".join(CHECK_VERDICTS)))
+    counts = {group.replace("-", "_"): len(members) for group, members in groups.items()}
+    description = EXPOSE_TEXTS["context-description"].format(files=shown, **counts)
+    return _prompt_result(utf16_slice(description, LIMITS["text"]), lines, embedded)
+
+
+def _relation_refs(record, field):
+    value = record.frontmatter.get(field)
+    return list(value) if isinstance(value, list) else [value] if value else []
+
+
+def _relation_lines(record, projection, related):
+    """The record's relations both ways, one line each; the records they reach go to `related`."""
+    by_id, lines = projection.by_id, []
+    for field, outward, _ in RELATION_LABELS:
+        refs = _relation_refs(record, field)
+        for ref in refs:
+            log, local_id = split_adr_ref(ref)
+            bucket = by_id.get(local_id, []) if log is None else []
+            related.extend(bucket if len(bucket) == 1 else [])
+        phrases = "; ".join(ref_phrase(ref, by_id) for ref in refs)
+        lines.append(EXPOSE_TEXTS["relation"].format(label=outward, refs=phrases or EXPOSE_TEXTS["relation-none"]))
+    for field, _, inward in RELATION_LABELS:
+        others = [other for other in projection.records
+                  if other is not record and record.id in _relation_refs(other, field)]
+        related.extend(others)
+        phrases = "; ".join(EXPOSE_TEXTS["ref-local"].format(
+            id=other.id, title=_inline(other.frontmatter["title"]), status=other.frontmatter["status"])
+            for other in others)
+        lines.append(EXPOSE_TEXTS["relation"].format(label=inward, refs=phrases or EXPOSE_TEXTS["relation-none"]))
+    return lines
+
+
+def _explain_prompt(projection, ref):
+    """explain-decision: the record (every record, for an id several claim) and its relations."""
+    log, local_id = split_adr_ref(ref)
+    if log is not None:
+        raise _refuse("invalid", "federated-ref", ref=ref)
+    bucket = projection.by_id.get(local_id, [])
+    if not bucket:
+        raise _refuse("invalid", "unknown-ref", ref=ref)
+    lines: List[str] = []
+    if len(bucket) > 1:
+        lines += [EXPOSE_TEXTS["explain-ambiguous"].format(ref=ref, count=len(bucket)), ""]
+    related: List[Record] = []
+    for record in bucket:
+        fm = record.frontmatter
+        lines += [EXPOSE_TEXTS["explain-intro"].format(id=record.id, title=_inline(fm["title"])),
+                  EXPOSE_TEXTS["explain-facts"].format(status=fm["status"], date=fm["date"], path=record.path),
+                  EXPOSE_TEXTS["relations"]]
+        lines += _relation_lines(record, projection, related) + [""]
+    extra = [record for record in dict.fromkeys(related) if record not in bucket]
+    embedded, named = _embedding(bucket + extra)
+    lines += _embedding_lines(embedded, named)
+    fm = bucket[0].frontmatter
+    description = EXPOSE_TEXTS["explain-description"].format(id=bucket[0].id, title=_inline(fm["title"]),
+                                                             status=fm["status"])
+    return _prompt_result(utf16_slice(description, LIMITS["text"]), lines, embedded)
 
 
 # ---------------------------------------------------------------------------
@@ -3010,7 +3807,7 @@ def _parse_record_file(path, data):
         raw_id = value.get("id") if isinstance(value, dict) else None
         return _ParsedFile(None, [_issue_finding(issue, path, raw_id if isinstance(raw_id, str) else None)
                                   for issue in issues])
-    return _ParsedFile(Record(path, frontmatter, body), [])
+    return _ParsedFile(Record(path, frontmatter, body, source[:len(source) - len(body)]), [])
 
 
 def _issue_finding(issue, path, raw_id):
@@ -3024,14 +3821,19 @@ def _issue_finding(issue, path, raw_id):
 
 
 class Record(object):
-    """One valid decision record: its typed frontmatter (defaults filled in) and its body."""
+    """One valid decision record: its typed frontmatter (defaults filled in) and its body.
 
-    __slots__ = ("path", "frontmatter", "body", "id", "digest", "_normalized")
+    `head` is the file's text before the body (the fences and the YAML as written), so
+    head + body is the file as read: what a resource read serves (ADR 0015).
+    """
 
-    def __init__(self, path: str, frontmatter: Dict[str, Any], body: str) -> None:
+    __slots__ = ("path", "frontmatter", "body", "head", "id", "digest", "_normalized")
+
+    def __init__(self, path: str, frontmatter: Dict[str, Any], body: str, head: str = "") -> None:
         self.path = path
         self.frontmatter = frontmatter
         self.body = body
+        self.head = head
         self.id = frontmatter["id"]
         self._normalized = None
         # What the fingerprint covers: path, parsed frontmatter (not its bytes: a re-serialised
@@ -3041,6 +3843,10 @@ class Record(object):
         digest.update(b"\0" + stable_json(frontmatter).encode("ascii") + b"\0")
         digest.update(body.encode("utf-8", "surrogatepass"))
         self.digest = digest.digest()
+
+    def source(self) -> str:
+        """The record's file as read (UTF-8, a malformed byte replaced by U+FFFD)."""
+        return self.head + self.body
 
     def summary(self) -> Dict[str, Any]:
         fm = self.frontmatter
@@ -3592,7 +4398,7 @@ def validate_frontmatter(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tup
 # x`), no abbreviations; a command line that does not parse exits 2 with the usage on stderr.
 # The subcommand comes first; a subcommand after server flags is refused rather than guessed.
 
-_SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N]
+_SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N] [--expose PARTS]
        adrkit-mcp {config,doctor,call,hook} ...
        adrkit-mcp --help | --version"""
 
@@ -3603,6 +4409,9 @@ A local Model Context Protocol server for one Git-backed corpus of
 Architecture Decision Records (Markdown files with YAML frontmatter). It
 offers four read-only tools: get_decision, get_decision_context,
 list_superseded and search_decisions. No network, no model calls, no writes.
+With --expose it also serves the decisions as MCP resources a client can
+attach, and prompts (adr-context, adr-check, explain-decision) computed from
+them.
 
 It speaks JSON-RPC 2.0 on stdin/stdout, one message per line, in both MCP
 protocol eras: the initialize handshake (revisions 2024-11-05, 2025-03-26,
@@ -3621,6 +4430,7 @@ subcommands (each has its own --help):
 environment:
   %s   repository root, when --cwd is not given
   %s   ADR folder, when --dir is not given
+  %s   what --expose gives (resources, prompts), when it is not given
 
 exit status:
   0  stdin was closed (the normal shutdown), SIGTERM or SIGINT, --help, --version
@@ -3715,6 +4525,28 @@ def _timeout_ms(text: str) -> int:
     return int(text)
 
 
+def _expose_parts(text: str) -> Tuple[str, ...]:
+    """--expose resources,prompts (either alone): the parts, in EXPOSE_PARTS order."""
+    parts = [part.strip() for part in _value(text).split(",")]
+    unknown = [part for part in parts if part not in EXPOSE_PARTS]
+    if unknown:
+        raise argparse.ArgumentTypeError("takes %s, or both separated by a comma (got %r)"
+                                         % (" or ".join(EXPOSE_PARTS), unknown[0]))
+    return tuple(part for part in EXPOSE_PARTS if part in parts)
+
+
+def _expose_check(options: Any) -> None:
+    """--expose, else $ADRKIT_MCP_EXPOSE (empty counts as unset), else nothing (ADR 0015)."""
+    if options.expose is None:
+        value = os.environ.get(_ENV_EXPOSE) or ""
+        try:
+            options.expose = _expose_parts(value) if value else ()
+        except argparse.ArgumentTypeError as error:
+            options.parser.error("$%s %s" % (_ENV_EXPOSE, error))
+    if options.expose and getattr(options, "hook", False):
+        options.parser.error("--expose is for the server snippets: the hook serves no resources or prompts")
+
+
 def _arguments_json(text: str) -> object:
     try:
         return json.loads(text)
@@ -3784,27 +4616,31 @@ def _flags() -> Dict[str, _Flag]:
                  "tells the agent which decisions concern a file before it edits it (adrkit-mcp "
                  "hook)")),
         "help": _Flag(("-h", "--help"), dict(action="help", help="print this help and exit")),
+        "expose": _Flag(("--expose",), dict(
+            metavar="PARTS", type=_expose_parts,
+            help="also serve the decisions as MCP resources and prompts: resources, prompts, or "
+                 "resources,prompts (default: $%s, else neither; ADR 0015)" % _ENV_EXPOSE)),
     }
 
 
 def _commands() -> Dict[str, _Command]:
     """The server ("") and each subcommand."""
     return {
-        "": _Command(_SERVER_USAGE, (), ("cwd", "dir", "request-timeout-ms", "version", "help"),
+        "": _Command(_SERVER_USAGE, (), ("cwd", "dir", "request-timeout-ms", "expose", "version", "help"),
                      None),
         "config": _Command(
-            "adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable]\n"
+            "adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS]\n"
             "       adrkit-mcp config claude-code --hook [--cwd PATH] [--dir PATH] [--portable]\n"
-            "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable]\n"
+            "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS]\n"
             "       adrkit-mcp config --list",
             (("client", dict(nargs="?", help=argparse.SUPPRESS)),),
             ("list", "all", "portable", "hook",
              ("cwd", "repository root the server reads (default: $%s, else the working "
                      "directory; VS Code gets ${workspaceFolder} unless --cwd is given)" % _ENV_CWD),
-             "dir", "help"),
+             "dir", "expose", "help"),
             command_config, _config_check),
-        "doctor": _Command("adrkit-mcp doctor [--cwd PATH] [--dir PATH]", (),
-                           ("cwd", "dir", "help"), command_doctor),
+        "doctor": _Command("adrkit-mcp doctor [--cwd PATH] [--dir PATH] [--expose PARTS]", (),
+                           ("cwd", "dir", "expose", "help"), command_doctor),
         "call": _Command(
             "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH]",
             (("tool", dict(choices=sorted(TOOLS), metavar="tool",
@@ -3839,7 +4675,7 @@ def _command_line() -> _Parser:
     """The parser of `adrkit-mcp ...`, with one subparser per subcommand."""
     listing = "".join("  %-8s %s\n" % (name, summary) for name, summary, _ in _SUBCOMMAND_HELP)
     parser = _new_parser(SERVER_NAME, _SERVER_USAGE, _SERVER_DESCRIPTION,
-                         _SERVER_EPILOG % (listing, _ENV_CWD, _ENV_DIR))
+                         _SERVER_EPILOG % (listing, _ENV_CWD, _ENV_DIR, _ENV_EXPOSE))
     table = _commands()
     _add_command(parser, table[""])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", prog=SERVER_NAME,
@@ -3866,6 +4702,8 @@ def _parse(args: List[str], subcommand: Optional[str]) -> Any:
             parser.error("give the subcommand first: adrkit-mcp %s ..." % options.command)
         if options.check is not None:
             options.check(options)
+        if "expose" in vars(options):  # a flag that the environment may give (ADR 0015)
+            _expose_check(options)
         return options
     except _ParserExit as done:
         return done.status
@@ -3897,7 +4735,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if isinstance(options, int):
         return options
     cwd, adr_dir = _location(options)
-    return run_server(cwd, adr_dir, options.request_timeout_ms)
+    return run_server(cwd, adr_dir, options.request_timeout_ms, options.expose)
 
 
 def run_subcommand(name: str, argv: List[str]) -> int:
@@ -4017,11 +4855,14 @@ def command_doctor(options: Any) -> int:
     for path, why in _markdown_outside_the_corpus(canonical_root, canonical_dir):
         report.note("%s is not read as a record: %s" % (path, why))
     _doctor_handshake(report, canonical_root, adr_dir)
+    if options.expose:  # ADR 0015
+        _doctor_expose(report, canonical_root, adr_dir, options.expose)
     _doctor_hook(report, canonical_root, adr_dir, projection)
     if report.failed:
         sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
         return 1
-    sys.stdout.write("A client configured with --cwd %s --dir %s would work.\n" % (canonical_root, adr_dir))
+    sys.stdout.write("A client configured with --cwd %s --dir %s%s would work.\n" % (
+        canonical_root, adr_dir, " --expose " + ",".join(options.expose) if options.expose else ""))
     return 0
 
 
@@ -4110,14 +4951,9 @@ def _doctor_handshake(report, canonical_root, adr_dir):
             report.fail("could not run %s: %s" % (" ".join(command), error),
                         "check that the interpreter and the program path exist and are executable")
             continue
-        answers = {}
+        answers = {}  # type: Dict[Any, Dict[str, Any]]
         for line in child.stdout.decode("utf-8", "replace").splitlines():
-            try:
-                message = json.loads(line)
-            except ValueError:
-                continue
-            if isinstance(message, dict) and "id" in message:
-                answers[message["id"]] = message
+            _doctor_answer(line, answers)
         tools = answers.get(2, {}).get("result", {}).get("tools", [])
         if 1 in answers and "result" in answers[1] and len(tools) == len(TOOLS):
             report.ok("%s: the child server answered and lists %d tools" % (label, len(tools)))
@@ -4125,6 +4961,92 @@ def _doctor_handshake(report, canonical_root, adr_dir):
             report.fail("%s failed (exit %s): %s" % (label, child.returncode,
                                                      child.stderr.decode("utf-8", "replace").strip()[:300]),
                         "run the command by hand to see why: %s" % " ".join(command))
+
+
+def _doctor_answer(line: str, answers: Dict[Any, Dict[str, Any]]) -> None:
+    """Keep a child server's answer (a JSON object with an id) under its id; skip anything else."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return
+    if isinstance(message, dict) and "id" in message:
+        answers[message["id"]] = message
+
+
+def _doctor_expose_requests(parts: Sequence[str]) -> List[Tuple[int, str, Dict[str, Any]]]:
+    """(id, method, params) of what --expose serves: list the resources, read the index, list
+    the prompts (ADR 0015)."""
+    requests = []
+    if "resources" in parts:
+        requests += [(2, "resources/list", {}), (3, "resources/read", {"uri": DECISIONS_URI})]
+    if "prompts" in parts:
+        requests.append((4, "prompts/list", {}))
+    return requests
+
+
+def _doctor_expose(report: "_Report", canonical_root: str, adr_dir: str, parts: Sequence[str]) -> None:
+    """Start a child server with --expose and, in both eras, list and read what it serves.
+
+    Its answers come from workers, so stdin stays open until every one is in (60 s at most):
+    a closed stdin would abandon them."""
+    shown = ",".join(parts)
+    command = server_launch_command() + ["--cwd", canonical_root, "--dir", adr_dir, "--expose", shown]
+    modern_meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                   "io.modelcontextprotocol/clientCapabilities": {}}
+    requests = _doctor_expose_requests(parts)
+    opening = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "adrkit-mcp-doctor", "version": SERVER_VERSION}}}
+    for label, meta in (("legacy handshake (2025-11-25)", None),
+                        ("modern server/discover (2026-07-28)", modern_meta)):
+        messages = [opening] if meta is None else [
+            {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}}]
+        messages += [{"jsonrpc": "2.0", "id": number, "method": method,
+                      "params": dict(params, _meta=meta) if meta else params} for number, method, params in requests]
+        answers, status, stderr = _doctor_exchange(command, messages)
+        results = {number: answers.get(number, {}).get("result") or {} for number, _, _ in requests}
+        if all(results.values()) and 1 in answers:
+            found = []
+            if "resources" in parts:
+                found.append("%d resources listed, %s read" % (len(results[2].get("resources", ())), DECISIONS_URI))
+            if "prompts" in parts:
+                found.append("%d prompts listed" % len(results[4].get("prompts", ())))
+            report.ok("%s with --expose %s: %s" % (label, shown, ", ".join(found)))
+            continue
+        errors = [answer["error"].get("message") for answer in answers.values() if "error" in answer]
+        report.fail("%s with --expose %s failed (exit %s): %s" % (label, shown, status, (
+            errors[0] if errors else stderr.strip())[:300]), "run the command by hand to see why: %s" % " ".join(command))
+
+
+def _doctor_exchange(command: List[str], messages: List[Dict[str, Any]]) -> Tuple[Dict[Any, Dict[str, Any]], Any, str]:
+    """(answers by id, exit status, stderr) of a child server sent `messages`, stdin kept open until
+    every request is answered or 60 s have passed (then the child is killed)."""
+    wanted = {message["id"] for message in messages if "id" in message}
+    answers = {}  # type: Dict[Any, Dict[str, Any]]
+    try:
+        child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as error:
+        return answers, None, str(error)
+    timer = threading.Timer(60, child.kill)
+    timer.start()
+    stdin, stdout, stderr = child.stdin, child.stdout, child.stderr
+    assert stdin is not None and stdout is not None and stderr is not None  # all three are pipes
+    try:
+        stdin.write("".join(json.dumps(message) + "\n" for message in messages).encode("utf-8"))
+        stdin.flush()
+        while not wanted <= set(answers):
+            line = stdout.readline()
+            if not line:
+                break
+            _doctor_answer(line.decode("utf-8", "replace"), answers)
+        stdin.close()
+        said = stderr.read().decode("utf-8", "replace")
+        return answers, child.wait(), said
+    except OSError as error:
+        child.kill()
+        return answers, child.wait(), str(error)
+    finally:
+        timer.cancel()
 
 
 def _doctor_hook_matches(matcher: object, tool: str) -> bool:
@@ -4453,6 +5375,15 @@ def _config_warnings(command: str, lead: List[str], how: str, roots: List[str],
     return notes
 
 
+def _config_expose(snippet: Any, parts: Sequence[str]) -> None:
+    """With --expose (ADR 0015), every server entry of the snippet passes it on in its args."""
+    if not parts:
+        return
+    servers = snippet.get("mcpServers", snippet.get("servers"))
+    for entry in servers if isinstance(servers, list) else servers.values():
+        entry["args"] = list(entry["args"]) + ["--expose", ",".join(parts)]
+
+
 def _config_write_json(value: object) -> None:
     sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=True) + "\n")
     sys.stdout.flush()
@@ -4529,6 +5460,7 @@ def command_config(options: Any) -> int:
             snippets[client_id] = _config_portable_snippet(client_id, program, adr_dir)
         else:
             snippets[client_id] = _config_snippet(client_id, command, lead, client_root, adr_dir)
+        _config_expose(snippets[client_id], options.expose)
     _config_write_json(snippets if options.all else snippets[wanted[0]])
 
     for client_id in wanted:

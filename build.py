@@ -51,8 +51,9 @@ The bundle (.mcpb, next to the .pyz)
   build's timestamp and fixed modes, so it is as reproducible as the .pyz.  The manifest follows
   the MCPB manifest specification 0.3 (github.com/anthropics/mcpb, MANIFEST.md): server type
   python, run as `python3 ${__dirname}/server/adrkit-mcp.pyz` (`python` on Windows), the repository
-  and the ADR folder from user_config as ADRKIT_MCP_CWD and ADRKIT_MCP_DIR, the tools as the
-  module lists them, its version from the module's __version__ literal.
+  and the ADR folder from user_config as ADRKIT_MCP_CWD and ADRKIT_MCP_DIR (and the optional
+  resources and prompts setting as ADRKIT_MCP_EXPOSE, empty by default: ADR 0015), the tools as
+  the module lists them, its version from the module's __version__ literal.
 """
 
 import argparse
@@ -584,7 +585,8 @@ def bundle_manifest(version, tools):
                 "command": "python3",
                 "args": ["${__dirname}/" + MCPB_ENTRY_POINT],
                 "env": {"ADRKIT_MCP_CWD": "${user_config.repository}",
-                        "ADRKIT_MCP_DIR": "${user_config.adr_dir}"},
+                        "ADRKIT_MCP_DIR": "${user_config.adr_dir}",
+                        "ADRKIT_MCP_EXPOSE": "${user_config.expose}"},
                 # python.org's Windows installer puts python.exe (not python3.exe) on PATH.
                 "platform_overrides": {"win32": {"command": "python"}},
             },
@@ -599,6 +601,12 @@ def bundle_manifest(version, tools):
                 "type": "string", "title": "Decision records folder", "required": False,
                 "default": "docs/adr",
                 "description": "The folder of the records, relative to the repository."},
+            "expose": {
+                "type": "string", "title": "Resources and prompts", "required": False,
+                "default": "",
+                "description": "Empty for the tools alone; resources, prompts or resources,prompts "
+                               "to also offer the decisions as attachable resources and as "
+                               "prompts (adr-context, adr-check, explain-decision)."},
         },
         "compatibility": {"platforms": ["darwin", "linux", "win32"],
                           "runtimes": {"python": MCPB_PYTHONS}},

@@ -21,9 +21,12 @@ Which revision applies to a frame, in both eras:
 
 Besides the schema, per frame: one JSON object per line ending in a newline, UTF-8, no raw
 U+2028/U+2029; a response answers an outstanding request and has exactly one of result/error;
-only the error codes this server uses; -32022 names the supported revision; every modern result
-says resultType "complete" and carries serverInfo in _meta, a legacy tool result carries no
-_meta; batches are answered with arrays only at 2025-03-26; the only message the server
+only the error codes this server uses; -32022 names the supported revision; -32002 answers
+only a legacy resources/read and names its uri in data (a modern one says -32602); every modern
+result says resultType "complete" and carries serverInfo in _meta, and a modern list or read of
+corpus content (resources/list, resources/read) says ttlMs 0 and cacheScope "private"; a legacy
+tool result carries no _meta, and no tool result carries a resource or resource link; a read
+never answers with empty contents; batches are answered with arrays only at 2025-03-26; the only message the server
 originates is the acknowledgement of an open modern subscriptions/listen; and the
 structuredContent of a successful tools/call validates against the outputSchema the same
 process declared for that tool in tools/list.
@@ -61,7 +64,9 @@ SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
 META = {PV: MODERN, CAPS: {}}
-ALLOWED_ERROR_CODES = {-32700, -32600, -32601, -32602, -32603, -32022}
+ALLOWED_ERROR_CODES = {-32700, -32600, -32601, -32602, -32603, -32022, -32002}
+RESOURCE_NOT_FOUND = -32002
+CORPUS_METHODS = ("resources/list", "resources/read")  # their modern results are never cacheable
 
 # Methods whose result is not named "<Name>Request" -> "<Name>Result" in the schemas.
 RESULT_DEFS = {"initialize": "InitializeResult", "ping": "EmptyResult", "tools/list": "ListToolsResult",
@@ -282,6 +287,8 @@ class FrameChecker(object):
                 supported = frame["error"].get("data", {}).get("supported")
                 if supported != [MODERN]:
                     problems.append("-32022 data.supported is %r" % (supported,))
+            if code == RESOURCE_NOT_FOUND:
+                problems += self.check_not_found(frame["error"], method, modern, params)
         else:
             result = frame["result"]
             if not isinstance(result, dict):
@@ -293,6 +300,7 @@ class FrameChecker(object):
                     problems.append("modern result without _meta serverInfo")
             elif method == "tools/call" and "_meta" in result:
                 problems.append("legacy tool result carries _meta")
+            problems += self.check_exposed(method, modern, result)
             if method == "tools/list":
                 self.absorb_tools(result)
             elif method == "tools/call":
@@ -317,6 +325,31 @@ class FrameChecker(object):
                 problems += self.schemas.errors(rev, result_def, frame["result"])
             elif method is not None:
                 problems.append("answered %r, which has no result in revision %s" % (method, rev))
+        return problems
+
+    def check_not_found(self, error: Dict[str, Any], method: Optional[str], modern: bool,
+                        params: Any) -> List[str]:
+        """-32002 is the 2025 revisions' resource-not-found: a legacy resources/read only, data.uri."""
+        if method != "resources/read" or modern:
+            return ["-32002 answers %s%s, not a legacy resources/read" % (method, " (modern)" if modern else "")]
+        uri = params.get("uri") if isinstance(params, dict) else None
+        data = error.get("data")
+        if not isinstance(data, dict) or data.get("uri") != uri:
+            return ["-32002 without data.uri %r: %r" % (uri, data)]
+        return []
+
+    def check_exposed(self, method: Optional[str], modern: bool, result: Dict[str, Any]) -> List[str]:
+        """Corpus content is never cacheable; a read is never empty; a tool result links nothing."""
+        problems = []
+        if modern and method in CORPUS_METHODS and (result.get("ttlMs"), result.get("cacheScope")) != (0, "private"):
+            problems.append("modern %s with cache hints %r/%r, not 0/private"
+                            % (method, result.get("ttlMs"), result.get("cacheScope")))
+        if method == "resources/read" and not result.get("contents"):
+            problems.append("resources/read answered with no contents")
+        if method == "tools/call":
+            kinds = [item.get("type") for item in result.get("content") or [] if isinstance(item, dict)]
+            if "resource" in kinds or "resource_link" in kinds:
+                problems.append("a tool result carries a resource or resource link: %r" % (kinds,))
         return problems
 
     def absorb_tools(self, result: Dict[str, Any]) -> None:

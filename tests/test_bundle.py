@@ -67,10 +67,13 @@ def test_manifest_describes_the_server(manifest):
     assert config["args"] == ["${__dirname}/server/adrkit-mcp.pyz"]
     assert config["platform_overrides"] == {"win32": {"command": "python"}}
     assert config["env"] == {"ADRKIT_MCP_CWD": "${user_config.repository}",
-                             "ADRKIT_MCP_DIR": "${user_config.adr_dir}"}
+                             "ADRKIT_MCP_DIR": "${user_config.adr_dir}",
+                             "ADRKIT_MCP_EXPOSE": "${user_config.expose}"}
     options = manifest["user_config"]
     assert options["repository"]["type"] == "directory" and options["repository"]["required"]
     assert options["adr_dir"]["type"] == "string" and options["adr_dir"]["default"] == "docs/adr"
+    assert options["expose"]["type"] == "string" and options["expose"]["default"] == ""
+    assert not options["expose"]["required"]
     tools = [(tool["name"], tool["description"]) for tool in spec.tool_definitions()]
     assert [(tool["name"], tool["description"]) for tool in manifest["tools"]] == tools
     assert manifest["compatibility"]["platforms"] == ["darwin", "linux", "win32"]
@@ -129,8 +132,9 @@ def host_command(manifest, variables):
     return command, args, env
 
 
-@pytest.mark.parametrize("adr_dir", [None, "decisions/records"], ids=["default", "chosen"])
-def test_the_host_starts_it_from_the_manifest(bundle, manifest, tmp_path, adr_dir):
+@pytest.mark.parametrize("adr_dir,expose", [(None, None), ("decisions/records", "resources,prompts")],
+                         ids=["default", "chosen"])
+def test_the_host_starts_it_from_the_manifest(bundle, manifest, tmp_path, adr_dir, expose):
     install = tmp_path / "Claude Extensions" / "adrkit-mcp"  # a space, as on macOS and Windows
     install.mkdir(parents=True)
     with zipfile.ZipFile(str(bundle)) as archive:
@@ -141,7 +145,8 @@ def test_the_host_starts_it_from_the_manifest(bundle, manifest, tmp_path, adr_di
     home = tmp_path / "home"
     home.mkdir()
     user_config = {"repository": repo,
-                   "adr_dir": adr_dir or manifest["user_config"]["adr_dir"]["default"]}
+                   "adr_dir": adr_dir or manifest["user_config"]["adr_dir"]["default"],
+                   "expose": expose or manifest["user_config"]["expose"]["default"]}
     variables = {"__dirname": str(install)}
     variables.update({"user_config." + key: value for key, value in user_config.items()})
     command, args, env = host_command(manifest, variables)
@@ -151,5 +156,8 @@ def test_the_host_starts_it_from_the_manifest(bundle, manifest, tmp_path, adr_di
     full_env = _handshake.bare_env(str(home), **env)
     init = _handshake.handshake([executable] + args, full_env, str(tmp_path))
     assert init["serverInfo"]["version"] == manifest["version"]
+    # The optional setting: empty (the default) serves the tools alone (ADR 0015).
+    assert init["capabilities"] == ({"tools": {}} if expose is None else
+                                    {"tools": {}, "prompts": {}, "resources": {}, "completions": {}})
     assert not list(Path(repo).rglob("__pycache__"))
     assert wire.TOOL_NAMES == sorted(tool["name"] for tool in manifest["tools"])

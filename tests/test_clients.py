@@ -290,3 +290,323 @@ def test_fastmcp_client(tap, mode, revision):
     listened = anyio.run(scenario)
     assert negotiated(folder) == {revision}
     matrix_line("fastmcp", mode, validated_frames(folder), listened)
+
+
+# ---------------------------------------------------------------------------
+# --expose resources,prompts (ADR 0015): every client lists and reads every resource, lists the
+# template and completes its id, lists the prompts and gets each, and meets the error code of its
+# era for a missing resource and an unknown prompt; the official Python SDK also in each mode,
+# with an edit between two reads.  Every frame validated, as above.
+# ---------------------------------------------------------------------------
+
+import hashlib  # noqa: E402
+
+import _support  # noqa: E402
+
+EXPOSE_PLAN = {
+    "complete": {"ref": {"type": "ref/resource", "uri": "adrkit://decisions/{id}"},
+                 "argument": {"name": "id", "value": "10"}},
+    "prompts": {"adr-context": {"files": "src/a.ts"},
+                "adr-check": {"files": "src/a.ts,zone-1/b.ts", "plan": "Cache the forecasts."},
+                "explain-decision": {"ref": "1013"}},
+    "missing": "adrkit://decisions/9999",
+    "calls": False,
+}
+
+
+def digest(text):
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@pytest.fixture
+def exposed_tap(tmp_path, corpus):
+    """tap, with the server started with --expose resources,prompts."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"folder": str(folder), "command": [
+        SERVER_PYTHON, MODULE, "--cwd", corpus, "--expose", "resources,prompts"]}), encoding="utf-8")
+    return [sys.executable, str(TAP), str(plan)], folder
+
+
+@pytest.fixture(scope="session")
+def exposure(corpus):
+    """What every client must see, computed in-process from the same corpus: the resource uris,
+    the SHA-256 of each record's file, the completion and each prompt's text and embeddings."""
+    module = _support.M
+    config = module.CorpusConfig(corpus)
+    assert module.check_roots(config) is None
+    projection = module.load_projection(config)
+    records = {}
+    for record in projection.records:
+        if len(projection.by_id[record.id]) == 1:
+            with open(os.path.join(corpus, record.path), "rb") as handle:
+                records["adrkit://decisions/" + record.id] = digest(handle.read().decode("utf-8", "replace"))
+    complete = module.serve_exposed(config, "completion/complete", EXPOSE_PLAN["complete"], MODERN,
+                                    ("resources",))["completion"]
+    got = {}
+    for name, arguments in EXPOSE_PLAN["prompts"].items():
+        result = module.serve_exposed(config, "prompts/get", {"name": name, "arguments": arguments},
+                                      MODERN, ("prompts",))
+        got[name] = {"text": result["messages"][0]["content"]["text"],
+                     "embedded": [["resource", m["content"]["resource"]["uri"], digest(m["content"]["resource"]["text"])]
+                                  for m in result["messages"][1:]]}
+    return {"records": records, "completion": complete, "got": got}
+
+
+def check_exposed(report, exposure, revision):
+    """The checks every client's report of the exposed methods must pass."""
+    uris = ["adrkit://decisions", "adrkit://superseded"] + list(exposure["records"])
+    assert report["resources"] == uris and len(uris) == 261
+    for uri in uris:
+        [(read_uri, mime, text_digest)] = report["reads"][uri]
+        assert (read_uri, mime) == (uri, "text/markdown")
+        assert text_digest == exposure["records"].get(uri, text_digest), uri
+    assert report["templates"] == ["adrkit://decisions/{id}"]
+    completion = report["completion"]
+    assert (completion["values"], completion.get("total"), completion.get("hasMore")) == (
+        exposure["completion"]["values"], exposure["completion"]["total"], exposure["completion"]["hasMore"])
+    assert len(completion["values"]) == 96  # 1000..1099, less the four ids two records claim
+    assert report["prompts"] == ["adr-check", "adr-context", "explain-decision"]
+    assert report["got"] == exposure["got"]
+    assert report["got"]["adr-check"]["embedded"] and report["got"]["explain-decision"]["embedded"]
+    # What the client reports may be its own mapping (the TypeScript v2 client turns a -32002 with
+    # data.uri into its ResourceNotFoundError, code -32602); the wire's code is checked apart.
+    assert report["missing"] in (-32002, -32602), report["missing"]
+    assert report["unknownPrompt"] == -32602
+
+
+def wire_errors(folder):
+    """{(method, code)} of every error the server answered in the transcripts."""
+    found = set()
+    for transcript in folder.glob("*.jsonl"):
+        methods = {}
+        for line in transcript.read_text(encoding="utf-8").splitlines():
+            entry = json.loads(line)
+            msg = entry.get("msg")
+            if not isinstance(msg, dict) or "id" not in msg:
+                continue
+            key = json.dumps(msg["id"])
+            if entry["dir"] == "c2s" and "method" in msg:
+                methods[key] = msg["method"]
+            elif entry["dir"] == "s2c" and isinstance(msg.get("error"), dict):
+                found.add((methods.get(key), msg["error"]["code"]))
+    return found
+
+
+def check_wire_errors(folder, revision):
+    """The missing resource is -32002 (data.uri, checked by the validator) before 2026-07-28 and
+    -32602 from it; the unknown prompt -32602; nothing else failed."""
+    expected = {("resources/read", -32602 if revision == MODERN else -32002), ("prompts/get", -32602)}
+    assert wire_errors(folder) == expected
+
+
+def finish_exposed(report, exposure, folder, revision, client, label):
+    """The report, the wire's error codes, the revision of every transcript, every frame valid."""
+    check_exposed(report, exposure, revision)
+    check_wire_errors(folder, revision)
+    assert negotiated_any(folder) == {revision}
+    matrix_line(client, label + " --expose", validated_frames(folder), "n/a")
+
+
+def check_capabilities(capabilities, revision):
+    assert capabilities.get("resources") == {} and capabilities.get("prompts") == {}, capabilities
+    assert ("completions" in capabilities) == (revision != "2024-11-05"), capabilities
+
+
+def test_typescript_sdk_1x_resources_and_prompts(node_modules, exposed_tap, exposure):
+    command, folder = exposed_tap
+    scenario_report = run_ts_exposed(node_modules, command, "sdk", {})
+    check_capabilities(scenario_report["capabilities"], "2025-11-25")
+    finish_exposed(scenario_report["expose"], exposure, folder, "2025-11-25", "ts-sdk-1", "legacy")
+
+
+@pytest.mark.parametrize("label,mode,revision", V2_MODES, ids=[label for label, _, _ in V2_MODES])
+def test_typescript_v2_client_resources_and_prompts(node_modules, exposed_tap, exposure, label, mode, revision):
+    command, folder = exposed_tap
+    scenario_report = run_ts_exposed(node_modules, command, "v2", mode)
+    assert scenario_report["protocolVersion"] == revision
+    check_capabilities(scenario_report["capabilities"], revision)
+    finish_exposed(scenario_report["expose"], exposure, folder, revision, "ts-v2", label)
+
+
+def run_ts_exposed(node_modules, command, client, mode):
+    scenario = {"client": client, "mode": mode, "command": command, "calls": {}, "listen": False,
+                "expose": EXPOSE_PLAN}
+    run = subprocess.run(["node", str(DRIVER), json.dumps(scenario)], cwd=str(TESTS),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    assert run.returncode == 0, run.stderr.decode("utf-8", "replace")[-4000:]
+    return json.loads(run.stdout.decode("utf-8").strip().splitlines()[-1])
+
+
+def negotiated_any(folder):
+    """negotiated(), also from requests other than tools/call (the exposed methods)."""
+    revisions = set()
+    for transcript in folder.glob("*.jsonl"):
+        for line in transcript.read_text(encoding="utf-8").splitlines():
+            msg = json.loads(line).get("msg")
+            if not isinstance(msg, dict):
+                continue
+            result = msg.get("result")
+            if isinstance(result, dict) and "protocolVersion" in result and "serverInfo" in result:
+                revisions.add(result["protocolVersion"])
+            meta = (msg.get("params") or {}).get("_meta") if isinstance(msg.get("params"), dict) else None
+            if msg.get("method", "").startswith(("resources/", "prompts/")) and isinstance(meta, dict) \
+                    and "io.modelcontextprotocol/protocolVersion" in meta:
+                revisions.add(meta["io.modelcontextprotocol/protocolVersion"])
+    return revisions
+
+
+def inspector_json(command, era, method, *options):
+    """One Inspector CLI run: (exit status, its last JSON line: on stdout, or on stderr for an error)."""
+    args = ["node", str(INSPECTOR), "--cli", "--protocol-era", era, "--format", "json", "-q",
+            "--method", method] + list(options)
+    # "--" ends a variadic option (--prompt-args) before the server command.
+    run = subprocess.run(args + ["--"] + command, cwd=str(TESTS), stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, timeout=120)
+    output = run.stdout.decode("utf-8", "replace").strip() or run.stderr.decode("utf-8", "replace").strip()
+    assert output, (run.returncode, run.stderr)
+    return run.returncode, json.loads(output.splitlines()[-1])
+
+
+@pytest.mark.parametrize("era,revision", [("legacy", "2025-11-25"), ("auto", MODERN), ("modern", MODERN)])
+def test_inspector_cli_resources_and_prompts(node_modules, exposed_tap, exposure, era, revision):
+    command, folder = exposed_tap
+    status, listed = inspector_json(command, era, "resources/list")
+    assert status == 0
+    uris = [resource["uri"] for resource in listed["result"]["resources"]]
+    assert uris == ["adrkit://decisions", "adrkit://superseded"] + list(exposure["records"])
+    for uri in uris[:3] + uris[-1:]:
+        status, read = inspector_json(command, era, "resources/read", "--uri", uri)
+        [contents] = read["result"]["contents"]
+        assert status == 0 and contents["uri"] == uri and contents["mimeType"] == "text/markdown"
+        assert digest(contents["text"]) == exposure["records"].get(uri, digest(contents["text"]))
+    status, missing = inspector_json(command, era, "resources/read", "--uri", EXPOSE_PLAN["missing"])
+    assert status != 0 and "Resource not found" in missing["error"]["message"], missing
+    status, unknown = inspector_json(command, era, "prompts/get", "--prompt-name", "adr-review")
+    assert status != 0 and "unknown prompt" in unknown["error"]["message"], unknown
+    status, templates = inspector_json(command, era, "resources/templates/list")
+    assert [t["uriTemplate"] for t in templates["result"]["resourceTemplates"]] == ["adrkit://decisions/{id}"]
+    status, prompts = inspector_json(command, era, "prompts/list")
+    assert [p["name"] for p in prompts["result"]["prompts"]] == ["adr-check", "adr-context", "explain-decision"]
+    for name, arguments in EXPOSE_PLAN["prompts"].items():
+        pairs = ["%s=%s" % item for item in arguments.items()]
+        status, got = inspector_json(command, era, "prompts/get", "--prompt-name", name, "--prompt-args", *pairs)
+        messages = got["result"]["messages"]
+        assert status == 0 and messages[0]["content"]["text"] == exposure["got"][name]["text"]
+        assert [["resource", m["content"]["resource"]["uri"], digest(m["content"]["resource"]["text"])]
+                for m in messages[1:]] == exposure["got"][name]["embedded"]
+    check_wire_errors(folder, revision)
+    assert negotiated_any(folder) == {revision}
+    matrix_line("inspector", era + " --expose", validated_frames(folder), "n/a")
+
+
+async def python_report(client, kind):
+    """The TypeScript driver's report, from the official Python SDK's Client ("sdk") or fastmcp's."""
+    import mcp_types as types
+    report = {"resources": [], "reads": {}}
+    if kind == "fastmcp":
+        report["resources"] = [str(resource.uri) for resource in await client.list_resources()]
+        templates = await client.list_resource_templates()
+    else:
+        cursor = None
+        while True:
+            page = await client.list_resources(cursor=cursor)
+            report["resources"] += [str(resource.uri) for resource in page.resources]
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        templates = (await client.list_resource_templates()).resource_templates
+    for uri in report["resources"]:
+        read = await client.read_resource(uri)
+        contents = read if kind == "fastmcp" else read.contents
+        report["reads"][uri] = [(str(c.uri), c.mime_type, digest(c.text)) for c in contents]
+    report["templates"] = [template.uri_template for template in templates]
+    plan = EXPOSE_PLAN["complete"]
+    completion = await client.complete(types.ResourceTemplateReference(**plan["ref"]), plan["argument"])
+    completion = completion if kind == "fastmcp" else completion.completion
+    report["completion"] = {"values": completion.values, "total": completion.total, "hasMore": completion.has_more}
+    prompts = await client.list_prompts()
+    report["prompts"] = [prompt.name for prompt in (prompts if kind == "fastmcp" else prompts.prompts)]
+    report["got"] = {}
+    for name, arguments in EXPOSE_PLAN["prompts"].items():
+        got = await client.get_prompt(name, arguments)
+        report["got"][name] = {"text": got.messages[0].content.text, "embedded": [
+            [m.content.type, str(m.content.resource.uri), digest(m.content.resource.text)] for m in got.messages[1:]]}
+    report["missing"] = await error_code(client.read_resource(EXPOSE_PLAN["missing"]))
+    report["unknownPrompt"] = await error_code(client.get_prompt("adr-review", {}))
+    return report
+
+
+async def error_code(awaitable):
+    try:
+        await awaitable
+    except Exception as error:  # the client's own exception type: MCPError, or fastmcp's
+        code = getattr(error, "code", None)
+        error_data = getattr(error, "error", None)
+        return code if code is not None else getattr(error_data, "code", repr(error))
+    return None
+
+
+PYTHON_MODES = [("legacy", "2025-11-25"), ("auto", MODERN), (MODERN, MODERN)]
+
+
+@pytest.mark.parametrize("mode,revision", PYTHON_MODES)
+@pytest.mark.parametrize("kind", ["sdk", "fastmcp"])
+def test_python_clients_resources_and_prompts(exposed_tap, exposure, kind, mode, revision):
+    """The official Python SDK's Client ("sdk") and fastmcp's, each in each of its modes."""
+    package = "mcp" if kind == "sdk" else "fastmcp"
+    library = pytest.importorskip(package, reason="%s (a dev requirement for Python 3.11+) is not "
+                                  "installed" % package)
+    anyio = pytest.importorskip("anyio", reason="anyio (installed with %s) is not installed" % package)
+    command, folder = exposed_tap
+
+    def connect():
+        if kind == "sdk":
+            return library.Client(library.StdioServerParameters(command=command[0], args=command[1:]), mode=mode)
+        from fastmcp.client.transports import StdioTransport
+        return library.Client(StdioTransport(command=command[0], args=command[1:], keep_alive=False), mode=mode)
+
+    async def scenario():
+        async with connect() as client:
+            assert client.protocol_version == revision
+            if kind == "sdk" and mode != MODERN:  # a pinned client adopts without asking anything
+                check_capabilities(client.server_capabilities.model_dump(exclude_none=True), revision)
+            return await python_report(client, kind)
+
+    finish_exposed(anyio.run(scenario), exposure, folder, revision,
+                   "python-sdk" if kind == "sdk" else "fastmcp", mode)
+
+
+@pytest.mark.parametrize("mode,revision", PYTHON_MODES)
+def test_python_sdk_sees_a_record_edited_between_two_reads(tmp_path, mode, revision):
+    """The SDK caches what 2026-07-28 results allow; a read and a list of corpus content allow
+    nothing (ttlMs 0, private), so an edit between two reads shows in the second."""
+    mcp = pytest.importorskip("mcp", reason="the official Python SDK (mcp) is not installed")
+    anyio = pytest.importorskip("anyio", reason="anyio (installed with mcp) is not installed")
+    repo = _support.Repo(tmp_path / "repo")
+    repo.record("0001-a.md", title="First wording")
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"folder": str(folder), "command": [
+        SERVER_PYTHON, MODULE, "--cwd", repo.root, "--expose", "resources"]}), encoding="utf-8")
+    uri = "adrkit://decisions/0001"
+
+    async def scenario():
+        server = mcp.StdioServerParameters(command=sys.executable, args=[str(TAP), str(plan)])
+        async with mcp.Client(server, mode=mode) as client:
+            before = (await client.read_resource(uri)).contents[0].text
+            listed = (await client.list_resources()).resources
+            repo.record("0001-a.md", title="Second, longer wording")
+            after = (await client.read_resource(uri)).contents[0].text
+            relisted = (await client.list_resources()).resources
+            return before, after, listed[-1].size, relisted[-1].size
+
+    before, after, size_before, size_after = anyio.run(scenario)
+    assert "First wording" in before and "Second, longer wording" in after
+    with open(repo.adr_path("0001-a.md"), encoding="utf-8") as handle:
+        assert after == handle.read()
+    assert size_after == len(after.encode("utf-8")) != size_before
+    assert negotiated_any(folder) == {revision}
+    matrix_line("python-sdk", mode + " staleness", validated_frames(folder), "n/a")

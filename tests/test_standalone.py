@@ -268,3 +268,28 @@ def test_validator_runs_from_the_command_line(tmp_path, capsys):
     path.write_text("".join(json.dumps(entry) + "\n" for entry in bad), encoding="utf-8")
     assert fv.main([str(path)]) == 1
     assert "1 problems" in capsys.readouterr().out
+
+
+def test_validator_checks_what_expose_serves(tmp_path):
+    """-32002 only for a legacy resources/read with data.uri; corpus content never cacheable in
+    2026-07-28; no empty read; no resource in a tool result (ADR 0015)."""
+    read = c2s(5, "resources/read", {"uri": "adrkit://decisions/0042"})
+    not_found = {"code": -32002, "message": "Resource not found", "data": {"uri": "adrkit://decisions/0042"}}
+    assert problems(tmp_path, legacy() + [read, s2c(5, error=not_found)]) == []
+    found = problems(tmp_path, legacy() + [read, s2c(5, error=dict(not_found, data={}))])
+    assert any("-32002 without data.uri" in problem for problem in found), found
+    modern_read = c2s(6, "resources/read", {"uri": "adrkit://decisions/0042"}, modern=True)
+    found = problems(tmp_path, [modern_read, s2c(6, error=not_found)])
+    assert any("not a legacy resources/read" in problem for problem in found), found
+    assert problems(tmp_path, [modern_read, s2c(6, error=dict(not_found, code=-32602))]) == []
+    contents = [{"uri": "adrkit://decisions", "mimeType": "text/markdown", "text": "# x"}]
+    stamped = {"contents": contents, "resultType": "complete", "_meta": STAMP}
+    assert problems(tmp_path, [modern_read, s2c(6, dict(stamped, ttlMs=0, cacheScope="private"))]) == []
+    found = problems(tmp_path, [modern_read, s2c(6, dict(stamped, ttlMs=300000, cacheScope="public"))])
+    assert any("not 0/private" in problem for problem in found), found
+    found = problems(tmp_path, legacy() + [read, s2c(5, {"contents": []})])
+    assert any("no contents" in problem for problem in found), found
+    linked = {"content": [{"type": "text", "text": "1"}, {"type": "resource_link", "uri": "adrkit://decisions",
+                                                         "name": "decisions"}], "structuredContent": {"n": 1}}
+    found = problems(tmp_path, legacy(call_result=linked))
+    assert any("resource or resource link" in problem for problem in found), found

@@ -15,7 +15,8 @@ Where each fact comes from
     io.github.<owner>/adrkit-mcp, the repository URL and the URL of the .mcpb release asset;
   * the description: pyproject.toml's [project] description (the registry allows 100 characters);
   * the version: the `__version__` literal of adrkit_mcp.py;
-  * the environment variables: the two the server reads (ADRKIT_MCP_CWD, ADRKIT_MCP_DIR).
+  * the environment variables: the three the server reads (ADRKIT_MCP_CWD, ADRKIT_MCP_DIR,
+    ADRKIT_MCP_EXPOSE).
 
 The .mcpb's SHA-256
   The bundle's bytes depend on the commit (its timestamps are the commit's date), so a committed
@@ -55,6 +56,10 @@ ENVIRONMENT = [
     {"name": "ADRKIT_MCP_DIR",
      "description": "Folder of the decision records, relative to the root and required to stay "
                     "inside it. Defaults to docs/adr.",
+     "isRequired": False, "isSecret": False},
+    {"name": "ADRKIT_MCP_EXPOSE",
+     "description": "Also serve the decisions as MCP resources and prompts: resources, prompts or "
+                    "resources,prompts. Unset or empty: the tools alone.",
      "isRequired": False, "isSecret": False},
 ]
 

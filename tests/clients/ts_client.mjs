@@ -4,11 +4,18 @@
 //
 // SCENARIO: {"client": "sdk" | "v2", "mode": {...}, "command": [...], "calls": {tool: args},
 //            "invalid": {"name": tool, "arguments": args}, "walk": {"name": tool, "arguments": args},
-//            "listen": bool}
+//            "listen": bool, "expose": null | {"complete": {ref, argument}, "prompts": {name: args},
+//            "missing": uri, "calls": bool}}
 //   sdk: @modelcontextprotocol/sdk 1.x (legacy handshake only);
 //   v2:  @modelcontextprotocol/client 2.x; mode.versionNegotiation ("legacy", "auto" or
 //        {"pin": rev}) and mode.initialize (a 2025 revision offered by `initialize`).
+// With "expose" (a server started with --expose resources,prompts) it lists every resource page
+// by page, reads each one (reporting the SHA-256 of its text), lists the templates, completes an
+// argument, lists the prompts, gets each prompt of the plan, and reports the error codes of a read
+// of a missing resource and of an unknown prompt; "calls": false skips the tool calls.
 // The assertions live in tests/test_clients.py; this only reports.
+
+import { createHash } from "node:crypto";
 
 const scenario = JSON.parse(process.argv[2]);
 
@@ -69,6 +76,45 @@ async function listen(client) {
   return { opened: true, honored, closed };
 }
 
+async function codeOf(promise) {
+  try {
+    await promise;
+    return null;
+  } catch (error) {
+    return error && error.code !== undefined ? error.code : String(error);
+  }
+}
+
+async function exposed(client, plan) {
+  const report = { resources: [], reads: {}, pages: 0 };
+  let cursor;
+  do {
+    const page = await client.listResources(cursor === undefined ? undefined : { cursor });
+    report.resources.push(...page.resources.map((r) => r.uri));
+    cursor = page.nextCursor;
+    report.pages += 1;
+  } while (cursor !== undefined && report.pages < 100);
+  for (const uri of report.resources) {
+    const read = await client.readResource({ uri });
+    report.reads[uri] = read.contents.map((c) => [c.uri, c.mimeType,
+      createHash("sha256").update(c.text, "utf8").digest("hex")]);
+  }
+  const templates = await client.listResourceTemplates();
+  report.templates = templates.resourceTemplates.map((t) => t.uriTemplate);
+  report.completion = (await client.complete(plan.complete)).completion;
+  report.prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+  report.got = {};
+  for (const [name, args] of Object.entries(plan.prompts)) {
+    const got = await client.getPrompt({ name, arguments: args });
+    report.got[name] = { text: got.messages[0].content.text,
+      embedded: got.messages.slice(1).map((m) => [m.content.type, m.content.resource.uri,
+        createHash("sha256").update(m.content.resource.text, "utf8").digest("hex")]) };
+  }
+  report.missing = await codeOf(client.readResource({ uri: plan.missing }));
+  report.unknownPrompt = await codeOf(client.getPrompt({ name: "adr-review", arguments: {} }));
+  return report;
+}
+
 async function main() {
   const { Client, StdioClientTransport } = await load(scenario.client);
   const [command, ...args] = scenario.command;
@@ -82,6 +128,15 @@ async function main() {
   }
   const listed = await client.listTools();
   report.tools = listed.tools.map((tool) => tool.name);
+  if (scenario.expose) {
+    report.capabilities = client.getServerCapabilities();
+    report.expose = await exposed(client, scenario.expose);
+  }
+  if (scenario.expose && scenario.expose.calls === false) {
+    await client.close();
+    process.stdout.write(JSON.stringify(report) + "\n");
+    return;
+  }
   report.calls = {};
   for (const [name, toolArgs] of Object.entries(scenario.calls)) {
     const result = await client.callTool({ name, arguments: toolArgs });
