@@ -7320,18 +7320,50 @@ def _glob_normalise_candidate(path: str) -> str:
     return path[2:] if path.startswith("./") else path
 
 
-class _GlobPathMatcher:
-    """One compiled path pattern (see PicomatchPattern)."""
+def _glob_literal_prefix(tree) -> str:
+    """The text every match of the regex starts with: the literal code units right after its
+    leading ^, through groups of one branch ("" when it does not start with ^). Surrogates end it,
+    so that a str prefix test is a code-unit prefix test."""
+    units: List[str] = []
 
-    __slots__ = ("pattern", "bad_pattern", "_allows_dot", "_re_match",
-                 "_re_max_length", "_machine", "_exec_error")
+    def walk(nodes) -> bool:  # False at the first node that is not a plain literal
+        for node in nodes:
+            kind = node[0]
+            if kind == _GLOB_RX_SET and len(node[1]) == 1 and node[1][0][0] == node[1][0][1] \
+                    and not 0xD800 <= node[1][0][0] <= 0xDFFF:
+                units.append(chr(node[1][0][0]))
+            elif not ((kind == _GLOB_RX_GROUP and walk([node[1]]))
+                      or (kind == _GLOB_RX_SEQ and walk(node[1]))):
+                return False
+        return True
+
+    items = tree[1] if tree[0] == _GLOB_RX_SEQ else (tree,)
+    if items and items[0][0] == _GLOB_RX_BOL:
+        walk(items[1:])
+    return "".join(units)
+
+
+class _GlobPathMatcher:
+    """One compiled path pattern (see PicomatchPattern).
+
+    Two savings, neither visible in any answer: a candidate that does not start with the regex's
+    leading literal text (`_prefix`) is refused before any engine runs, since the regex is
+    anchored on that text and, without back-references, cannot throw once built; and Python's re
+    engine is built when a candidate first reaches it, not with the pattern (the hook compiles
+    every pattern of the corpus for one file, ADR 0015).
+    """
+
+    __slots__ = ("pattern", "bad_pattern", "_allows_dot", "_re_engine", "_regex", "_prefix",
+                 "_machine", "_exec_error")
 
     def __init__(self, pattern: str):
         self.pattern = pattern
         self.bad_pattern = None
         self._allows_dot = _glob_has_dot_segment(pattern)
-        self._re_match: Optional[Callable[[str], Any]] = None
-        self._re_max_length = -1
+        # (match function, longest candidate it may take), or (None, -1); None: not built yet.
+        self._re_engine: Optional[Tuple[Optional[Callable[[str], Any]], int]] = (None, -1)
+        self._regex: Optional[_GlobRegex] = None
+        self._prefix = ""
         self._machine: Optional[_GlobMachine] = None
         # Set when running the regex must throw (_GlobMatchError); like the
         # reference, the error surfaces only if a candidate reaches the regex.
@@ -7358,7 +7390,25 @@ class _GlobPathMatcher:
         except (_GlobTooComplexError, RecursionError) as exc:
             self._exec_error = "regex beyond this port's limits: %s" % (exc,)
             return
-        self._re_match, self._re_max_length = _glob_python_engine(regex)
+        self._regex, self._re_engine = regex, None
+        if not regex.has_backrefs:
+            self._prefix = _glob_literal_prefix(regex.tree)
+
+    def _python_engine(self) -> Tuple[Optional[Callable[[str], Any]], int]:
+        """Python's re engine for this regex, built on first use (see _glob_python_engine)."""
+        engine = self._re_engine
+        if engine is None:
+            assert self._regex is not None  # None only once the machine is built
+            engine = self._re_engine = _glob_python_engine(self._regex)
+        return engine
+
+    @property
+    def _re_match(self) -> Optional[Callable[[str], Any]]:
+        return self._python_engine()[0]
+
+    @property
+    def _re_max_length(self) -> int:
+        return self._python_engine()[1]
 
     def picomatch_is_match(self, candidate: str) -> bool:
         """picomatch's own isMatch for an already normalised candidate.
@@ -7374,8 +7424,8 @@ class _GlobPathMatcher:
         if self._machine is None:
             return False
         units = JS.code_units(candidate)
-        re_match = self._re_match  # None exactly when _re_max_length is -1
-        if re_match is not None and len(units) <= self._re_max_length:
+        re_match, max_length = self._python_engine()  # re_match is None exactly when max_length is -1
+        if re_match is not None and len(units) <= max_length:
             return re_match(units) is not None
         return self._machine.accepts(units)
 
@@ -7387,10 +7437,13 @@ class _GlobPathMatcher:
         """
         if not self._allows_dot and _glob_has_dot_segment(candidate):
             return False
+        prefix = self._prefix
+        if prefix and not candidate.startswith(prefix) and candidate != self.pattern:
+            return False
         # The common case, kept short: servers match thousands of patterns
         # against hundreds of paths per call.
-        re_match = self._re_match  # None exactly when _re_max_length is -1
-        if re_match is not None and 0 < len(candidate) <= self._re_max_length and candidate.isascii():
+        re_match, max_length = self._re_engine or self._python_engine()  # None exactly when -1
+        if re_match is not None and 0 < len(candidate) <= max_length and candidate.isascii():
             return candidate == self.pattern or re_match(candidate) is not None
         return self.picomatch_is_match(candidate)
 
