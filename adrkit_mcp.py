@@ -1801,35 +1801,105 @@ TOOL_OUTPUT_SCHEMAS = {
 }
 
 
-# --- The coding-agent hook (`adrkit-mcp hook`, ADR 0013) ----------------------
+# --- The coding-agent hook (`adrkit-mcp hook`, ADRs 0013 and 0018) -----------------------------
 #
-# Claude Code's PreToolUse hook: one JSON event on stdin before a tool runs; on stdout, when the
-# decisions have something to say, {"hookSpecificOutput": {"hookEventName": "PreToolUse",
-# "additionalContext": ...}}. Context only: never a permissionDecision, never a block. Every bad
-# input (event, path, corpus) exits HOOK_EXIT_STATUS with stdout empty and one line on stderr.
+# One command answers seven agents, each in its own shape (ADR 0018 cites every source). An agent
+# runs it with one JSON event on stdin; when the decisions concern the file the event edits, it
+# prints that agent's context answer. Context only: never a permission decision, never a block,
+# never a non-zero exit. HOOK_FORMATS describes each agent as plain data, read twice: by the
+# module, and by the early gate build.py copies into the .pyz entry point together with
+# hook_gate, so an event for a tool that edits nothing is answered before anything else loads.
+#
+#   marks    keys (dotted, `.0` indexes a list) every event of the agent carries: the detection
+#   event    where the event name is, and `events` the names that mean "about to edit" (or "just
+#            edited", where only that event can carry context); copilot's camelCase payloads carry
+#            no name: its postToolUse is the one with a toolResult, resultType "success"
+#   tool     where the tool name is; `input`, where its arguments are (an object, or JSON text)
+#   tools    the editing tools, each with where its path is in the arguments: `field`, a list of
+#            objects `list[].field`, or a patch's text `patch:field` (every file it names)
+#   base     where a relative path starts (the first key present; else the root)
+#   root     the repository root when neither --cwd nor ADRKIT_MCP_CWD says it (first key
+#            present, then `root_env`, then the working directory)
+#   answer   the output: `hookSpecificOutput` {hookEventName, additionalContext}, or one field
+#            holding the text (cline's with "cancel": false beside it)
+#   neutral  what to print when there is nothing to say, where the agent reads no output as an
+#            error or as a decision ("" prints nothing)
 
-HOOK_EVENT_NAME = "PreToolUse"
-HOOK_FILE_FIELDS = {  # the editing tools and the tool_input field naming the file they change
-    "Edit": "file_path",
-    "MultiEdit": "file_path",
-    "NotebookEdit": "notebook_path",
-    "Write": "file_path",
+HOOK_FORMATS: Dict[str, Dict[str, Any]] = {
+    "claude": {
+        "agent": "Claude Code", "marks": ["tool_name"], "event": "hook_event_name",
+        "events": ["PreToolUse"], "tool": "tool_name", "input": "tool_input",
+        "tools": {"Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path",
+                  "Write": "file_path"},
+        "base": ["cwd"], "root": ["cwd"], "root_env": ["CLAUDE_PROJECT_DIR"],
+        "answer": "hookSpecificOutput", "neutral": ""},
+    "codex": {
+        "agent": "Codex CLI", "marks": ["tool_name"], "event": "hook_event_name",
+        "events": ["PreToolUse"], "tool": "tool_name", "input": "tool_input",
+        "tools": {"apply_patch": "patch:command"},
+        "base": ["cwd"], "root": ["cwd"], "root_env": [],
+        "answer": "hookSpecificOutput", "neutral": ""},
+    "vscode": {
+        "agent": "VS Code", "marks": ["tool_name"], "event": "hook_event_name",
+        "events": ["PreToolUse"], "tool": "tool_name", "input": "tool_input",
+        "tools": {"apply_patch": "patch:input", "create_file": "filePath",
+                  "edit_notebook_file": "filePath", "insert_edit_into_file": "filePath",
+                  "multi_replace_string_in_file": "replacements[].filePath",
+                  "replace_string_in_file": "filePath"},
+        "base": ["cwd"], "root": ["cwd"], "root_env": [],
+        "answer": "hookSpecificOutput", "neutral": ""},
+    "copilot": {
+        "agent": "GitHub Copilot CLI", "marks": ["toolName", "toolResult"],
+        "event": "toolResult.resultType", "events": ["success"], "tool": "toolName",
+        "input": "toolArgs", "tools": {"create": "path", "edit": "path"},
+        "base": ["cwd"], "root": ["cwd"], "root_env": [],
+        "answer": "additionalContext", "neutral": ""},
+    "gemini": {
+        "agent": "Gemini CLI", "marks": ["tool_name"], "event": "hook_event_name",
+        "events": ["AfterTool"], "tool": "tool_name", "input": "tool_input",
+        "tools": {"replace": "file_path", "write_file": "file_path"},
+        "base": ["cwd"], "root": ["cwd"], "root_env": ["GEMINI_PROJECT_DIR"],
+        "answer": "hookSpecificOutput", "neutral": ""},
+    "cursor": {
+        "agent": "Cursor", "marks": ["tool_name", "workspace_roots"], "event": "hook_event_name",
+        "events": ["postToolUse"], "tool": "tool_name", "input": "tool_input",
+        "tools": {"Edit": "file_path", "MultiEdit": "file_path", "Write": "file_path"},
+        "base": ["cwd", "workspace_roots.0"], "root": ["workspace_roots.0"], "root_env": [],
+        "answer": "additional_context", "neutral": "{}"},
+    "cline": {
+        "agent": "Cline", "marks": ["hookName", "preToolUse"], "event": "hookName",
+        "events": ["PreToolUse"], "tool": "preToolUse.toolName", "input": "preToolUse.parameters",
+        "tools": {"apply_patch": "patch:input", "new_rule": "path", "replace_in_file": "path",
+                  "write_to_file": "path"},
+        "base": ["workspaceRoots.0"], "root": ["workspaceRoots.0"], "root_env": [],
+        "answer": "contextModification", "neutral": "{\"cancel\": false}"},
 }
-HOOK_MATCHER = "Edit|Write|MultiEdit|NotebookEdit"   # settings.json matcher: exactly those tools
-HOOK_TIMEOUT_SECONDS = 30          # the fragment's timeout; measured cold at 10,000 records: README
+# Auto-detection tries the formats in this order: the distinctive envelopes first; among the three
+# that share Claude Code's envelope (codex, vscode, claude) the tool and its argument decide.
+HOOK_DETECTION_ORDER = ("cline", "copilot", "cursor", "gemini", "codex", "vscode", "claude")
+HOOK_FORMAT_NAMES = ("claude", "codex", "vscode", "copilot", "gemini", "cursor", "cline")
+HOOK_PATCH_HEADERS = ("*** Add File: ", "*** Delete File: ", "*** Update File: ")  # apply_patch
+HOOK_MATCHER = "Edit|Write|MultiEdit|NotebookEdit"   # Claude Code's matcher: exactly its edit tools
+HOOK_TIMEOUT_SECONDS = 30          # every printed entry's timeout; measured cold at 10,000 records: README
 HOOK_MAX_EVENT_BYTES = 8 * 1024 * 1024   # a Write of a bigger file gets no context (one stderr line)
-HOOK_WORD_LIMIT = 300              # additionalContext words, footer included
+HOOK_WORD_LIMIT = 300              # words of the context text, footer included
 HOOK_TITLE_LIMIT = 160             # characters of a title before it is cut with "..."
-HOOK_EXIT_STATUS = 0               # every outcome of a well-formed command line: never block
-HOOK_USAGE_EXIT_STATUS = 1         # not 2: Claude Code reads exit 2 of a PreToolUse hook as "block"
-HOOK_COMMAND_GUARD = " || exit 1"  # ends the settings.json command: python3's own exit 2 (no such
-                                   # file) would block every edit; 1 is reported, never blocks
+HOOK_HEADER_FILES = 5              # files the header names before "and N more"
+HOOK_EXIT_STATUS = 0               # every outcome, usage errors included: never block, never deny
+HOOK_COMMAND_GUARD = " || exit 0"  # ends every printed command: python3's own exit 2 (no such
+                                   # file) blocks in Claude Code and Codex, and any non-zero exit
+                                   # denies the tool in Copilot CLI and blocks it in Cline; where
+                                   # the agent has a neutral answer, the guard prints it instead
+HOOK_NEUTRAL_GUARD = " || printf '%%s\\n' %s"   # % the quoted neutral answer (printf exits 0)
 HOOK_DOCTOR_SCAN_FILES = 2000      # doctor looks for a governed file among this many
 HOOK_STATUS_ORDER = ("accepted", "rejected", "superseded", "deprecated", "proposed", "draft")
 
 HOOK_TEXTS = {
     "header": "Decision records ({adr_dir}) that concern {files}:",
-    "accepted": '- ADR {id} "{title}" (accepted): it governs this file; follow it.',
+    "more-files": "{shown} and {count} more",
+    "accepted": '- ADR {id} "{title}" (accepted): it governs {which}; follow it.',
+    "this-file": "this file",
+    "these-files": "one or more of these files",
     "rejected": '- ADR {id} "{title}" (rejected): the team decided against this; do not propose '
                 'it again.',
     "superseded": '- ADR {id} "{title}" (superseded): replaced by {replacement}; do not '
@@ -1852,10 +1922,13 @@ HOOK_REFUSALS = {
     "not-utf8": "the event is not UTF-8",
     "not-json": "the event is not JSON ({detail})",
     "not-object": "the event is not a JSON object",
-    "wrong-event": "hook_event_name is {value}, not " + HOOK_EVENT_NAME,
-    "unknown-tool": "tool_name {value} is not an editing tool (" + ", ".join(sorted(HOOK_FILE_FIELDS)) + ")",
-    "no-input": "tool_input is not a JSON object",
-    "no-path": "tool_input.{field} is missing, empty or not a string",
+    "unknown-event": "the event is none of the agents' edit events ({formats})",
+    "wrong-event": "{field} is {value}; {agent} answers in {events}",
+    "no-edit-event": "{field} is {value}, no agent's edit event ({events})",
+    "no-input": "{field} is not a JSON object",
+    "no-path": "{field} is missing, empty or not a string",
+    "bad-patch": "{field} is not a patch ({detail})",
+    "too-many-files": "the edit names {count} files, more than {limit}",
     "bad-cwd": "{field} is not an absolute path",
     "outside": "{path} lies outside the repository {root}",
     "corpus": "the corpus cannot be used: {message}",
@@ -4460,17 +4533,19 @@ search_decisions. Exit status: 0 on a result, 1 on an input error (isError) or
 an unusable corpus, 2 on a usage error.
 
 example: adrkit-mcp call get_decision_context '{"files": ["src/db/pool.ts"]}'"""),
-    ("hook", "a coding agent's PreToolUse hook: decisions for the file it will edit", """\
-Reads one Claude Code PreToolUse event on stdin (Edit, Write, MultiEdit,
-NotebookEdit), asks get_decision_context about the file the tool is about to
-change and, when decisions concern it, prints the hook JSON whose
-additionalContext names each one (accepted: follow it; rejected: do not
-propose it again; superseded: what replaced it). It never blocks the tool and
-never asks for permissions. The root is --cwd, else $ADRKIT_MCP_CWD, else the
-event's cwd, else $CLAUDE_PROJECT_DIR. Exit status: 0 always, with nothing on
-stdout and one line on stderr for an event, path or corpus it cannot use; 1
-(not 2, which would block the tool) on a usage error.
-`adrkit-mcp config claude-code --hook` prints the settings.json entry."""),
+    ("hook", "a coding agent's hook: the decisions about the files it edits", """\
+Reads one hook event on stdin from Claude Code, Codex CLI, VS Code, GitHub
+Copilot CLI, Gemini CLI, Cursor or Cline (--format names the agent; without it
+the event's fields tell), asks get_decision_context about the files the tool
+edits and, when decisions concern them, prints that agent's hook answer whose
+context names each one (accepted: follow it; rejected: do not propose it
+again; superseded: what replaced it). It never blocks the tool and never asks
+for permissions. An event for a tool that edits nothing gets no answer (or the
+agent's neutral one) at once. The root is --cwd, else $ADRKIT_MCP_CWD, else the
+event's folder (its cwd or workspace root), else the agent's project variable.
+Exit status: 0 always, also for an event, path or corpus it cannot use (one
+line on stderr) and for a usage error, since agents block or deny a tool on
+other statuses. `adrkit-mcp config <agent> --hook` prints each agent's entry."""),
 )
 
 
@@ -4612,9 +4687,13 @@ def _flags() -> Dict[str, _Flag]:
                  "of this machine (automatic when a .pyz inside the repository runs this)")),
         "hook": _Flag(("--hook",), dict(
             action="store_true",
-            help="with claude-code: the .claude/settings.json entry of the PreToolUse hook that "
-                 "tells the agent which decisions concern a file before it edits it (adrkit-mcp "
-                 "hook)")),
+            help="the agent's hook entry instead of its MCP server entry: the command (adrkit-mcp "
+                 "hook) that tells the agent which decisions concern a file when it edits it, "
+                 "for %s" % ", ".join(_CONFIG_HOOK_AGENTS))),
+        "format": _Flag(("--format",), dict(
+            metavar="AGENT", choices=HOOK_FORMAT_NAMES,
+            help="the agent whose event arrives and whose answer to print: %s (default: told "
+                 "from the event's fields)" % ", ".join(HOOK_FORMAT_NAMES))),
         "help": _Flag(("-h", "--help"), dict(action="help", help="print this help and exit")),
         "expose": _Flag(("--expose",), dict(
             metavar="PARTS", type=_expose_parts,
@@ -4630,7 +4709,7 @@ def _commands() -> Dict[str, _Command]:
                      None),
         "config": _Command(
             "adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS]\n"
-            "       adrkit-mcp config claude-code --hook [--cwd PATH] [--dir PATH] [--portable]\n"
+            "       adrkit-mcp config <agent> --hook [--cwd PATH] [--dir PATH] [--portable]\n"
             "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS]\n"
             "       adrkit-mcp config --list",
             (("client", dict(nargs="?", help=argparse.SUPPRESS)),),
@@ -4649,9 +4728,9 @@ def _commands() -> Dict[str, _Command]:
                                 help="the tool's arguments as one JSON object"))),
             ("cwd", "dir", "help"), command_call),
         "hook": _Command(
-            "adrkit-mcp hook [--cwd PATH] [--dir PATH] < event.json", (),
-            (("cwd", "repository root (default: $%s, else the event's cwd, else "
-                     "$CLAUDE_PROJECT_DIR)" % _ENV_CWD), "dir", "help"),
+            "adrkit-mcp hook [--format AGENT] [--cwd PATH] [--dir PATH] < event.json", (),
+            ("format", ("cwd", "repository root (default: $%s, else the event's folder, else the "
+                               "agent's project variable)" % _ENV_CWD), "dir", "help"),
             command_hook),
     }
 
@@ -4742,8 +4821,8 @@ def run_subcommand(name: str, argv: List[str]) -> int:
     """`adrkit-mcp <name> ...` for a name in SUBCOMMANDS; returns the exit status."""
     options = _parse([name] + list(argv), name)
     if isinstance(options, int):
-        if name == "hook" and options == 2:
-            return HOOK_USAGE_EXIT_STATUS  # exit 2 would block the agent's tool call
+        if name == "hook" and options == 2:  # agents block or deny on any other status
+            return hook_usage_error(list(argv))
         return options
     return options.run(options)
 
@@ -4854,10 +4933,10 @@ def command_doctor(options: Any) -> int:
         sys.stdout.write("      fix: %s\n" % _finding_fix(rule))
     for path, why in _markdown_outside_the_corpus(canonical_root, canonical_dir):
         report.note("%s is not read as a record: %s" % (path, why))
-    _doctor_handshake(report, canonical_root, adr_dir)
+    _doctor_handshake(report, options, canonical_root, adr_dir)
     if options.expose:  # ADR 0015
-        _doctor_expose(report, canonical_root, adr_dir, options.expose)
-    _doctor_hook(report, canonical_root, adr_dir, projection)
+        _doctor_expose(report, options, canonical_root, adr_dir)
+    _doctor_hook(report, options, canonical_root, adr_dir, projection)
     if report.failed:
         sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
         return 1
@@ -4926,9 +5005,9 @@ def _markdown_outside_the_corpus(canonical_root, canonical_dir, depth_limit=8):
     return found
 
 
-def _doctor_handshake(report, canonical_root, adr_dir):
+def _doctor_handshake(report, options, canonical_root, adr_dir):
     """Start a child server as a client config would and talk to it in both eras."""
-    command = server_launch_command() + ["--cwd", canonical_root, "--dir", adr_dir]
+    command = server_launch_command() + _config_args(options, canonical_root, adr_dir)
     modern_meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                    "io.modelcontextprotocol/clientCapabilities": {}}
     sessions = (
@@ -4984,13 +5063,14 @@ def _doctor_expose_requests(parts: Sequence[str]) -> List[Tuple[int, str, Dict[s
     return requests
 
 
-def _doctor_expose(report: "_Report", canonical_root: str, adr_dir: str, parts: Sequence[str]) -> None:
+def _doctor_expose(report: "_Report", options: Any, canonical_root: str, adr_dir: str) -> None:
     """Start a child server with --expose and, in both eras, list and read what it serves.
 
     Its answers come from workers, so stdin stays open until every one is in (60 s at most):
     a closed stdin would abandon them."""
+    parts = options.expose
     shown = ",".join(parts)
-    command = server_launch_command() + ["--cwd", canonical_root, "--dir", adr_dir, "--expose", shown]
+    command = server_launch_command() + _config_args(options, canonical_root, adr_dir)
     modern_meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                    "io.modelcontextprotocol/clientCapabilities": {}}
     requests = _doctor_expose_requests(parts)
@@ -5063,36 +5143,94 @@ def _doctor_hook_matches(matcher: object, tool: str) -> bool:
         return False
 
 
-def _doctor_hook_settings(report: "_Report", canonical_root: str) -> Optional[str]:
-    """Report the adrkit-mcp PreToolUse hook in the project's Claude Code settings; its command."""
-    found = None
-    for name in ("settings.json", "settings.local.json"):
-        path = os.path.join(canonical_root, ".claude", name)
-        if not os.path.isfile(path):
-            continue
-        try:
-            with open(path, "rb") as handle:
-                settings = json.loads(handle.read().decode("utf-8"))
-            groups = settings.get("hooks", {}).get(HOOK_EVENT_NAME, [])
-            entries = [(group.get("matcher"), hook.get("command")) for group in groups
-                       for hook in group.get("hooks", []) if hook.get("type") == "command"]
-        except (OSError, ValueError, AttributeError, TypeError) as error:
-            report.note(".claude/%s cannot be read as Claude Code settings (%s)" % (name, error))
-            continue
-        for matcher, command in entries:
-            if not (isinstance(command, str) and re.search(r"adrkit[-_]mcp", command)
-                    and re.search(r"(^|\s)hook(\s|$)", command)):
-                continue
-            missed = [tool for tool in sorted(HOOK_FILE_FIELDS) if not _doctor_hook_matches(matcher, tool)]
-            report.ok("Claude Code hook in .claude/%s: %s %s" % (name, HOOK_EVENT_NAME, json.dumps(matcher)))
+class _DoctorHook(NamedTuple):
+    """One adrkit-mcp hook entry found in an agent's hook file."""
+
+    format: str       # the HOOK_FORMATS name it answers in
+    where: str        # the file, relative to the root
+    event: str        # the event it is listed under
+    matcher: object   # its matcher (None: none)
+    command: str      # the shell command (Cline: the executable file's path)
+    cwd: str          # the folder the agent starts it in, relative to the root
+
+
+# Where each agent keeps hook entries: (format, file or folder of *.json, events, nested groups).
+_doctor_hook_files = (
+    ("claude", ".claude/settings.json", ("PreToolUse",), True),
+    ("claude", ".claude/settings.local.json", ("PreToolUse",), True),
+    ("codex", ".codex/hooks.json", ("PreToolUse",), True),
+    ("vscode", ".github/hooks", ("PreToolUse",), False),
+    ("copilot", ".github/hooks", ("postToolUse",), False),
+    ("gemini", ".gemini/settings.json", ("AfterTool",), True),
+    ("cursor", ".cursor/hooks.json", ("postToolUse",), False),
+)
+
+
+def _doctor_is_ours(command: object) -> bool:
+    return (isinstance(command, str) and re.search(r"adrkit[-_]mcp", command) is not None
+            and re.search(r"(^|\s)hook(\s|$)", command) is not None)
+
+
+def _doctor_hook_commands(fmt: str, where: str, settings: Any, events: Tuple[str, ...],
+                          nested: bool) -> List[_DoctorHook]:
+    """The adrkit-mcp hook entries of one parsed hook file."""
+    found = []
+    for event in events:
+        for group in settings.get("hooks", {}).get(event, []):
+            hooks = group.get("hooks", []) if nested else [group]
+            for hook in hooks:
+                command = hook.get("command") or hook.get("bash")
+                if hook.get("type", "command") != "command" or not _doctor_is_ours(command):
+                    continue
+                named = re.search(r"--format[= ]([a-z]+)", command)
+                found.append(_DoctorHook(named.group(1) if named else fmt, where, event,
+                                         group.get("matcher") if nested else hook.get("matcher"),
+                                         command, str(hook.get("cwd") or ".")))
+    return found
+
+
+def _doctor_hook_entries(report: "_Report", canonical_root: str) -> List[_DoctorHook]:
+    """Every adrkit-mcp hook entry of the agents' hook files in the repository."""
+    found: List[_DoctorHook] = []
+    for fmt, place, events, nested in _doctor_hook_files:
+        folder = os.path.join(canonical_root, *place.split("/"))
+        names = ([place + "/" + name for name in sorted(os.listdir(folder)) if name.endswith(".json")]
+                 if os.path.isdir(folder) else [place] if os.path.isfile(folder) else [])
+        for where in names:
+            try:
+                with open(os.path.join(canonical_root, *where.split("/")), "rb") as handle:
+                    settings = json.loads(handle.read().decode("utf-8"))
+                found.extend(_doctor_hook_commands(fmt, where, settings, events, nested))
+            except (OSError, ValueError, AttributeError, TypeError) as error:
+                report.note("%s cannot be read as %s hook settings (%s)"
+                            % (where, HOOK_FORMATS[fmt]["agent"], error))
+    script = os.path.join(canonical_root, ".clinerules", "hooks", "PreToolUse")
+    try:
+        with open(script, "rb") as handle:
+            if _doctor_is_ours(handle.read(1 << 16).decode("utf-8", "replace")):
+                found.append(_DoctorHook("cline", ".clinerules/hooks/PreToolUse", "PreToolUse",
+                                         None, script, "."))
+    except OSError:
+        pass
+    return found
+
+
+def _doctor_hook_settings(report: "_Report", canonical_root: str) -> List[_DoctorHook]:
+    """Report the adrkit-mcp hook entries the repository holds, agent by agent."""
+    entries = _doctor_hook_entries(report, canonical_root)
+    for entry in entries:
+        report.ok("%s hook in %s: %s %s" % (HOOK_FORMATS[entry.format]["agent"], entry.where,
+                                            entry.event, json.dumps(entry.matcher)))
+        if entry.format == "claude":
+            missed = [tool for tool in sorted(HOOK_FORMATS["claude"]["tools"])
+                      if not _doctor_hook_matches(entry.matcher, tool)]
             if missed:
                 report.note("its matcher misses %s: use %s" % (", ".join(missed), json.dumps(HOOK_MATCHER)))
-            found = found or command
-    if found is None:
-        report.note("no adrkit-mcp hook in .claude/settings.json or .claude/settings.local.json: the "
-                    "agent hears of decisions only when it asks (adrkit-mcp config claude-code "
-                    "--hook prints the entry)")
-    return found
+    if not entries:
+        report.note("no adrkit-mcp hook in the repository's agent hook files: agents hear of "
+                    "decisions only when they ask (adrkit-mcp config <agent> --hook prints the "
+                    "entry for %s)" % ", ".join(_CONFIG_HOOK_AGENTS))
+    return entries
 
 
 def _doctor_governed(projection: "Projection", files: List[str]) -> bool:
@@ -5130,51 +5268,118 @@ def _doctor_governed_file(canonical_root: str, projection: "Projection") -> Opti
     return None
 
 
-def _doctor_hook(report: "_Report", canonical_root: str, adr_dir: str, projection: "Projection") -> None:
-    """Report the hook's configuration, then run it once on a governed file as Claude Code would."""
-    configured = _doctor_hook_settings(report, canonical_root)
+def _doctor_event(fmt: str, root: str, target: str) -> Dict[str, Any]:
+    """The agent's event for an edit of `target` (repository-relative), shaped as it sends one."""
+    path = os.path.join(root, *target.split("/"))
+    stamp = "2026-01-01T00:00:00.000Z"
+    if fmt == "codex":
+        patch = "*** Begin Patch\n*** Update File: %s\n@@\n-a\n+b\n*** End Patch\n" % target
+        return {"session_id": "adrkit-mcp-doctor", "turn_id": "doctor", "transcript_path": None,
+                "cwd": root, "hook_event_name": "PreToolUse", "model": "doctor",
+                "permission_mode": "default", "tool_name": "apply_patch",
+                "tool_input": {"command": patch}, "tool_use_id": "adrkit-mcp-doctor"}
+    if fmt == "vscode":
+        return {"timestamp": stamp, "hook_event_name": "PreToolUse", "session_id": "adrkit-mcp-doctor",
+                "cwd": root, "tool_name": "replace_string_in_file", "tool_use_id": "adrkit-mcp-doctor",
+                "tool_input": {"filePath": path, "oldString": "a", "newString": "b"}}
+    if fmt == "copilot":
+        return {"sessionId": "adrkit-mcp-doctor", "timestamp": 1767225600000, "cwd": root,
+                "toolName": "edit", "toolArgs": json.dumps({"path": path, "old_str": "a", "new_str": "b"}),
+                "toolResult": {"resultType": "success", "textResultForLlm": "edited"}}
+    if fmt == "gemini":
+        return {"session_id": "adrkit-mcp-doctor", "transcript_path": "", "cwd": root,
+                "hook_event_name": "AfterTool", "timestamp": stamp, "tool_name": "replace",
+                "tool_input": {"file_path": path, "old_string": "a", "new_string": "b"},
+                "tool_response": {"llmContent": "edited", "returnDisplay": "edited"}}
+    if fmt == "cursor":
+        return {"conversation_id": "adrkit-mcp-doctor", "generation_id": "doctor",
+                "hook_event_name": "postToolUse", "workspace_roots": [root], "tool_name": "Edit",
+                "tool_input": {"file_path": path}, "tool_output": "{}", "tool_use_id": "doctor",
+                "cwd": root, "duration": 1}
+    if fmt == "cline":
+        return {"clineVersion": "doctor", "hookName": "PreToolUse", "timestamp": "1767225600000",
+                "taskId": "adrkit-mcp-doctor", "workspaceRoots": [root], "userId": "doctor",
+                "preToolUse": {"toolName": "write_to_file", "parameters": {"path": target, "content": ""}}}
+    return {"session_id": "adrkit-mcp-doctor", "transcript_path": "", "cwd": root,
+            "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Edit",
+            "tool_input": {"file_path": path, "old_string": "", "new_string": ""},
+            "tool_use_id": "adrkit-mcp-doctor"}
+
+
+def _doctor_context(fmt: str, stdout: bytes) -> str:
+    """The context text of the agent's answer on stdout; raises when there is none."""
+    answer = json.loads(stdout.decode("utf-8"))
+    kind = HOOK_FORMATS[fmt]["answer"]
+    text = answer["hookSpecificOutput"]["additionalContext"] if kind == "hookSpecificOutput" else answer[kind]
+    if not isinstance(text, str):
+        raise TypeError("the context is not text")
+    return text
+
+
+def _doctor_hook_command(options: Any, entry: Optional[_DoctorHook], canonical_root: str,
+                         adr_dir: str) -> Tuple[List[str], str, str]:
+    """(command, label, folder it runs in): the configured entry as its agent runs it (a POSIX
+    shell), else this program's own hook in Claude Code's format."""
+    if entry is None or os.name != "posix":
+        fmt = entry.format if entry is not None else "claude"
+        command = (server_launch_command() + ["hook", "--format", fmt]
+                   + _config_args(options, canonical_root, adr_dir, hook=True))
+        return command, "the hook", canonical_root
+    folder = os.path.normpath(os.path.join(canonical_root, entry.cwd))
+    label = "the configured %s hook (%s)" % (HOOK_FORMATS[entry.format]["agent"], entry.where)
+    if entry.format == "cline":
+        return [entry.command], label, folder
+    line = entry.command
+    if entry.format == "gemini":  # Gemini CLI writes the quoted project folder in for the name
+        line = line.replace("$GEMINI_PROJECT_DIR", shlex.quote(canonical_root))
+    return ["/bin/sh", "-c", line], label, folder
+
+
+def _doctor_hook(report: "_Report", options: Any, canonical_root: str, adr_dir: str,
+                 projection: "Projection") -> None:
+    """Report the hook entries, then run each once on a governed file, as its agent would."""
+    entries: List[Optional[_DoctorHook]] = list(_doctor_hook_settings(report, canonical_root))
     target = _doctor_governed_file(canonical_root, projection)
     if target is None:
         report.note("no file of the repository is governed by an accepted decision: the hook was not run")
         return
-    event = {"session_id": "adrkit-mcp-doctor", "transcript_path": "", "cwd": canonical_root,
-             "permission_mode": "default", "hook_event_name": HOOK_EVENT_NAME, "tool_name": "Edit",
-             "tool_input": {"file_path": os.path.join(canonical_root, target), "old_string": "",
-                            "new_string": ""}, "tool_use_id": "adrkit-mcp-doctor"}
-    if configured is not None and os.name == "posix":
-        command, label = ["/bin/sh", "-c", configured], "the configured hook"
-    else:
-        command = server_launch_command() + ["hook", "--cwd", canonical_root, "--dir", adr_dir]
-        label = "the hook"
-    environment = dict(os.environ, CLAUDE_PROJECT_DIR=canonical_root)
-    try:
-        child = subprocess.run(command, input=json.dumps(event).encode("utf-8"), cwd=canonical_root,
-                               env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               timeout=HOOK_TIMEOUT_SECONDS)
-        answer = json.loads(child.stdout.decode("utf-8"))["hookSpecificOutput"]
-        lines = [line for line in answer["additionalContext"].splitlines() if line.startswith("- ADR ")]
-    except (OSError, subprocess.TimeoutExpired, ValueError, KeyError, TypeError, AttributeError) as error:
-        detail = child.stderr.decode("utf-8", "replace").strip()[:300] if "child" in locals() else ""
-        report.fail("%s gave no decision context for %s: %s" % (label, target, detail or error),
-                    "run it by hand: %s, with a PreToolUse event on stdin" % " ".join(command))
-        return
-    report.ok("%s answered for %s within its %d s limit: %d %s" % (
-        label, target, HOOK_TIMEOUT_SECONDS, len(lines), _plural(len(lines), "decision", "decisions")))
+    environment = dict(os.environ, CLAUDE_PROJECT_DIR=canonical_root, GEMINI_PROJECT_DIR=canonical_root)
+    for entry in entries or [None]:
+        fmt = entry.format if entry is not None else "claude"
+        command, label, folder = _doctor_hook_command(options, entry, canonical_root, adr_dir)
+        event = json.dumps(_doctor_event(fmt, canonical_root, target)).encode("utf-8")
+        child = None
+        try:
+            child = subprocess.run(command, input=event, cwd=folder, env=environment,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   timeout=HOOK_TIMEOUT_SECONDS)
+            lines = [line for line in _doctor_context(fmt, child.stdout).splitlines()
+                     if line.startswith("- ADR ")]
+        except (OSError, subprocess.TimeoutExpired, ValueError, KeyError, TypeError, AttributeError) as error:
+            detail = child.stderr.decode("utf-8", "replace").strip()[:300] if child is not None else ""
+            report.fail("%s gave no decision context for %s: %s" % (label, target, detail or error),
+                        "run it by hand with a %s event on stdin: %s"
+                        % (HOOK_FORMATS[fmt]["agent"], " ".join(command)))
+            continue
+        report.ok("%s answered for %s within its %d s limit: %d %s" % (
+            label, target, HOOK_TIMEOUT_SECONDS, len(lines), _plural(len(lines), "decision", "decisions")))
 
 
 # ---------------------------------------------------------------------------
 # 9. Commands: client configuration printer, `adrkit-mcp config <client> [--cwd PATH] [--dir PATH]`,
-# `adrkit-mcp config --list`, `adrkit-mcp config --all`.
+# `adrkit-mcp config <agent> --hook`, `adrkit-mcp config --list`, `adrkit-mcp config --all`.
 #
-# Prints on stdout only the JSON to merge into the client's own configuration file; everything
-# addressed to the person (where the file is, "merge, don't overwrite", warnings) goes to stderr.
-# The command is absolute (the running interpreter plus the .pyz or module file, or the
-# installed console script): GUI clients start servers without the login shell's PATH, and
-# `spawn ... ENOENT` is the most common reason an MCP server never starts. The exception is a
-# team config (a .pyz inside the repository, or --portable) for the three project-scoped files:
-# `python3` and the repository-relative program, with a note on what each teammate needs.
+# Prints on stdout only what to merge into the client's own configuration file (JSON; TOML for
+# Codex's config.toml; the executable file itself for Cline's hook); everything addressed to the
+# person (where the file is, "merge, don't overwrite", warnings) goes to stderr. The command is
+# absolute (the running interpreter plus the .pyz or module file, or the installed console
+# script): GUI clients start servers without the login shell's PATH, and `spawn ... ENOENT` is the
+# most common reason an MCP server never starts. The exception is a team config (a .pyz inside the
+# repository, or --portable) for the project-scoped files: `python3` and the repository-relative
+# program, with a note on what each teammate needs. What an entry passes after the program (--cwd,
+# --dir, and any flag config carries into entries) comes from _config_args alone.
 #
-# Shapes, checked against each client's documentation (late 2026):
+# Server shapes, checked against each client's documentation (late 2026):
 #   claude-desktop  {"mcpServers": {name: {command, args, env}}}
 #                   modelcontextprotocol.io/docs/develop/connect-local-servers
 #   claude-code     {"mcpServers": {name: {"type": "stdio", command, args, env}}} in .mcp.json
@@ -5191,6 +5396,19 @@ def _doctor_hook(report: "_Report", canonical_root: str, adr_dir: str, projectio
 #                   docs.cline.bot/mcp/configuring-mcp-servers
 #   continue        {"mcpServers": [{name, "type": "stdio", command, args}]} list in config.yaml
 #                   docs.continue.dev/customize/deep-dives/mcp
+#   codex           [mcp_servers.<name>] command, args (TOML) in ~/.codex/config.toml or a trusted
+#                   project's .codex/config.toml; developers.openai.com/codex/mcp and the
+#                   McpServerConfig of codex-rs/core/config.schema.json (openai/codex)
+#   gemini          {"mcpServers": {name: {command, args}}} in .gemini/settings.json
+#                   geminicli.com/docs/tools/mcp-server; schemas/settings.schema.json
+#   windsurf        {"mcpServers": {name: {command, args}}} in ~/.codeium/windsurf/mcp_config.json
+#                   docs.windsurf.com/windsurf/cascade/mcp
+#   zed             {"context_servers": {name: {"source": "custom", command, args, env}}} in Zed's
+#                   settings.json; zed.dev/docs/ai/mcp (docs/src/ai/mcp.md, zed-industries/zed)
+#   opencode        {"mcp": {name: {"type": "local", "command": [program, args...], "cwd",
+#                   "enabled"}}} in opencode.json; opencode.ai/docs/mcp-servers (McpLocalConfig,
+#                   strict; "cwd" is the root, a field of the releases of mid-2026 on)
+# Hook entries (`--hook`): the file and shape of each agent, in _config_hook_entry, ADR 0018.
 # Stdlib only; every name here starts with _config_ except the entry point command_config.
 # ---------------------------------------------------------------------------------------------
 
@@ -5214,19 +5432,57 @@ _config_clients = (
      "cline_mcp_settings.json (Cline > MCP Servers > Configure > Configure MCP Servers opens it)"),
     ("continue", "Continue",
      "~/.continue/config.yaml, in its mcpServers list (YAML accepts this JSON as it is)"),
+    ("codex", "Codex CLI",
+     "~/.codex/config.toml for every project, or .codex/config.toml in a trusted project (TOML)"),
+    ("gemini", "Gemini CLI",
+     ".gemini/settings.json in the project, or ~/.gemini/settings.json for every project"),
+    ("windsurf", "Windsurf",
+     "~/.codeium/windsurf/mcp_config.json (Cascade > MCP servers > View raw config opens it)"),
+    ("zed", "Zed",
+     "Zed's settings.json (~/.config/zed/settings.json, or .zed/settings.json in the project)"),
+    ("opencode", "opencode",
+     "opencode.json at the project root, or ~/.config/opencode/opencode.json"),
 )
+
+# The agents `--hook` serves: id -> (hook format, the file that holds the entry).
+_config_hook_agents = {
+    "claude-code": ("claude", ".claude/settings.json (the team's, committed) or "
+                              ".claude/settings.local.json (yours)"),
+    "codex": ("codex", ".codex/hooks.json in the project (or ~/.codex/hooks.json)"),
+    "vscode": ("vscode", ".github/hooks/adrkit-vscode.json in the workspace"),
+    "copilot-cli": ("copilot", ".github/hooks/adrkit.json in the repository"),
+    "gemini": ("gemini", ".gemini/settings.json in the project"),
+    "cursor": ("cursor", ".cursor/hooks.json in the project"),
+    "cline": ("cline", ".clinerules/hooks/PreToolUse, an executable file"),
+}
+_CONFIG_HOOK_AGENTS = tuple(_config_hook_agents)
+# VS Code's editing tools as its hook matcher: VS Code ignores matchers (it runs the entry for
+# every tool), Copilot CLI, which also reads .github/hooks, applies it and never runs the entry.
+_config_vscode_matcher = "|".join(sorted(HOOK_FORMATS["vscode"]["tools"]))
 
 
 def _config_check(options: Any) -> None:
-    """Exactly one of a client id, --list, --all; a known client id."""
+    """Exactly one of a client id, --list, --all; a known client id; --hook with one agent."""
     chosen = [options.client is not None, options.list, options.all]
     if sum(chosen) != 1:
         options.parser.error("give exactly one of: a client id, --list, --all")
     ids = [client_id for client_id, _, _ in _config_clients]
     if options.client is not None and options.client not in ids:
         options.parser.error("unknown client %r; the clients are: %s" % (options.client, ", ".join(ids)))
-    if options.hook and options.client != "claude-code":
-        options.parser.error("--hook is for Claude Code: adrkit-mcp config claude-code --hook")
+    if options.hook and options.client not in _config_hook_agents:
+        options.parser.error("--hook needs one of the agents: %s" % ", ".join(_CONFIG_HOOK_AGENTS))
+
+
+def _config_args(options: Any, root: Optional[str], adr_dir: Optional[str],
+                 hook: bool = False) -> List[str]:
+    """What every printed server or hook entry passes after the program: --cwd ROOT and --dir DIR
+    where the entry says them (None: they travel in env, or the starting folder says it), then the
+    flags `config` carries into the entries: --expose (servers only; ADR 0015). The one place
+    that builds them."""
+    args = [] if root is None else ["--cwd", root]
+    args += [] if adr_dir is None else ["--dir", adr_dir]
+    expose = getattr(options, "expose", None)
+    return args + (["--expose", ",".join(expose)] if expose and not hook else [])
 
 
 def _config_launcher() -> Tuple[str, List[str], str]:
@@ -5266,14 +5522,15 @@ def _config_root(options: Any, for_vscode: bool) -> Optional[str]:
     return os.path.realpath(os.path.expanduser(str(value)))
 
 
-def _config_snippet(client_id: str, command: str, lead: List[str], root: Optional[str],
+def _config_snippet(options: Any, client_id: str, command: str, lead: List[str], root: Optional[str],
                     adr_dir: str) -> object:
     name = _config_server_name
-    cli_args = lead + ["--cwd", root or "${workspaceFolder}", "--dir", adr_dir]
+    cli_args = lead + _config_args(options, root or "${workspaceFolder}", adr_dir)
     env = {_ENV_CWD: root or "", _ENV_DIR: adr_dir}
     if client_id in ("claude-desktop", "cursor", "cline"):
         # GUI apps start servers from an arbitrary directory: the root travels in env.
-        return {"mcpServers": {name: {"command": command, "args": list(lead), "env": env}}}
+        return {"mcpServers": {name: {"command": command, "args": lead + _config_args(options, None, None),
+                                      "env": env}}}
     if client_id == "claude-code":
         return {"mcpServers": {name: {"type": "stdio", "command": command, "args": cli_args,
                                       "env": {}}}}
@@ -5285,7 +5542,44 @@ def _config_snippet(client_id: str, command: str, lead: List[str], root: Optiona
     if client_id == "continue":
         return {"mcpServers": [{"name": name, "type": "stdio", "command": command,
                                 "args": cli_args}]}
+    if client_id == "opencode":  # its own "cwd" starts the server in the root
+        return {"$schema": "https://opencode.ai/config.json", "mcp": {name: {
+            "type": "local", "command": [command] + lead + _config_args(options, None, adr_dir),
+            "cwd": root or os.getcwd(), "enabled": True}}}
+    return _config_other_snippet(client_id, command, cli_args)
+
+
+def _config_other_snippet(client_id: str, command: str, cli_args: List[str]) -> object:
+    """The clients added with the hooks (ADR 0018): Codex, Gemini CLI, Windsurf, Zed."""
+    name = _config_server_name
+    if client_id == "codex":  # printed as TOML by _config_toml
+        return {"mcp_servers": {name: {"command": command, "args": cli_args}}}
+    if client_id in ("gemini", "windsurf"):
+        return {"mcpServers": {name: {"command": command, "args": cli_args}}}
+    if client_id == "zed":  # "source": "custom" for releases whose settings are tagged by it
+        return {"context_servers": {name: {"source": "custom", "command": command, "args": cli_args,
+                                           "env": {}}}}
     raise KeyError(client_id)
+
+
+def _config_toml_string(text: str) -> str:
+    """A TOML basic string: JSON's escapes are TOML's, and DEL, which TOML forbids raw, escaped."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
+
+def _config_toml(snippet: Dict[str, Any]) -> str:
+    """Codex's [mcp_servers.<name>] table: string and string-list values, as TOML."""
+    lines = []
+    for table, entries in snippet.items():
+        for name, entry in entries.items():
+            lines.append("[%s.%s]" % (table, name))
+            for key, value in entry.items():
+                if isinstance(value, list):
+                    value = "[" + ", ".join(_config_toml_string(item) for item in value) + "]"
+                else:
+                    value = _config_toml_string(value)
+                lines.append("%s = %s" % (key, value))
+    return "\n".join(lines) + "\n"
 
 
 # Team configs: a .pyz (or the module file) committed in the repository, started by every
@@ -5308,12 +5602,13 @@ def _config_in_repository(lead: List[str], how: str, root: Optional[str]) -> Opt
     return inside.replace(os.sep, "/")
 
 
-def _config_portable_snippet(client_id: str, program: str, adr_dir: str) -> object:
+def _config_portable_snippet(options: Any, client_id: str, program: str, adr_dir: str) -> object:
     name = _config_server_name
     if client_id == "claude-code":  # started in the project folder: relative paths hold
         return {"mcpServers": {name: {"type": "stdio", "command": _config_portable_python,
-                                      "args": [program, "--dir", adr_dir], "env": {}}}}
-    args = ["${workspaceFolder}/" + program, "--cwd", "${workspaceFolder}", "--dir", adr_dir]
+                                      "args": [program] + _config_args(options, None, adr_dir),
+                                      "env": {}}}}
+    args = ["${workspaceFolder}/" + program] + _config_args(options, "${workspaceFolder}", adr_dir)
     if client_id == "vscode":
         return {"servers": {name: {"type": "stdio", "command": _config_portable_python,
                                    "args": args}}}
@@ -5347,7 +5642,22 @@ def _config_merge_hint(client_id: str) -> str:
         return 'add the "%s" entry to the file\'s existing "servers" object' % _config_server_name
     if client_id == "continue":
         return 'append the entry to the existing "mcpServers" list'
+    if client_id == "codex":
+        return "add the [mcp_servers.%s] table to the file" % _config_server_name
+    if client_id == "zed":
+        return 'add the "%s" entry to the settings\' "context_servers" object' % _config_server_name
+    if client_id == "opencode":
+        return 'add the "%s" entry to the file\'s "mcp" object' % _config_server_name
     return 'add the "%s" entry to the file\'s existing "mcpServers" object' % _config_server_name
+
+
+# What a client's entry needs besides merging it (printed for that client alone).
+_config_client_notes = {
+    "codex": "Codex reads a project's .codex/config.toml only once you trust the project.",
+    "opencode": 'opencode asks before it starts a server of a project\'s opencode.json (opencode '
+                'mcp approve adrkit). Its "cwd" field is newer than some releases, which refuse '
+                'the file with it: there, drop "cwd" and put --cwd and the root after the program.',
+}
 
 
 def _config_warnings(command: str, lead: List[str], how: str, roots: List[str],
@@ -5375,15 +5685,6 @@ def _config_warnings(command: str, lead: List[str], how: str, roots: List[str],
     return notes
 
 
-def _config_expose(snippet: Any, parts: Sequence[str]) -> None:
-    """With --expose (ADR 0015), every server entry of the snippet passes it on in its args."""
-    if not parts:
-        return
-    servers = snippet.get("mcpServers", snippet.get("servers"))
-    for entry in servers if isinstance(servers, list) else servers.values():
-        entry["args"] = list(entry["args"]) + ["--expose", ",".join(parts)]
-
-
 def _config_write_json(value: object) -> None:
     sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=True) + "\n")
     sys.stdout.flush()
@@ -5393,39 +5694,138 @@ def _config_say(line: str) -> None:
     sys.stderr.write("adrkit-mcp: %s\n" % line)
 
 
-def _config_hook_command(command: str, lead: List[str], program: Optional[str], root: str,
-                         adr_dir: str) -> str:
-    """The hook's shell command: the team form names the program under $CLAUDE_PROJECT_DIR."""
+class _ConfigShell(str):
+    """A word of a hook command already in shell syntax (a variable, a command substitution)."""
+
+
+# The team form's repository root in each agent's hook command, as the shell sees it: Claude Code
+# sets CLAUDE_PROJECT_DIR; Gemini CLI replaces $GEMINI_PROJECT_DIR in the command with the quoted
+# project folder (so it stays unquoted here); Codex and Cursor run the command in the session's
+# folder, which may be a subfolder: git says the root, as Codex's own documentation does; VS Code
+# and Copilot CLI start it in the folder the entry's "cwd": "." names, the repository root; Cline's
+# script finds the root from its own place, .clinerules/hooks/.
+_config_hook_roots = {
+    "claude": '"$CLAUDE_PROJECT_DIR"', "codex": '"$(git rev-parse --show-toplevel)"',
+    "vscode": ".", "copilot": ".", "gemini": "$GEMINI_PROJECT_DIR",
+    "cursor": '"$(git rev-parse --show-toplevel)"', "cline": '"$root"',
+}
+
+
+def _config_hook_line(options: Any, fmt: str, command: str, lead: List[str], program: Optional[str],
+                      root: str, adr_dir: str) -> str:
+    """The shell command of an agent's hook entry, ending in HOOK_COMMAND_GUARD."""
     if program is not None:
-        return '%s "$CLAUDE_PROJECT_DIR"/%s hook --cwd "$CLAUDE_PROJECT_DIR" --dir %s%s' % (
-            _config_portable_python, shlex.quote(program), shlex.quote(adr_dir), HOOK_COMMAND_GUARD)
-    return " ".join(shlex.quote(part) for part in [command] + lead + [
-        "hook", "--cwd", root, "--dir", adr_dir]) + HOOK_COMMAND_GUARD
+        where = _config_hook_roots[fmt]
+        prefix = "" if where == "." else where + "/"
+        words = [_config_portable_python, _ConfigShell(prefix + shlex.quote(program))]
+        root_word: str = _ConfigShell(where)
+    else:
+        words, root_word = [command] + lead, root
+    words += ["hook", "--format", fmt] + _config_args(options, root_word, adr_dir, hook=True)
+    line = " ".join(word if isinstance(word, _ConfigShell) else shlex.quote(word) for word in words)
+    neutral = HOOK_FORMATS[fmt]["neutral"]
+    line += HOOK_NEUTRAL_GUARD % shlex.quote(neutral) if neutral else HOOK_COMMAND_GUARD
+    if fmt == "cline":  # the executable file: it must print Cline's answer whatever happens
+        return ("#!/bin/sh\n# adrkit-mcp: the decisions about a file before Cline edits it "
+                "(adrkit-mcp config cline --hook).\n# Never blocks: it answers %s "
+                "whatever happens, and exits 0.\n"
+                'root=$(cd "$(dirname "$0")/../.." && pwd) || root=.\n'
+                "%s\nexit 0\n" % (neutral, line))
+    return line
 
 
-def _config_hook(command: str, lead: List[str], program: Optional[str], root: str,
-                 adr_dir: str) -> int:
-    """`config claude-code --hook`: the settings.json fragment of the PreToolUse hook."""
-    line = _config_hook_command(command, lead, program, root, adr_dir)
-    _config_write_json({"hooks": {HOOK_EVENT_NAME: [{"matcher": HOOK_MATCHER, "hooks": [
-        {"type": "command", "command": line, "timeout": HOOK_TIMEOUT_SECONDS}]}]}})
-    _config_say("Claude Code hooks: .claude/settings.json at the repository root (the team's, "
-                "committed) or .claude/settings.local.json (yours, not committed).")
-    _config_say('MERGE this into that file: add the entry to the "%s" list of its "hooks" object; '
-                "do not overwrite the file, which holds your other settings." % HOOK_EVENT_NAME)
+def _config_hook_entry(agent: str, line: str) -> object:
+    """What to merge into the agent's hook file (ADR 0018 cites each shape's source)."""
+    timeout = HOOK_TIMEOUT_SECONDS
+    if agent == "claude-code":
+        return {"hooks": {"PreToolUse": [{"matcher": HOOK_MATCHER, "hooks": [
+            {"type": "command", "command": line, "timeout": timeout}]}]}}
+    if agent == "codex":
+        return {"hooks": {"PreToolUse": [{"matcher": "^apply_patch$", "hooks": [
+            {"type": "command", "command": line, "timeout": timeout,
+             "statusMessage": "Reading the decision records"}]}]}}
+    if agent == "vscode":
+        return {"hooks": {"PreToolUse": [{"type": "command", "command": line, "cwd": ".",
+                                          "matcher": _config_vscode_matcher, "timeout": timeout}]}}
+    if agent == "copilot-cli":
+        return {"version": 1, "hooks": {"postToolUse": [
+            {"type": "command", "bash": line, "cwd": ".", "matcher": "edit|create",
+             "timeoutSec": timeout}]}}
+    if agent == "gemini":
+        return {"hooks": {"AfterTool": [{"matcher": "write_file|replace", "hooks": [
+            {"name": "adrkit-decisions", "type": "command", "command": line,
+             "timeout": timeout * 1000,
+             "description": "The decision records about the file just edited"}]}]}}
+    if agent == "cursor":
+        return {"version": 1, "hooks": {"postToolUse": [{"command": line}]}}
+    raise KeyError(agent)
+
+
+# What each agent's entry needs besides merging it: when the context arrives, and any switch.
+_config_hook_notes = {
+    "claude-code": "the context arrives before the edit (PreToolUse).",
+    "codex": "the context arrives before the edit (PreToolUse on apply_patch, every file of the "
+             "patch). Codex runs a project's hooks only once you trust them (/hooks).",
+    "vscode": "the context arrives before the edit (PreToolUse). VS Code also runs the hooks of "
+              ".claude/settings.json, for every tool; that entry answers VS Code's tools with "
+              "nothing, at once.",
+    "copilot-cli": "the context arrives just after the edit (postToolUse), appended to the tool's "
+                   "result: Copilot CLI's preToolUse cannot carry context. It runs repository "
+                   "hooks in a folder you trust.",
+    "gemini": "the context arrives just after the edit (AfterTool), appended to the tool's result: "
+              "BeforeTool cannot carry context. Gemini CLI asks before it runs a new project hook; "
+              "its timeout is in milliseconds.",
+    "cursor": "the context arrives just after the edit (postToolUse additional_context, which "
+              "Cursor documents only in part; see the README).",
+    "cline": "save it as .clinerules/hooks/PreToolUse, make it executable (chmod +x) and turn on "
+             "Hooks in Cline's settings; Cline runs hooks on macOS and Linux only. The context "
+             "reaches the model with its next request.",
+}
+
+
+def _config_hook(options: Any, agent: str, command: str, lead: List[str], program: Optional[str],
+                 root: str, adr_dir: str) -> int:
+    """`config <agent> --hook`: the entry of the agent's hook file (the file itself for Cline)."""
+    fmt, where = _config_hook_agents[agent]
+    line = _config_hook_line(options, fmt, command, lead, program, root, adr_dir)
+    if agent == "cline":
+        sys.stdout.write(line)
+        sys.stdout.flush()
+    else:
+        _config_write_json(_config_hook_entry(agent, line))
+    _config_say("%s hooks: %s." % (HOOK_FORMATS[fmt]["agent"], where))
+    if agent != "cline":
+        _config_say("MERGE this into that file: add the entry to its event's list in the file's "
+                    '"hooks" object; do not overwrite the file, which holds your other settings.')
+    _config_say(_config_hook_notes[agent])
     if program is not None:
         _config_say("team config: commit it with %s; it names no path of this machine. Every "
-                    "teammate needs Python 3.9 or newer as %s on the PATH Claude Code sees (on "
-                    "Windows, write py or python instead if there is no python3)." % (program, _config_portable_python))
+                    "teammate needs Python 3.9 or newer as %s on the PATH the agent sees (on "
+                    "Windows, write py or python instead if there is no python3)."
+                    % (program, _config_portable_python))
     else:
-        _config_say("the command names paths of this machine: keep it in .claude/settings.local.json"
-                    ", or commit the .pyz in the repository and run this again with it for a team "
-                    "form.")
-    _config_say("the hook only adds context before an edit; it never blocks one. Check it with "
-                "adrkit-mcp doctor.")
+        _config_say("the command names paths of this machine: keep it out of the repository (for "
+                    "Claude Code, .claude/settings.local.json), or commit the .pyz in the "
+                    "repository and run this again with it for a team form.")
+    _config_say("the hook only adds context; it never blocks an edit and exits 0 whatever "
+                "happens. Check it with adrkit-mcp doctor.")
     for note in _config_warnings(command, lead, "portable", [root], adr_dir):
         _config_say(note)
     return 0
+
+
+def _config_print(options: Any, wanted: List[str], snippets: Dict[str, object]) -> None:
+    """The snippets on stdout: one client's as its file takes it (TOML for Codex), or --all's
+    object keyed by client id (Codex's table as JSON there)."""
+    if options.all:
+        _config_write_json(snippets)
+        _config_say("codex's value is its config.toml table written as JSON: `adrkit-mcp config "
+                    "codex` prints it as TOML.")
+    elif wanted[0] == "codex":
+        sys.stdout.write(_config_toml(snippets["codex"]))  # type: ignore[arg-type]
+        sys.stdout.flush()
+    else:
+        _config_write_json(snippets[wanted[0]])
 
 
 def command_config(options: Any) -> int:
@@ -5452,23 +5852,30 @@ def command_config(options: Any) -> int:
     if how != "zipapp" and not options.portable:
         program = None  # a module file inside the root is portable on request only
     if options.hook:
-        return _config_hook(command, lead, program, str(root), adr_dir)
+        return _config_hook(options, wanted[0], command, lead, program, str(root), adr_dir)
     snippets = {}
     for client_id in wanted:
         client_root = _config_root(options, for_vscode=True) if client_id == "vscode" else root
         if program is not None and client_id in _config_project_clients:
-            snippets[client_id] = _config_portable_snippet(client_id, program, adr_dir)
+            snippets[client_id] = _config_portable_snippet(options, client_id, program, adr_dir)
         else:
-            snippets[client_id] = _config_snippet(client_id, command, lead, client_root, adr_dir)
-        _config_expose(snippets[client_id], options.expose)
-    _config_write_json(snippets if options.all else snippets[wanted[0]])
+            snippets[client_id] = _config_snippet(options, client_id, command, lead, client_root, adr_dir)
+    _config_print(options, wanted, snippets)
+    _config_notes(options, wanted, program, command, lead, how, adr_dir)
+    return 0
 
+
+def _config_notes(options: Any, wanted: List[str], program: Optional[str], command: str,
+                  lead: List[str], how: str, adr_dir: str) -> None:
+    """Where each snippet goes, how to merge it, and the warnings, on stderr."""
     for client_id in wanted:
         display, where = _config_where(client_id)
         _config_say("%s: %s." % (display, where))
         if not options.all:
             _config_say("MERGE this into that file (%s); do not overwrite the file, which holds "
                         "your other servers and settings." % _config_merge_hint(client_id))
+            if client_id in _config_client_notes:
+                _config_say(_config_client_notes[client_id])
     if options.all:
         _config_say("each value above is a snippet to MERGE into that client's file (add the "
                     "\"%s\" entry next to the existing ones); never overwrite a whole file."
@@ -5487,22 +5894,22 @@ def command_config(options: Any) -> int:
             roots.append(client_root)
     for line in _config_warnings(command, lead, how if absolute else "portable", roots, adr_dir):
         _config_say(line)
-    return 0
 
 
 # ---------------------------------------------------------------------------
-# 9. Commands: the coding-agent hook, `adrkit-mcp hook` (ADR 0013)
+# 9. Commands: the coding-agent hook, `adrkit-mcp hook` (ADRs 0013 and 0018)
 # ---------------------------------------------------------------------------
 #
-# Claude Code runs the command before Edit, Write, MultiEdit or NotebookEdit with one JSON event
-# on stdin. Fields read, as the hooks reference (code.claude.com/docs/en/hooks) and the types of
-# @anthropic-ai/claude-agent-sdk 0.3.335 (PreToolUseHookInput: BaseHookInput & {hook_event_name,
-# tool_name, tool_input, tool_use_id}) name them: hook_event_name, tool_name, tool_input.file_path
-# (notebook_path for NotebookEdit) and cwd; session_id, transcript_path, permission_mode,
-# tool_use_id and the rest are ignored. The file becomes repository-relative, then the validator
-# and pure function of get_decision_context answer on a fresh projection, exactly as a tool call
-# would. The answer is context for the model and nothing else (ADR 0013): every refusal exits 0
-# with stdout empty and one line on stderr, which Claude Code shows only in its debug output.
+# An agent runs the command with one JSON event on stdin: before an edit (Claude Code, Codex CLI,
+# VS Code, Cline) or just after it, where only that event carries context to the model (Copilot
+# CLI's postToolUse, Gemini CLI's AfterTool, Cursor's postToolUse). HOOK_FORMATS (Contract) says,
+# for each agent, where the event name, the tool, its arguments and the paths are, and how the
+# answer looks. `--format` names the agent (every printed entry does); without it hook_gate tells
+# the agent from the event's fields. The paths become repository-relative, then the validator and
+# pure function of get_decision_context answer on a fresh projection, exactly as a tool call would.
+# The answer is context for the model and nothing else (ADR 0013): every outcome exits 0; an event
+# for a tool that edits nothing gets the agent's neutral answer and no stderr line, anything else
+# the hook cannot use gets the neutral answer and one stderr line.
 
 class _HookRefusal(Exception):
     """An event, path or corpus the hook cannot use: one line on stderr, exit 0."""
@@ -5516,14 +5923,71 @@ class _HookRefusal(Exception):
         return HOOK_REFUSALS[self.key].format(**self.facts)
 
 
+def _hook_dig(value: Any, path: str) -> Any:
+    """The value at a dotted path of the event ("a.b", "roots.0"), or None. JSON text met on the way
+    down is parsed (Copilot CLI sends toolArgs as JSON text). Standard library only: build.py copies
+    this function into the .pyz's entry point with hook_gate."""
+    for key in path.split("."):
+        if isinstance(value, str) and value[:1] == "{":
+            try:
+                value = json.loads(value)
+            except ValueError:
+                return None
+        if isinstance(value, dict):
+            value = value.get(key)
+        elif isinstance(value, list) and key.isdigit() and int(key) < len(value):
+            value = value[int(key)]
+        else:
+            return None
+    return value
+
+
+def hook_gate(event: Any, forced: Optional[str], formats: Dict[str, Any],
+              order: Sequence[str]) -> Tuple[Optional[str], str]:
+    """(agent format, verdict) of one event, from HOOK_FORMATS alone.
+
+    "edit": an editing tool of the agent (the caller reads its paths); "quiet": the agent's edit
+    event for a tool that edits nothing; "foreign": not the forced format's event (another agent
+    runs this entry, as VS Code runs every hook file it finds); "wrong-event": the agent's event,
+    but not one it can be answered in; "unknown": no agent's. Without a forced format the first
+    agent in `order` whose marks, event and tool with its path argument fit wins, else the first
+    whose tool fits (its argument missing: the caller refuses it). Uses nothing of the module but
+    _hook_dig: build.py copies both into the .pyz's entry point, which answers "quiet" and
+    "foreign" before anything else is imported (ADR 0018).
+    """
+    quiet = wrong = unsure = None
+    for name in ([forced] if forced else order):
+        fmt = formats[name]
+        if not isinstance(event, dict) or any(_hook_dig(event, mark) is None for mark in fmt["marks"]):
+            continue
+        if _hook_dig(event, fmt["event"]) not in fmt["events"]:
+            wrong = wrong or name
+            continue
+        tool = _hook_dig(event, fmt["tool"])
+        spec = fmt["tools"].get(tool) if isinstance(tool, str) else None
+        if spec is None:
+            quiet = quiet or name
+        elif forced or _hook_dig(event, fmt["input"] + "." + spec.split(":")[-1].split("[]")[0]) is not None:
+            return name, "edit"
+        else:  # its tool without its argument: a later agent's tool of the same name, or malformed
+            unsure = unsure or name
+    if unsure is not None:
+        return unsure, "edit"
+    if quiet is not None:
+        return quiet, "quiet"
+    if wrong is not None:
+        return wrong, "wrong-event"
+    return forced, "foreign" if forced else "unknown"
+
+
 def _hook_shown(value: object) -> str:
     """A value of the event as one short line (JSON, at most 80 characters)."""
     text = json.dumps(value, ensure_ascii=True)
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _hook_read_event(stream: Any) -> Dict[str, Any]:
-    """The event object read from a binary stream, at most HOOK_MAX_EVENT_BYTES."""
+def _hook_read_event(stream: Any) -> Any:
+    """The event read from a binary stream (at most HOOK_MAX_EVENT_BYTES), parsed as JSON."""
     data = stream.read(HOOK_MAX_EVENT_BYTES + 1)
     if len(data) > HOOK_MAX_EVENT_BYTES:
         while stream.read(1 << 16):  # drain, so the agent's write never meets a closed pipe
@@ -5542,33 +6006,94 @@ def _hook_read_event(stream: Any) -> Dict[str, Any]:
     return event
 
 
-def _hook_target(event: Dict[str, Any]) -> str:
-    """The path the tool is about to change, as the event gives it."""
-    name = event.get("hook_event_name")
-    if name != HOOK_EVENT_NAME:
-        raise _HookRefusal("wrong-event", value=_hook_shown(name))
-    tool = event.get("tool_name")
-    field = HOOK_FILE_FIELDS.get(tool) if isinstance(tool, str) else None
-    if field is None:
-        raise _HookRefusal("unknown-tool", value=_hook_shown(tool))
-    tool_input = event.get("tool_input")
-    if not isinstance(tool_input, dict):
-        raise _HookRefusal("no-input")
-    path = tool_input.get(field)
-    if not isinstance(path, str) or not path:
-        raise _HookRefusal("no-path", field=field)
-    return path
+def _hook_patch_paths(text: str, field: str) -> List[str]:
+    """Every path a patch in the apply_patch format names, in order: Add File, Update File (and its
+    Move to), Delete File. Read as Codex's parser reads it (codex-rs/apply-patch/src/parser.rs):
+    the whole text trimmed, an optional <<EOF heredoc around it, header lines trimmed, a Move to
+    line only right after its Update File line; an added file's lines start with "+", an update's
+    hunk runs to the next line that starts with "*" other than "*** End of File"."""
+    lines = [line[:-1] if line.endswith("\r") else line for line in text.strip().split("\n")]
+    if len(lines) >= 4 and lines[0] in ("<<EOF", "<<'EOF'", '<<"EOF"') and lines[-1].endswith("EOF"):
+        lines = lines[1:-1]
+    if len(lines) < 2 or lines[0].strip() != "*** Begin Patch" or lines[-1].strip() != "*** End Patch":
+        raise _HookRefusal("bad-patch", field=field, detail="no *** Begin Patch ... *** End Patch")
+    body, paths, index = lines[1:-1], [], 0
+    while index < len(body):
+        line = body[index].strip()
+        header = next((h for h in HOOK_PATCH_HEADERS if line.startswith(h)), None)
+        if header is None:
+            raise _HookRefusal("bad-patch", field=field, detail="line %d is no file header" % (index + 2))
+        paths.append(line[len(header):])
+        index += 1
+        if header == "*** Add File: ":
+            while index < len(body) and body[index].startswith("+"):
+                index += 1
+        elif header == "*** Update File: ":
+            if index < len(body) and body[index].startswith("*** Move to: "):
+                paths.append(body[index][len("*** Move to: "):])
+                index += 1
+            while index < len(body) and not (body[index].startswith("*")
+                                             and body[index].strip() != "*** End of File"):
+                index += 1
+    return paths
 
 
-def _hook_location(options: Any, event: Dict[str, Any]) -> Tuple[str, str, str]:
+def _hook_arguments(event: Dict[str, Any], fmt: Dict[str, Any]) -> Dict[str, Any]:
+    """The tool's arguments as an object (JSON text parsed)."""
+    arguments = _hook_dig(event, fmt["input"])
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except (ValueError, RecursionError):
+            arguments = None
+    if not isinstance(arguments, dict):
+        raise _HookRefusal("no-input", field=fmt["input"])
+    return arguments
+
+
+def _hook_targets(event: Dict[str, Any], fmt: Dict[str, Any]) -> List[str]:
+    """The paths the event's tool edits (or has edited), as the event gives them."""
+    spec = fmt["tools"][_hook_dig(event, fmt["tool"])]
+    arguments = _hook_arguments(event, fmt)
+    kind, _, field = spec.rpartition(":")
+    where = "%s.%s" % (fmt["input"], field)
+    paths: List[Any]
+    if kind == "patch":
+        if not isinstance(arguments.get(field), str):
+            raise _HookRefusal("no-path", field=where)
+        paths = _hook_patch_paths(arguments[field], where)
+    elif "[]." in field:
+        items, _, inner = field.partition("[].")
+        listed = arguments.get(items)
+        paths = [item.get(inner) if isinstance(item, dict) else None
+                 for item in (listed if isinstance(listed, list) and listed else [None])]
+    else:
+        paths = [arguments.get(field)]
+    if any(not isinstance(path, str) or not path for path in paths):
+        raise _HookRefusal("no-path", field=where)
+    return list(dict.fromkeys(paths))
+
+
+def _hook_first(event: Dict[str, Any], keys: Sequence[str], field_check: bool = True) -> Optional[str]:
+    """The first of the event's keys that is present: an absolute path, or a refusal."""
+    for key in keys:
+        value = _hook_dig(event, key)
+        if value is None:
+            continue
+        if field_check and not (isinstance(value, str) and os.path.isabs(value)):
+            raise _HookRefusal("bad-cwd", field=key)
+        return value
+    return None
+
+
+def _hook_location(options: Any, event: Dict[str, Any], fmt: Dict[str, Any]) -> Tuple[str, str, str]:
     """(root, ADR folder, folder that relative paths start from) for this event."""
     flag_root, adr_dir = _location(options)
-    event_cwd = event.get("cwd")
-    if event_cwd is not None and not (isinstance(event_cwd, str) and os.path.isabs(event_cwd)):
-        raise _HookRefusal("bad-cwd", field="cwd")
-    project = os.environ.get("CLAUDE_PROJECT_DIR") or None
-    root = flag_root or event_cwd or project or os.getcwd()
-    return root, adr_dir or DEFAULT_ADR_DIR, event_cwd or os.path.abspath(root)
+    base = _hook_first(event, fmt["base"])
+    event_root = _hook_first(event, fmt["root"])
+    environment = next((os.environ[name] for name in fmt["root_env"] if os.environ.get(name)), None)
+    root = flag_root or event_root or environment or os.getcwd()
+    return root, adr_dir or DEFAULT_ADR_DIR, base or os.path.abspath(root)
 
 
 def _hook_repository_path(path: str, base: str, canonical_root: str) -> str:
@@ -5611,8 +6136,9 @@ def _hook_replacement(ref: Optional[str], projection: "Projection") -> str:
     return HOOK_TEXTS["replacement-ambiguous"].format(ref=ref, count=len(bucket))
 
 
-def _hook_line(entry: Dict[str, Any], projection: "Projection") -> str:
-    facts = {"id": entry["id"], "title": _hook_title(entry["title"]), "replacement": ""}
+def _hook_line(entry: Dict[str, Any], projection: "Projection", files: int) -> str:
+    facts = {"id": entry["id"], "title": _hook_title(entry["title"]), "replacement": "",
+             "which": HOOK_TEXTS["this-file" if files == 1 else "these-files"]}
     if entry["status"] == "superseded":
         facts["replacement"] = _hook_replacement(entry["relations"]["supersededBy"], projection)
     return HOOK_TEXTS[entry["status"]].format(**facts)
@@ -5622,18 +6148,25 @@ def _words(text: str) -> int:
     return len(text.split())
 
 
+def _hook_files_named(files: List[str]) -> str:
+    shown = ", ".join(files[:HOOK_HEADER_FILES])
+    if len(files) <= HOOK_HEADER_FILES:
+        return shown
+    return HOOK_TEXTS["more-files"].format(shown=shown, count=len(files) - HOOK_HEADER_FILES)
+
+
 def hook_context_text(entries: List[Dict[str, Any]], files: List[str], more: bool,
                       projection: "Projection", adr_dir: str) -> str:
-    """The additionalContext: one line per decision, accepted first, within HOOK_WORD_LIMIT."""
+    """The context text: one line per decision, accepted first, within HOOK_WORD_LIMIT."""
     rank = {status: index for index, status in enumerate(HOOK_STATUS_ORDER)}
     ordered = sorted(entries, key=lambda entry: rank.get(entry["status"], len(rank)))
-    header = HOOK_TEXTS["header"].format(adr_dir=adr_dir, files=", ".join(files))
+    header = HOOK_TEXTS["header"].format(adr_dir=adr_dir, files=_hook_files_named(files))
     footer = HOOK_TEXTS["footer"]
     budget = (HOOK_WORD_LIMIT - _words(header) - _words(footer)
               - _words(HOOK_TEXTS["cut"].format(count="100+")))
     lines, used = [header], 0
     for entry in ordered:
-        line = _hook_line(entry, projection)
+        line = _hook_line(entry, projection, len(files))
         if lines[1:] and used + _words(line) > budget:
             break
         lines.append(line)
@@ -5645,16 +6178,35 @@ def hook_context_text(entries: List[Dict[str, Any]], files: List[str], more: boo
     return "\n".join(lines)
 
 
-def hook_answer(options: Any, stream: Any) -> Optional[Dict[str, Any]]:
-    """The hook's JSON output for the event on `stream`, or None when no decision concerns it."""
-    event = _hook_read_event(stream)
-    target = _hook_target(event)
-    root, adr_dir, base = _hook_location(options, event)
+def hook_output(name: str, event: Dict[str, Any], text: str) -> Dict[str, Any]:
+    """The agent's answer that carries `text` to the model (HOOK_FORMATS' `answer`)."""
+    fmt = HOOK_FORMATS[name]
+    if fmt["answer"] == "hookSpecificOutput":
+        return {"hookSpecificOutput": {"hookEventName": _hook_dig(event, fmt["event"]),
+                                       "additionalContext": text}}
+    if name == "cline":
+        return {"cancel": False, fmt["answer"]: text}
+    return {fmt["answer"]: text}
+
+
+def _hook_files(options: Any, event: Dict[str, Any], fmt: Dict[str, Any]) -> Tuple[CorpusConfig, List[str], str]:
+    """(corpus, repository-relative files, ADR folder) of an edit event."""
+    targets = _hook_targets(event, fmt)
+    root, adr_dir, base = _hook_location(options, event, fmt)
     config = CorpusConfig(root, adr_dir)
     problem = check_roots(config)
     if problem is not None:
         raise _HookRefusal("corpus", message="%s (root %s, ADR folder %s)" % (problem[1], root, adr_dir))
-    files = [_hook_repository_path(target, base, str(config.expected_root))]
+    files = list(dict.fromkeys(_hook_repository_path(target, base, str(config.expected_root))
+                               for target in targets))
+    if len(files) > LIMITS["files"][1]:
+        raise _HookRefusal("too-many-files", count=len(files), limit=LIMITS["files"][1])
+    return config, files, adr_dir
+
+
+def hook_answer(options: Any, event: Dict[str, Any], name: str) -> Optional[Dict[str, Any]]:
+    """The agent's answer to an edit event, or None when no decision concerns its files."""
+    config, files, adr_dir = _hook_files(options, event, HOOK_FORMATS[name])
     validate, run = TOOLS["get_decision_context"]  # the tool's own code path, as call_tool runs it
     problems, args = validate({"files": files, "limit": PAGE_MAX})
     if problems:
@@ -5668,28 +6220,70 @@ def hook_answer(options: Any, stream: Any) -> Optional[Dict[str, Any]]:
     if not entries:
         return None
     text = hook_context_text(entries, files, result["cursor"] is not None, projection, adr_dir)
-    return {"hookSpecificOutput": {"hookEventName": HOOK_EVENT_NAME, "additionalContext": text}}
+    return hook_output(name, event, text)
 
 
-def _hook_refuse(line: str) -> None:
+def _hook_classify(options: Any, event: Dict[str, Any]) -> Tuple[Optional[str], str]:
+    """hook_gate on the Contract's table, the refusal of an event it cannot place."""
+    name, verdict = hook_gate(event, options.format, HOOK_FORMATS, HOOK_DETECTION_ORDER)
+    if verdict == "wrong-event":
+        fmt = HOOK_FORMATS[str(name)]
+        value = _hook_shown(_hook_dig(event, fmt["event"]))
+        if options.format is None:
+            fields: Dict[str, List[str]] = {}
+            for other in HOOK_FORMATS.values():
+                known = fields.setdefault(other["event"], [])
+                known.extend(name for name in other["events"] if name not in known)
+            raise _HookRefusal("no-edit-event", field=fmt["event"], value=value, events=", ".join(
+                "%s %s" % (field, " or ".join(sorted(names))) for field, names in fields.items()))
+        raise _HookRefusal("wrong-event", field=fmt["event"], agent=fmt["agent"], value=value,
+                           events=" or ".join(fmt["events"]))
+    if verdict == "unknown":
+        raise _HookRefusal("unknown-event", formats=", ".join(HOOK_FORMAT_NAMES))
+    return name, verdict
+
+
+def _hook_say(stream: Any, text: str) -> None:
     try:
-        sys.stderr.write("adrkit-mcp hook: %s%s\n" % (" ".join(line.split()), HOOK_REFUSAL_SUFFIX))
-        sys.stderr.flush()
+        stream.write(text)
+        stream.flush()
     except (OSError, ValueError, AttributeError):
-        pass  # no stderr to speak to: still exit 0
+        pass  # nobody to speak to: still exit 0
+
+
+def hook_usage_error(argv: List[str]) -> int:
+    """After the usage on stderr: the neutral answer of the agent --format names, if it names one,
+    and HOOK_EXIT_STATUS, since Copilot CLI denies and Cline blocks the tool on any other status."""
+    forced = None
+    for index, word in enumerate(argv):
+        if word.startswith("--format="):
+            forced = word[len("--format="):]
+        elif word == "--format" and index + 1 < len(argv):
+            forced = argv[index + 1]
+    if forced in HOOK_FORMATS and HOOK_FORMATS[forced]["neutral"]:
+        _hook_say(sys.stdout, HOOK_FORMATS[forced]["neutral"] + "\n")
+    return HOOK_EXIT_STATUS
 
 
 def command_hook(options: Any) -> int:
-    """`adrkit-mcp hook`: the PreToolUse hook; always exits HOOK_EXIT_STATUS (ADR 0013)."""
+    """`adrkit-mcp hook`: answer one agent event; always exits HOOK_EXIT_STATUS (ADRs 0013, 0018)."""
+    name = options.format
+    answer = None
     try:
-        answer = hook_answer(options, sys.stdin.buffer)
-        if answer is not None:
-            sys.stdout.write(json.dumps(answer, ensure_ascii=True) + "\n")
-            sys.stdout.flush()
+        event = _hook_read_event(sys.stdin.buffer)
+        name, verdict = _hook_classify(options, event)
+        if verdict == "edit":
+            answer = hook_answer(options, event, str(name))
     except _HookRefusal as refusal:
-        _hook_refuse(refusal.line())
+        _hook_say(sys.stderr, "adrkit-mcp hook: %s%s\n" % (" ".join(refusal.line().split()),
+                                                          HOOK_REFUSAL_SUFFIX))
     except Exception as error:  # never break the agent's session: say it in one line, exit 0
-        _hook_refuse(HOOK_REFUSALS["failed"].format(detail="%s: %s" % (type(error).__name__, error)))
+        detail = HOOK_REFUSALS["failed"].format(detail="%s: %s" % (type(error).__name__, error))
+        _hook_say(sys.stderr, "adrkit-mcp hook: %s%s\n" % (" ".join(detail.split()), HOOK_REFUSAL_SUFFIX))
+    if answer is not None:
+        _hook_say(sys.stdout, json.dumps(answer, ensure_ascii=True) + "\n")
+    elif name is not None and HOOK_FORMATS[name]["neutral"]:
+        _hook_say(sys.stdout, HOOK_FORMATS[name]["neutral"] + "\n")
     return HOOK_EXIT_STATUS
 
 
@@ -8252,18 +8846,50 @@ def _glob_normalise_candidate(path: str) -> str:
     return path[2:] if path.startswith("./") else path
 
 
-class _GlobPathMatcher:
-    """One compiled path pattern (see PicomatchPattern)."""
+def _glob_literal_prefix(tree) -> str:
+    """The text every match of the regex starts with: the literal code units right after its
+    leading ^, through groups of one branch ("" when it does not start with ^). Surrogates end it,
+    so that a str prefix test is a code-unit prefix test."""
+    units: List[str] = []
 
-    __slots__ = ("pattern", "bad_pattern", "_allows_dot", "_re_match",
-                 "_re_max_length", "_machine", "_exec_error")
+    def walk(nodes) -> bool:  # False at the first node that is not a plain literal
+        for node in nodes:
+            kind = node[0]
+            if kind == _GLOB_RX_SET and len(node[1]) == 1 and node[1][0][0] == node[1][0][1] \
+                    and not 0xD800 <= node[1][0][0] <= 0xDFFF:
+                units.append(chr(node[1][0][0]))
+            elif not ((kind == _GLOB_RX_GROUP and walk([node[1]]))
+                      or (kind == _GLOB_RX_SEQ and walk(node[1]))):
+                return False
+        return True
+
+    items = tree[1] if tree[0] == _GLOB_RX_SEQ else (tree,)
+    if items and items[0][0] == _GLOB_RX_BOL:
+        walk(items[1:])
+    return "".join(units)
+
+
+class _GlobPathMatcher:
+    """One compiled path pattern (see PicomatchPattern).
+
+    Two savings, neither visible in any answer: a candidate that does not start with the regex's
+    leading literal text (`_prefix`) is refused before any engine runs, since the regex is
+    anchored on that text and, without back-references, cannot throw once built; and Python's re
+    engine is built when a candidate first reaches it, not with the pattern (the hook compiles
+    every pattern of the corpus for one file, ADR 0018).
+    """
+
+    __slots__ = ("pattern", "bad_pattern", "_allows_dot", "_re_engine", "_regex", "_prefix",
+                 "_machine", "_exec_error")
 
     def __init__(self, pattern: str):
         self.pattern = pattern
         self.bad_pattern = None
         self._allows_dot = _glob_has_dot_segment(pattern)
-        self._re_match: Optional[Callable[[str], Any]] = None
-        self._re_max_length = -1
+        # (match function, longest candidate it may take), or (None, -1); None: not built yet.
+        self._re_engine: Optional[Tuple[Optional[Callable[[str], Any]], int]] = (None, -1)
+        self._regex: Optional[_GlobRegex] = None
+        self._prefix = ""
         self._machine: Optional[_GlobMachine] = None
         # Set when running the regex must throw (_GlobMatchError); like the
         # reference, the error surfaces only if a candidate reaches the regex.
@@ -8290,7 +8916,25 @@ class _GlobPathMatcher:
         except (_GlobTooComplexError, RecursionError) as exc:
             self._exec_error = "regex beyond this port's limits: %s" % (exc,)
             return
-        self._re_match, self._re_max_length = _glob_python_engine(regex)
+        self._regex, self._re_engine = regex, None
+        if not regex.has_backrefs:
+            self._prefix = _glob_literal_prefix(regex.tree)
+
+    def _python_engine(self) -> Tuple[Optional[Callable[[str], Any]], int]:
+        """Python's re engine for this regex, built on first use (see _glob_python_engine)."""
+        engine = self._re_engine
+        if engine is None:
+            assert self._regex is not None  # None only once the machine is built
+            engine = self._re_engine = _glob_python_engine(self._regex)
+        return engine
+
+    @property
+    def _re_match(self) -> Optional[Callable[[str], Any]]:
+        return self._python_engine()[0]
+
+    @property
+    def _re_max_length(self) -> int:
+        return self._python_engine()[1]
 
     def picomatch_is_match(self, candidate: str) -> bool:
         """picomatch's own isMatch for an already normalised candidate.
@@ -8306,8 +8950,8 @@ class _GlobPathMatcher:
         if self._machine is None:
             return False
         units = JS.code_units(candidate)
-        re_match = self._re_match  # None exactly when _re_max_length is -1
-        if re_match is not None and len(units) <= self._re_max_length:
+        re_match, max_length = self._python_engine()  # re_match is None exactly when max_length is -1
+        if re_match is not None and len(units) <= max_length:
             return re_match(units) is not None
         return self._machine.accepts(units)
 
@@ -8319,10 +8963,13 @@ class _GlobPathMatcher:
         """
         if not self._allows_dot and _glob_has_dot_segment(candidate):
             return False
+        prefix = self._prefix
+        if prefix and not candidate.startswith(prefix) and candidate != self.pattern:
+            return False
         # The common case, kept short: servers match thousands of patterns
         # against hundreds of paths per call.
-        re_match = self._re_match  # None exactly when _re_max_length is -1
-        if re_match is not None and 0 < len(candidate) <= self._re_max_length and candidate.isascii():
+        re_match, max_length = self._re_engine or self._python_engine()  # None exactly when -1
+        if re_match is not None and 0 < len(candidate) <= max_length and candidate.isascii():
             return candidate == self.pattern or re_match(candidate) is not None
         return self.picomatch_is_match(candidate)
 

@@ -109,7 +109,7 @@ ZIP_EPOCH_MIN = 315532800  # 1980-01-01T00:00:00Z, the earliest time a zip entry
 
 MAIN_PRELUDE = r'''# -*- coding: utf-8 -*-
 # Entry point of adrkit-mcp.pyz, written by adrkit-mcp's build.py around shiv's bootstrap.
-# It only changes where the bundled packages are unpacked on the first run (shiv's default,
+# It changes where the bundled packages are unpacked on the first run (shiv's default,
 # ~/.shiv, fails when HOME is read-only or missing).  Order of preference:
 #   1. $SHIV_ROOT, when set (shiv's own override, used as given);
 #   2. a per-user cache directory: $XDG_CACHE_HOME/adrkit-mcp, else ~/.cache/adrkit-mcp
@@ -117,19 +117,21 @@ MAIN_PRELUDE = r'''# -*- coding: utf-8 -*-
 #   3. a private directory in the temp dir: <tmp>/adrkit-mcp-<uid>, mode 0700, which must belong
 #      to this user and be writable by nobody else.
 # A complete copy unpacked earlier anywhere in that list is used as it is, without any write.
+# And `adrkit-mcp.pyz hook`, which agents start on every tool call, is answered early (ADR 0018):
+# the module's hook_gate and HOOK_FORMATS, copied below, answer an event for a tool that edits
+# nothing before shiv's bootstrap and the module load; any other event goes on to the module,
+# from the unpacked copy directly when it is complete with this interpreter's bytecode.
+from __future__ import annotations
+
+import io
 import os
 import stat
 import sys
-from pathlib import Path
 
 # Nothing is written after the one-time unpacking: no __pycache__ next to the unpacked sources.
 sys.dont_write_bytecode = True
 
-import _bootstrap
-
 _adrkit_app = "adrkit-mcp"
-_adrkit_shiv_cache_path = _bootstrap.cache_path
-_adrkit_shiv_extract = _bootstrap.extract_site_packages
 _adrkit_sentinels = ("adrkit_mcp.py",) + tuple(
     os.path.join(module, "__init__.py") for module in @VENDORED_MODULES@)
 
@@ -235,6 +237,104 @@ def _adrkit_found(target):
     return Path(target)
 
 
+# --- the hook's early answer (copied from adrkit_mcp.py by build.py) ---
+@HOOK_GATE@
+
+class _AdrkitReplay(io.RawIOBase):
+    # The bytes the gate read, then the rest of the real stdin: the module reads the event whole.
+    def __init__(self, head, rest):
+        self.head, self.rest = head, rest
+
+    def readable(self):
+        return True
+
+    def readinto(self, buffer):
+        if self.head:
+            count = min(len(buffer), len(self.head))
+            buffer[:count], self.head = self.head[:count], self.head[count:]
+            return count
+        data = self.rest.read1(len(buffer)) if hasattr(self.rest, "read1") else self.rest.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
+
+def _adrkit_hook_forced(argv):
+    # The --format value, "" when there is none; None when the command line is not one the gate
+    # can read (the module then reports it).
+    forced, index = "", 0
+    while index < len(argv):
+        word, value = argv[index], None
+        for flag in ("--format", "--cwd", "--dir"):
+            if word == flag and index + 1 < len(argv) and argv[index + 1] and not argv[index + 1].startswith("--"):
+                value, index = argv[index + 1], index + 1
+            elif word.startswith(flag + "=") and len(word) > len(flag) + 1:
+                value = word[len(flag) + 1:]
+            if value is not None:
+                forced = value if flag == "--format" else forced
+                break
+        if value is None:
+            return None
+        index += 1
+    return forced if forced in HOOK_FORMATS or not forced else None
+
+
+def _adrkit_hook_early():
+    import json
+    forced = _adrkit_hook_forced(sys.argv[2:])
+    stdin = sys.stdin.buffer
+    data = stdin.read(HOOK_MAX_EVENT_BYTES + 1)
+    if forced is not None and len(data) <= HOOK_MAX_EVENT_BYTES:
+        try:
+            event = json.loads(data.decode("utf-8"))
+        except (ValueError, RecursionError):
+            event = None
+        if isinstance(event, dict):
+            name, verdict = hook_gate(event, forced or None, HOOK_FORMATS, HOOK_DETECTION_ORDER)
+            if verdict in ("quiet", "foreign"):
+                neutral = HOOK_FORMATS[name]["neutral"] if name else ""
+                if neutral:
+                    sys.stdout.write(neutral + "\n")
+                    sys.stdout.flush()
+                sys.exit(0)
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(_AdrkitReplay(data, stdin)), encoding="utf-8")
+    _adrkit_hook_direct()
+
+
+def _adrkit_hook_direct():
+    # The unpacked copy, looked for as _adrkit_cache_path looks (without any write): when it is
+    # complete with this interpreter's bytecode, the module runs from it without shiv's bootstrap.
+    import json
+    import zipimport
+    try:
+        environment = json.loads(zipimport.zipimporter(sys.argv[0]).get_data("environment.json"))
+    except Exception:  # not the archive this was built into: shiv's bootstrap will say why
+        return
+    name = "%s_%s" % (os.path.basename(os.path.realpath(sys.argv[0])), environment.get("build_id"))
+    root = os.environ.get("SHIV_ROOT") or environment.get("root")
+    if root:
+        targets = [os.path.join(os.path.expanduser(root), name)]
+    else:
+        targets = [os.path.join(place, name) for place, shared in _adrkit_roots()
+                   if not shared or _adrkit_private(place)]
+    for target in targets:
+        site = os.path.join(target, "site-packages")
+        if _adrkit_complete(target) and _adrkit_compiled(site):
+            sys.path.insert(1, site)  # after the archive itself, as shiv puts it before the rest
+            import adrkit_mcp
+            sys.exit(adrkit_mcp.main())
+
+
+if sys.argv[1:2] == ["hook"]:
+    _adrkit_hook_early()
+
+from pathlib import Path
+
+import _bootstrap
+
+_adrkit_shiv_cache_path = _bootstrap.cache_path
+_adrkit_shiv_extract = _bootstrap.extract_site_packages
+
+
 def _adrkit_cache_path(archive, root_dir, build_id):
     if root_dir:
         target = _adrkit_shiv_cache_path(archive, root_dir, build_id)
@@ -280,6 +380,29 @@ def _adrkit_extract(archive, target_path, compile_pyc=False, compile_workers=0, 
 _bootstrap.cache_path = _adrkit_cache_path
 _bootstrap.extract_site_packages = _adrkit_extract
 '''
+
+
+HOOK_GATE_NAMES = ("HOOK_FORMATS", "HOOK_DETECTION_ORDER", "HOOK_MAX_EVENT_BYTES", "_hook_dig",
+                   "hook_gate")
+
+
+def hook_gate_source(module):
+    """The module's hook gate for the entry point: HOOK_FORMATS, HOOK_DETECTION_ORDER,
+    HOOK_MAX_EVENT_BYTES, _hook_dig and hook_gate, copied from the module being packed as they are
+    written there (they use nothing else of the module: ADR 0018)."""
+    source = module.read_text(encoding="utf-8")
+    pieces = {}
+    for node in ast.parse(source).body:
+        targets = getattr(node, "targets", [getattr(node, "target", None)])
+        names = [node.name] if isinstance(node, ast.FunctionDef) else [
+            target.id for target in targets if isinstance(target, ast.Name)]
+        for name in names:
+            if name in HOOK_GATE_NAMES:
+                pieces[name] = ast.get_source_segment(source, node)
+    missing = [name for name in HOOK_GATE_NAMES if name not in pieces]
+    if missing:
+        fail("adrkit_mcp.py lacks the hook gate's %s" % ", ".join(missing))
+    return "\n\n".join(pieces[name] for name in HOOK_GATE_NAMES) + "\n"
 
 
 def fail(message):
@@ -493,6 +616,7 @@ def run_shiv(shiv, site, output, epoch, scratch):
     order and with the installed files' modes, which vary between machines)."""
     builder = shiv.builder
     prelude = MAIN_PRELUDE.replace("@VENDORED_MODULES@", repr(tuple(p.module for p in VENDORED)))
+    prelude = prelude.replace("@HOOK_GATE@", hook_gate_source(Path(site) / "adrkit_mcp.py"))
     template = prelude.replace("{", "{{").replace("}", "}}") + "\n{module}.{fn}()\n"
     original_template = builder.MAIN_TEMPLATE
     original_iter = builder.iter_package_files

@@ -19,6 +19,7 @@ import importlib.util
 import json
 import os
 import pickle
+import subprocess
 import sys
 import threading
 import time
@@ -299,3 +300,48 @@ def run_unprivileged(function):
     if kind == "error":
         raise AssertionError("unprivileged child raised %s" % value)
     return value
+
+
+# --- Git repositories and a teammate's PATH (the hook and team-config tests) -------------------
+
+def git(*args, cwd):
+    """Run git in `cwd` with a fixed identity; raises when it fails."""
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
+    subprocess.run(["git"] + list(args), cwd=str(cwd), env=env, check=True, timeout=60,
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def teammate_path(folder):
+    """A PATH whose only python3 is a plain CPython with nothing installed that we need: the
+    interpreter this virtual environment (if any) was made from, behind a wrapper script in
+    `folder` (created here), then the system's default folders (git, sh)."""
+    base = os.path.join(sys.base_prefix, "bin", "python3")
+    interpreter = base if os.path.isfile(base) else sys.executable
+    os.makedirs(str(folder))
+    wrapper = os.path.join(str(folder), "python3")
+    with open(wrapper, "w") as handle:
+        handle.write('#!/bin/sh\nexec "%s" "$@"\n' % interpreter)
+    os.chmod(wrapper, 0o755)
+    return str(folder) + os.pathsep + os.defpath
+
+
+def json_schema_validator(path):
+    """A jsonschema validator for the schema file at `path`, of the draft its "$schema" names
+    (draft-07 or 2020-12), after checking the schema itself; skips the test without jsonschema."""
+    import pytest
+    jsonschema = pytest.importorskip("jsonschema")
+    with open(str(path), encoding="utf-8") as handle:
+        schema = json.load(handle)
+    cls = (jsonschema.Draft7Validator if "draft-07" in schema.get("$schema", "")
+           else jsonschema.Draft202012Validator)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def spaced_repository(tmp_path_factory, prefix):
+    """A new repository folder (with a .git directory) whose path has a space and a non-ASCII
+    letter, as many real ones do."""
+    top = tmp_path_factory.mktemp(prefix) / "our répo"
+    os.makedirs(str(top / ".git"))
+    return top

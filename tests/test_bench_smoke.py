@@ -214,12 +214,16 @@ def test_a_server_that_never_answers_fails_the_run_without_hanging(tmp_path):
 
 
 def test_the_hook_bench_times_the_real_hook(tmp_path):
-    """bench/hook.py on a 100-record corpus with the source module: one row, the hook answered."""
+    """bench/hook.py on a 100-record corpus with the source module: the baseline, the Bash event
+    (answered with nothing) and the Edit event (answered with decisions), each timed."""
     proc = subprocess.run(
         [sys.executable, os.path.join(REPO_ROOT, "bench", "hook.py"), "--sizes", "100", "--runs", "1",
          "--program", SERVER_MODULE, "--cache", str(tmp_path / "corpora")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    rows = [line for line in proc.stdout.splitlines() if line.startswith("| 100 |")]
-    assert len(rows) == 1 and rows[0].endswith(" s |"), proc.stdout
-    assert int(rows[0].split("|")[5]) > 0  # the hook named at least one decision
+    rows = [line.split("|")[1:-1] for line in proc.stdout.splitlines() if line.startswith("| ")]
+    labels = [(row[0].strip(), row[1].strip()) for row in rows[1:]]
+    assert labels == [('bare python3 -c "import json,sys; json.load(sys.stdin)"', ""),
+                      ("Bash (edits nothing)", "100"), ("Edit", "100")], proc.stdout
+    assert [row[3].strip() for row in rows[1:]][0] == "1.00"  # the baseline against itself
+    assert int(rows[3][6]) > 0 and rows[3][7].strip() == "30 s"  # the hook named a decision

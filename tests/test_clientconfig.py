@@ -11,6 +11,13 @@ The shape checkers encode each client's documentation (see the comments in the s
   copilot-cli     docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers
   cline           docs.cline.bot/mcp/configuring-mcp-servers
   continue        docs.continue.dev/customize/deep-dives/mcp
+  codex           developers.openai.com/codex/mcp; the keys of RawMcpServerConfig in
+                  codex-rs/core/config.schema.json (openai/codex 000c857ecc17e5ab40a985bdaa40816450ee5ebf)
+  gemini          tests/data/gemini/settings.schema.json, Gemini CLI's own schema (see its note)
+  windsurf        docs.windsurf.com/windsurf/cascade/mcp (mcp_config.json, mcpServers)
+  zed             docs/src/ai/mcp.md and ContextServerSettingsContent (zed-industries/zed)
+  opencode        packages/web/src/content/docs/mcp-servers.mdx, the options table of a local
+                  server (anomalyco/opencode 00a9a98a15c9857d2d94f4897549631d275cd3b1)
 """
 
 import json
@@ -23,13 +30,15 @@ import pytest
 
 import _platforms as platforms  # why a test cannot hold on a platform
 from _child_env import child_env
+import _support as support
 
 PROJECT = Path(__file__).resolve().parent.parent
 # ADRKIT_TEST_MODULE points the packaging tests at another copy of adrkit_mcp.py (development).
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
 SERVER = "adrkit"
 CLIENTS = ("claude-desktop", "claude-code", "vscode", "cursor", "copilot-cli", "cline",
-           "continue")
+           "continue", "codex", "gemini", "windsurf", "zed", "opencode")
+GEMINI_SCHEMA = PROJECT / "tests" / "data" / "gemini" / "settings.schema.json"
 ENV_STYLE = ("claude-desktop", "cursor", "cline")  # root and dir travel in env
 
 
@@ -150,6 +159,62 @@ def check_continue(snippet):
     return entry
 
 
+# The keys of RawMcpServerConfig (additionalProperties: false) in Codex's config.schema.json.
+CODEX_SERVER_KEYS = {
+    "args", "bearer_token_env_var", "command", "cwd", "default_tools_approval_mode",
+    "disabled_tools", "enabled", "enabled_tools", "env", "env_http_headers", "env_vars",
+    "environment_id", "http_headers", "name", "oauth", "oauth_resource", "required", "scopes",
+    "startup_timeout_ms", "startup_timeout_sec", "supports_parallel_tool_calls", "tool_timeout_sec",
+    "tools", "url"}
+
+
+def check_codex(snippet):
+    # config.toml: [mcp_servers.<name>] command = "...", args = [...]
+    entry = _only_entry_of_map(snippet, "mcp_servers")
+    _check_stdio_entry(entry, CODEX_SERVER_KEYS, {"command"})
+    return entry
+
+
+def check_gemini(snippet):
+    # .gemini/settings.json: {"mcpServers": {name: MCPServerConfig}}, Gemini CLI's own schema
+    errors = [error.message for error in support.json_schema_validator(GEMINI_SCHEMA).iter_errors(snippet)]
+    assert not errors, errors
+    entry = _only_entry_of_map(snippet, "mcpServers")
+    _check_stdio_entry(entry, {"command", "args", "env", "cwd", "type", "timeout", "trust",
+                               "description", "includeTools", "excludeTools"}, {"command"})
+    return entry
+
+
+def check_windsurf(snippet):
+    # mcp_config.json: {"mcpServers": {name: {"command", "args", "env", "disabled", ...}}}
+    entry = _only_entry_of_map(snippet, "mcpServers")
+    _check_stdio_entry(entry, {"command", "args", "env", "disabled", "disabledTools"}, {"command"})
+    return entry
+
+
+def check_zed(snippet):
+    # settings.json: {"context_servers": {name: {"source": "custom", "command", "args", "env"}}};
+    # args is required (ContextServerCommand.args has no default).
+    entry = _only_entry_of_map(snippet, "context_servers")
+    _check_stdio_entry(entry, {"source", "enabled", "remote", "command", "args", "env", "timeout"},
+                       {"command", "args"})
+    assert entry.get("source", "custom") == "custom"
+    return entry
+
+
+def check_opencode(snippet):
+    # opencode.json: {"$schema", "mcp": {name: {"type": "local", "command": [...], "cwd",
+    # "environment", "enabled", "timeout"}}}; McpLocalConfig is strict. Returned as command, args.
+    assert isinstance(snippet, dict) and set(snippet) <= {"$schema", "mcp"}, snippet
+    servers = snippet["mcp"]
+    assert isinstance(servers, dict) and list(servers) == [SERVER], servers
+    entry = servers[SERVER]
+    assert set(entry) <= {"type", "command", "cwd", "environment", "enabled", "timeout"}, entry
+    assert entry["type"] == "local" and _is_str_list(entry["command"]) and entry["command"]
+    assert isinstance(entry.get("cwd", ""), str) and entry.get("enabled", True) is True
+    return {"command": entry["command"][0], "args": entry["command"][1:], "cwd": entry.get("cwd")}
+
+
 CHECKERS = {
     "claude-desktop": check_claude_desktop,
     "claude-code": check_claude_code,
@@ -158,6 +223,11 @@ CHECKERS = {
     "copilot-cli": check_copilot_cli,
     "cline": check_cline,
     "continue": check_continue,
+    "codex": check_codex,
+    "gemini": check_gemini,
+    "windsurf": check_windsurf,
+    "zed": check_zed,
+    "opencode": check_opencode,
 }
 
 
@@ -167,12 +237,17 @@ def root_and_dir(client, entry):
         assert "--cwd" not in entry["args"] and "--dir" not in entry["args"]
         return entry["env"]["ADRKIT_MCP_CWD"], entry["env"]["ADRKIT_MCP_DIR"]
     args = entry["args"]
+    if client == "opencode":  # the root is the entry's own "cwd"
+        assert "--cwd" not in args and args[-2] == "--dir", args
+        return entry["cwd"], args[-1]
     assert args[-4] == "--cwd" and args[-2] == "--dir", args
     return args[-3], args[-1]
 
 
 def leading_args(client, entry):
     args = entry["args"]
+    if client == "opencode":
+        return args[:-2]
     return args if client in ENV_STYLE else args[:-4]
 
 
@@ -181,19 +256,31 @@ def parse_stdout(result):
     return json.loads(result.stdout)  # the whole of stdout is one JSON value, nothing else
 
 
+def parse_snippet(client, result):
+    """The printed snippet as a value: TOML for Codex's config.toml, JSON for every other file."""
+    if client != "codex":
+        return parse_stdout(result)
+    assert result.returncode == 0, result.stderr
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and newer
+    return tomllib.loads(result.stdout)
+
+
 # ---- tests ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("client", CLIENTS)
 def test_snippet_has_the_documented_shape(client, repo):
     result = run_config(client, "--cwd", str(repo))
-    entry = CHECKERS[client](parse_stdout(result))
-    assert result.stdout.endswith("}\n") and result.stdout.startswith("{")
+    CHECKERS[client](parse_snippet(client, result))
+    if client == "codex":
+        assert result.stdout.startswith("[mcp_servers.adrkit]\n")
+    else:
+        assert result.stdout.endswith("}\n") and result.stdout.startswith("{")
     assert "MERGE" in result.stderr and "overwrite" in result.stderr
 
 
 @pytest.mark.parametrize("client", CLIENTS)
 def test_command_and_paths_are_absolute(client, repo):
-    entry = CHECKERS[client](parse_stdout(run_config(client, "--cwd", str(repo))))
+    entry = CHECKERS[client](parse_snippet(client, run_config(client, "--cwd", str(repo))))
     assert os.path.isabs(entry["command"]) and os.path.isfile(entry["command"])
     assert entry["command"] == os.path.abspath(sys.executable)
     assert leading_args(client, entry) == [launched_file()]
@@ -240,7 +327,9 @@ def test_list_names_every_client_and_its_file():
     assert [line.split()[0] for line in lines] == list(CLIENTS)
     text = result.stdout
     for where in ("claude_desktop_config.json", ".mcp.json", ".vscode/mcp.json", ".cursor/mcp.json",
-                  ".copilot/mcp-config.json", "cline_mcp_settings.json", "config.yaml"):
+                  ".copilot/mcp-config.json", "cline_mcp_settings.json", "config.yaml",
+                  ".codex/config.toml", ".gemini/settings.json", "windsurf/mcp_config.json",
+                  "zed/settings.json", "opencode.json"):
         assert where in text
 
 
@@ -297,6 +386,17 @@ def test_the_printed_command_starts_the_program(client, repo):
     assert result.stdout.strip()
 
 
+@pytest.mark.parametrize("client", ["codex", "gemini", "windsurf", "zed", "opencode"])
+def test_the_new_clients_entries_start_a_server_that_answers(client, repo):
+    """Each entry run as its client starts it: command and args, no shell PATH, from a folder of
+    the client's choosing (opencode's from the entry's own cwd), then a real tool call."""
+    (repo / "docs" / "adr" / "0001-use-postgresql.md").write_text(RECORD)
+    entry = CHECKERS[client](parse_snippet(client, run_config(client, "--cwd", str(repo))))
+    cwd = entry.get("cwd") or repo.parent
+    env = child_env(PATH=os.defpath, HOME=str(repo.parent))
+    _handshake([entry["command"]] + entry["args"], cwd, env)
+
+
 # ---- team configs: a .pyz committed in the repository ---------------------------------------
 
 PROJECT_FILES = {"claude-code": ".mcp.json", "vscode": ".vscode/mcp.json", "cursor": ".cursor/mcp.json"}
@@ -309,13 +409,6 @@ deciders: ["team:platform"]
 ---
 We use PostgreSQL.
 """
-
-
-def _git(*args, cwd):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
-    subprocess.run(["git"] + list(args), cwd=str(cwd), env=env, check=True, timeout=60,
-                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
 def _substitute(value, variables, claude_code):
@@ -375,7 +468,7 @@ def test_a_committed_team_config_starts_the_server_on_a_teammates_clone(tmp_path
     (mine / "tools").mkdir(parents=True)
     (mine / "docs" / "adr").mkdir(parents=True)
     (mine / "docs" / "adr" / "0001-use-postgresql.md").write_text(RECORD)
-    _git("init", "-q", cwd=mine)
+    support.git("init", "-q", cwd=mine)
     shutil.copyfile(str(built_pyz[0]), str(mine / "tools" / "adrkit-mcp.pyz"))
     my_env = {k: v for k, v in os.environ.items() if not k.startswith("ADRKIT_MCP_")}
     my_env["XDG_CACHE_HOME"] = str(tmp_path / "my-cache")  # where the .pyz unpacks, not ~/.cache
@@ -390,11 +483,11 @@ def test_a_committed_team_config_starts_the_server_on_a_teammates_clone(tmp_path
         assert "python3" in result.stderr and "teammate" in result.stderr
         (mine / name).parent.mkdir(parents=True, exist_ok=True)
         (mine / name).write_text(result.stdout)
-    _git("add", "-A", cwd=mine)
-    _git("commit", "-q", "-m", "team config", cwd=mine)
+    support.git("add", "-A", cwd=mine)
+    support.git("commit", "-q", "-m", "team config", cwd=mine)
 
     theirs = tmp_path / "elsewhere" / "theirs"  # another machine: another absolute path
-    _git("clone", "-q", str(mine), str(theirs), cwd=tmp_path)
+    support.git("clone", "-q", str(mine), str(theirs), cwd=tmp_path)
     path_dir = tmp_path / "bin"  # the teammate's PATH has a python3 and nothing of ours
     path_dir.mkdir()
     # The bare interpreter behind this one (a virtual environment's python3, linked from another

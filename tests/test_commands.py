@@ -113,7 +113,8 @@ def test_doctor_fails_when_the_child_server_cannot_start(monkeypatch, capsys):
     from _support import M
     report = M._Report()
     monkeypatch.setattr(M, "server_launch_command", lambda: [sys.executable, "-c", "import sys; sys.exit(3)"])
-    M._doctor_handshake(report, REPO, "docs/adr")
+    options = M._parse(["doctor", "--cwd", REPO], "doctor")  # the options doctor runs with
+    M._doctor_handshake(report, options, REPO, "docs/adr")
     assert report.failed
     assert "legacy handshake (2025-11-25) failed (exit 3)" in capsys.readouterr().out
 

@@ -7,7 +7,8 @@ permission_mode, hook_event_name, tool_name, tool_input, tool_use_id) and each e
 own input (sdk-tools.d.ts: FileEditInput, FileWriteInput, NotebookEditInput; MultiEdit's
 file_path + edits as older releases send it). The output is checked against
 tests/data/claude-code-hook-output.schema.json, written from the hooks reference, and against
-our own rule: context only, never a permission decision or a block (ADR 0013).
+our own rule: context only, never a permission decision or a block (ADR 0013). The other
+agents' events and answers are tested in tests/test_hook_agents.py.
 
 ADRKIT_TEST_MODULE=/path/to/adrkit_mcp.py tests another copy of the module.
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from _child_env import child_env
+import _support as support
 
 PROJECT = Path(__file__).resolve().parent.parent
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
@@ -73,8 +75,7 @@ def write_records(root, records=RECORDS):
 @pytest.fixture(scope="module")
 def root(tmp_path_factory):
     """A repository whose path has a space and a non-ASCII letter, with the records above."""
-    top = tmp_path_factory.mktemp("hook") / "my répo"
-    (top / ".git").mkdir(parents=True)
+    top = support.spaced_repository(tmp_path_factory, "hook")
     write_records(top)
     return top
 
@@ -124,20 +125,13 @@ def event(tool, path, folder, **changes):
     return value
 
 
-def schema_validator():
-    jsonschema = pytest.importorskip("jsonschema")
-    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
-
-
 def context_of(result):
     """The additionalContext of a successful run, after every check on the output's shape."""
     assert result.returncode == 0, result.stderr
     assert result.stderr == b"", result.stderr
     assert result.stdout.endswith(b"\n") and result.stdout.count(b"\n") == 1, result.stdout
     output = json.loads(result.stdout.decode("utf-8"))
-    errors = sorted(schema_validator().iter_errors(output), key=str)
+    errors = sorted(support.json_schema_validator(SCHEMA).iter_errors(output), key=str)
     assert not errors, [error.message for error in errors]
     # Our rule beyond the reference: context, nothing that blocks, asks or rewrites (ADR 0013).
     assert list(output) == ["hookSpecificOutput"]
@@ -263,6 +257,17 @@ def test_many_decisions_are_cut_at_the_word_limit(tmp_path):
     assert "%d+ more not shown: call get_decision_context for all of them." % (100 - len(shown)) in text
 
 
+@pytest.mark.parametrize("tool, arguments", [
+    ("Bash", {"command": "ls"}), ("Read", {"file_path": "src/api/handler.ts"}),
+    ("mcp__adrkit__get_decision", {"id": "0001"}), (7, {"file_path": "src/api/handler.ts"}),
+    ("Glob", {"pattern": "**/*.ts"})])
+def test_a_tool_that_edits_nothing_gets_no_answer_and_no_line(root, tool, arguments):
+    """The matcher should keep these away; when it does not (VS Code ignores matchers), silence."""
+    for args in ([], ["--format", "claude"]):
+        result = run_hook(good(root, tool_name=tool, tool_input=arguments), args=args)
+        assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+
+
 # ---- bad inputs: exit 0, nothing on stdout, one line on stderr ----------------------------------
 
 def refused(result, words):
@@ -286,11 +291,9 @@ BAD_EVENTS = {
     "a-string": (lambda root: b"\"PreToolUse\"", "not a JSON object"),
     "post-tool-use": (lambda root: good(root, hook_event_name="PostToolUse"), "PostToolUse"),
     "no-event-name": (lambda root: {k: v for k, v in good(root).items() if k != "hook_event_name"},
-                      "hook_event_name"),
-    "bash": (lambda root: good(root, tool_name="Bash", tool_input={"command": "ls"}), "Bash"),
-    "read": (lambda root: good(root, tool_name="Read"), "\"Read\""),
-    "mcp-tool": (lambda root: good(root, tool_name="mcp__adrkit__get_decision"), "mcp__adrkit"),
-    "tool-name-number": (lambda root: good(root, tool_name=7), "tool_name 7"),
+                      "hook_event_name is null, no agent's edit event (hook_event_name "
+                      "AfterTool or PreToolUse or postToolUse, toolResult.resultType success, "
+                      "hookName PreToolUse)"),
     "tool-input-string": (lambda root: good(root, tool_input="src/api/x.ts"), "tool_input"),
     "no-file-path": (lambda root: good(root, tool_input={"content": "x"}), "file_path"),
     "empty-file-path": (lambda root: good(root, tool_input={"file_path": ""}), "file_path"),
@@ -341,9 +344,9 @@ def test_an_unusable_corpus_is_refused_in_one_line(root, tmp_path, where):
     refused(run_hook(good(root), args=args), "the corpus cannot be used")
 
 
-def test_a_usage_error_exits_1_never_2_which_would_block_the_edit(root):
+def test_a_usage_error_exits_0_since_2_would_block_the_edit(root):
     result = run_hook(good(root), args=["--no-such-flag"])
-    assert result.returncode == 1 and result.stdout == b""
+    assert result.returncode == 0 and result.stdout == b""
     assert b"unrecognized arguments: --no-such-flag" in result.stderr
 
 
@@ -388,8 +391,9 @@ def test_config_hook_prints_an_absolute_command_that_works(root):
     assert len(decision_lines(text)) == 3
 
 
-@pytest.mark.parametrize("args", [["vscode", "--hook"], ["--all", "--hook"], ["--list", "--hook"]])
-def test_hook_is_only_for_claude_code(args):
+@pytest.mark.parametrize("args", [["continue", "--hook"], ["zed", "--hook"], ["--all", "--hook"],
+                                  ["--list", "--hook"]])
+def test_hook_needs_one_agent_with_hooks(args):
     result = subprocess.run([sys.executable, str(MODULE), "config"] + args, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=base_env(), timeout=120, universal_newlines=True)
     assert result.returncode == 2 and result.stdout == ""
@@ -415,7 +419,8 @@ def test_doctor_reports_a_hook_whose_matcher_misses_tools(root, tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert 'ok    Claude Code hook in .claude/settings.local.json: PreToolUse "Edit|Write"' in result.stdout
     assert "its matcher misses MultiEdit, NotebookEdit" in result.stdout
-    assert "ok    the configured hook answered for src/api/handler.ts" in result.stdout
+    assert ("ok    the configured Claude Code hook (.claude/settings.local.json) answered for "
+            "src/api/handler.ts") in result.stdout
 
 
 def test_doctor_without_a_hook_says_how_to_add_one(root, tmp_path):
@@ -425,42 +430,24 @@ def test_doctor_without_a_hook_says_how_to_add_one(root, tmp_path):
     (project / "src" / "db" / "pool.ts").write_text("export {}\n")
     result = run_doctor(project)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "adrkit-mcp config claude-code --hook" in result.stdout
+    assert ("adrkit-mcp config <agent> --hook prints the entry for claude-code, codex, vscode, "
+            "copilot-cli, gemini, cursor, cline") in result.stdout
     assert "ok    the hook answered for src/db/pool.ts within its" in result.stdout
     assert "3 decisions" in result.stdout
-
-
-def _git(*args, cwd):
-    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.org",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.org")
-    subprocess.run(["git"] + list(args), cwd=str(cwd), env=env, check=True, timeout=60,
-                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-
-def teammate_path(folder):
-    """A PATH whose only python3 is a plain CPython with nothing installed that we need: the
-    interpreter this virtual environment (if any) was made from, behind a wrapper script."""
-    base = Path(sys.base_prefix) / "bin" / "python3"
-    interpreter = base if base.is_file() else Path(sys.executable)
-    folder.mkdir()
-    wrapper = folder / "python3"
-    wrapper.write_text('#!/bin/sh\nexec "%s" "$@"\n' % interpreter)
-    wrapper.chmod(0o755)
-    return str(folder) + os.pathsep + os.defpath
 
 
 @pytest.mark.skipif(os.name != "posix", reason="Claude Code runs hook commands in a POSIX shell")
 def test_a_committed_settings_json_runs_the_hook_on_a_teammates_clone(root, built_pyz, tmp_path):
     mine = tmp_path / "mine"
     shutil.copytree(str(root), str(mine), ignore=shutil.ignore_patterns(".git"))
-    _git("init", "-q", cwd=mine)
+    support.git("init", "-q", cwd=mine)
     (mine / "tools").mkdir()
     shutil.copyfile(str(built_pyz[0]), str(mine / "tools" / "adrkit-mcp.pyz"))  # conftest's build
     (mine / "src" / "db").mkdir(parents=True)
     (mine / "src" / "db" / "pool.ts").write_text("export {}\n")
     home = tmp_path / "home"
     home.mkdir()
-    env = child_env(PATH=teammate_path(tmp_path / "bin"), HOME=home, LANG="C.UTF-8")
+    env = child_env(PATH=support.teammate_path(tmp_path / "bin"), HOME=str(home), LANG="C.UTF-8")
     # The .pyz lies inside the repository: config gives the team form by itself.
     result = subprocess.run(["python3", "tools/adrkit-mcp.pyz", "config", "claude-code", "--hook"],
                             cwd=str(mine), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -468,16 +455,16 @@ def test_a_committed_settings_json_runs_the_hook_on_a_teammates_clone(root, buil
     assert result.returncode == 0, result.stderr
     entry = hook_entry(result.stdout)
     assert str(tmp_path) not in result.stdout and sys.executable not in result.stdout
-    assert entry["command"] == ('python3 "$CLAUDE_PROJECT_DIR"/tools/adrkit-mcp.pyz hook --cwd '
-                                '"$CLAUDE_PROJECT_DIR" --dir docs/adr || exit 1')
+    assert entry["command"] == ('python3 "$CLAUDE_PROJECT_DIR"/tools/adrkit-mcp.pyz hook --format '
+                                'claude --cwd "$CLAUDE_PROJECT_DIR" --dir docs/adr || exit 0')
     assert "teammate" in result.stderr
     (mine / ".claude").mkdir()
     (mine / ".claude" / "settings.json").write_text(result.stdout)
-    _git("add", "-A", cwd=mine)
-    _git("commit", "-q", "-m", "team hook", cwd=mine)
+    support.git("add", "-A", cwd=mine)
+    support.git("commit", "-q", "-m", "team hook", cwd=mine)
 
     theirs = tmp_path / "elsewhere" / "their clone"  # another machine: another absolute path
-    _git("clone", "-q", str(mine), str(theirs), cwd=tmp_path)
+    support.git("clone", "-q", str(mine), str(theirs), cwd=tmp_path)
     settings = json.loads((theirs / ".claude" / "settings.json").read_text())
     command = hook_entry(json.dumps(settings))["command"]
     # Claude Code's working directory may be a subfolder by now; the event says so.
@@ -489,10 +476,10 @@ def test_a_committed_settings_json_runs_the_hook_on_a_teammates_clone(root, buil
     bad = run_as_claude_code(command, theirs, event("Write", "/etc/hosts", theirs), env)
     refused(bad, "outside the repository")
     # A teammate whose clone lacks the .pyz: python3 exits 2, which would block every edit; the
-    # command turns any failure into exit 1, an error Claude Code reports without blocking.
+    # command turns any failure into exit 0 and no context.
     os.rename(str(theirs / "tools" / "adrkit-mcp.pyz"), str(theirs / "tools" / "moved.pyz"))
     missing = run_as_claude_code(command, theirs, event("Write", str(theirs / "src/db/pool.ts"), theirs), env)
-    assert missing.returncode == 1 and missing.stdout == b"" and b"adrkit-mcp.pyz" in missing.stderr
+    assert missing.returncode == 0 and missing.stdout == b"" and b"adrkit-mcp.pyz" in missing.stderr
     os.rename(str(theirs / "tools" / "moved.pyz"), str(theirs / "tools" / "adrkit-mcp.pyz"))
     # doctor, from the teammate's clone, finds the committed hook and runs it.
     result = subprocess.run(["python3", "tools/adrkit-mcp.pyz", "doctor"], cwd=str(theirs), env=env,
@@ -500,4 +487,5 @@ def test_a_committed_settings_json_runs_the_hook_on_a_teammates_clone(root, buil
                             universal_newlines=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "ok    Claude Code hook in .claude/settings.json: PreToolUse \"%s\"" % MATCHER in result.stdout
-    assert "ok    the configured hook answered for" in result.stdout
+    assert ("ok    the configured Claude Code hook (.claude/settings.json) answered for "
+            "src/db/pool.ts") in result.stdout

@@ -70,6 +70,32 @@ def test_both_engines_agree_with_picomatch_on_every_vector():
     assert failures == []
 
 
+def test_the_literal_prefix_turns_away_only_candidates_the_regex_refuses():
+    """The matcher refuses a candidate without running any engine when it does not start with
+    the regex's leading literal text (ADR 0018): on every vector where that happens, picomatch
+    itself did not match (literal equality with the pattern aside) and nothing threw."""
+    turned_away = 0
+    for group_id, index, case in CASES:
+        if case["badPattern"] is not None:
+            continue
+        matcher = compile_path_pattern(case["pattern"])
+        candidate = GLOBS._glob_normalise_candidate(case["path"])
+        if matcher._prefix and not candidate.startswith(matcher._prefix) \
+                and candidate != case["pattern"]:
+            turned_away += 1
+            assert case["rawMatch"] is False and case["matched"] is False, (group_id, index)
+    assert turned_away > 500  # the rule is exercised, not vacuous
+
+
+@pytest.mark.parametrize("pattern, prefix", [
+    ("src/db/**", "src/db"), ("src/db/pool.ts", "src/db/pool.ts"), ("**/*.ts", ""),
+    ("src/auth/**/*.{ts,tsx}", "src/auth"), ("services/{api,db}/**", "services/"),
+    ("docs/naïve café/**", "docs/naïve café"), ("a/😀/b", "a/"), ("!(x)/y", ""),
+    ("/abs/**", ""), ("src/a\\*b", "src/a*b")])
+def test_the_literal_prefix_of_typical_patterns(pattern, prefix):
+    assert compile_path_pattern(pattern)._prefix == prefix
+
+
 # --- pathspec integration ---------------------------------------------------
 
 def test_registered_as_a_pathspec_pattern_type():
