@@ -42,6 +42,7 @@ import binascii
 import bisect
 import collections
 import copy
+import errno
 import functools
 import hashlib
 import heapq
@@ -167,6 +168,7 @@ _UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 _ENV_CWD = "ADRKIT_MCP_CWD"
 _ENV_DIR = "ADRKIT_MCP_DIR"
+_ENV_FROM = "ADRKIT_MCP_FROM"
 
 
 class _Absent(object):
@@ -1216,8 +1218,9 @@ def _check_timeout(request_timeout_ms):
 class _Server(object):
     """The state behind a handle from create_server."""
 
-    def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms):
+    def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms, source):
         self.cwd, self.adr_dir = cwd, adr_dir  # None: the working directory, docs/adr
+        self.source = source
         self.stdin, self.stdout = stdin, stdout
         self.request_timeout_ms = request_timeout_ms
         self.lock = threading.Lock()
@@ -1233,7 +1236,8 @@ class _Server(object):
             self.state = "starting"
         try:
             config = CorpusConfig(root=os.getcwd() if self.cwd is None else self.cwd,
-                                  adr_dir=DEFAULT_ADR_DIR if self.adr_dir is None else self.adr_dir)
+                                  adr_dir=DEFAULT_ADR_DIR if self.adr_dir is None else self.adr_dir,
+                                  source=self.source)
             problem = check_roots(config)
             if problem is not None:
                 raise _UnusableConfigError(problem[0], problem[1])
@@ -1312,7 +1316,8 @@ class _ServerHandle(object):
 
 def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: Any = None,
                   stdout: Any = None,
-                  request_timeout_ms: int = _DEFAULT_REQUEST_TIMEOUT_MS) -> "_ServerHandle":
+                  request_timeout_ms: int = _DEFAULT_REQUEST_TIMEOUT_MS,
+                  source: Optional[str] = None) -> "_ServerHandle":
     """Create an adrkit-mcp stdio server for one repository; touches no file.
 
     cwd      repository root, a Git worktree (default: the working directory
@@ -1326,10 +1331,14 @@ def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: A
     request_timeout_ms
              a tool call still running after this long is answered with
              -32603 (data.timeoutMs) and its late result dropped; 0 disables.
+    source   None: the folder holds adrkit records; "madr": read it as
+             `adrkit-mcp migrate --from madr` would leave it, writing nothing.
 
     Returns a handle with exactly start() and close().
     """
-    return _ServerHandle(_Server(cwd, dir, stdin, stdout, _check_timeout(request_timeout_ms)))
+    if source is not None and source not in SOURCE_FORMATS:
+        raise ValueError("source must be None or one of %s" % ", ".join(SOURCE_FORMATS))
+    return _ServerHandle(_Server(cwd, dir, stdin, stdout, _check_timeout(request_timeout_ms), source))
 
 
 # ---------------------------------------------------------------------------
@@ -1379,7 +1388,8 @@ def _ignore_late_signals(handled: Iterable[int]) -> None:
             pass
 
 
-def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: int) -> int:
+def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: int,
+               source: Optional[str] = None) -> int:
     """Serve stdio until stdin closes or SIGTERM/SIGINT; the server command's exit status.
 
     None for cwd or adr_dir means the default (the working directory, docs/adr). Once the
@@ -1387,15 +1397,15 @@ def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: i
     during the exit must not turn status 0 into a kill.
     """
     try:
-        return _serve(cwd, adr_dir, request_timeout_ms)
+        return _serve(cwd, adr_dir, request_timeout_ms, source)
     except _SignalShutdown:
         # SIGTERM/SIGINT is how clients escalate after closing stdin: a
         # normal, quiet end, even when it lands in the middle of cleaning up.
         return 0
 
 
-def _serve(cwd, adr_dir, request_timeout_ms):
-    server = create_server(cwd=cwd, dir=adr_dir, request_timeout_ms=request_timeout_ms)
+def _serve(cwd, adr_dir, request_timeout_ms, source):
+    server = create_server(cwd=cwd, dir=adr_dir, request_timeout_ms=request_timeout_ms, source=source)
     # Frames go to fd 1 directly; anything print()ed by accident lands on
     # stderr instead of corrupting the protocol stream.
     real_stdout = sys.stdout
@@ -1511,6 +1521,60 @@ FINDING_MESSAGES = {
         'see get_decision("{ref}") for the full candidate list',
 }
 
+# The importer (`migrate --from madr`, `--from madr`): the reference's sentences, to the letter.
+ADR_SCHEMA_VERSION = "0.1.0"          # what the schema section checks, and what migrate writes
+IMPORT_EPOCH_DATE = "1970-01-01"      # the date of a source that declares none
+IMPORT_MESSAGES = {
+    "no-title": "File has no leading YAML frontmatter or top-level title",
+    "no-usable-title": "MADR source is missing a usable title",
+    "status-unrecognized": 'MADR status "{status}" is not recognized; using "proposed"',
+    "status-missing": 'MADR status is missing; using "proposed"',
+    "date-missing": 'MADR source declares no date; using "%s" as a placeholder \u2014 backfill the '
+                    'real decision date' % IMPORT_EPOCH_DATE,
+    "deciders-unmapped": "MADR source declares deciders that are not valid identities and were not "
+                         "imported: {listed} \u2014 rewrite them as @handle, team:slug, or an email address",
+    "no-valid-frontmatter": "Unable to produce valid frontmatter after removing invalid optional fields",
+    "undiscoverable": "Migrated record is not discoverable: {reason}. Until it is, lint, check, "
+                      "explain, graph, and queue will skip it",
+    "undiscoverable-name": "its filename does not match <id>-<slug>.md (four or more leading digits) "
+                           "\u2014 re-run with --rename, or rename it by hand",
+    "undiscoverable-nested": "it is in a subdirectory of the corpus, and discovery reads only the top "
+                             "level of the corpus directory \u2014 move it up, or point --dir at its "
+                             "directory",
+    # What the reference prints when `new Date(...)` of a date like 2024-13-01 throws (Bun's
+    # wording; Node says "Invalid time value"), after which its run stops.
+    "invalid-date": "Invalid Date",
+    # Past 2**53 the reference's id counter stands still and its run never ends; ours stops here.
+    "ids-exhausted": "cannot allocate an id after {id}: the next number is beyond what a "
+                     "JavaScript number counts exactly",
+}
+
+# `migrate` and `--from`: the formats the importer reads, and runMigrate's usage errors (the
+# reference CLI's sentences; ADR-0008 is the reference's record of migration being one-way).
+SOURCE_FORMATS = ("madr",)
+SOURCE_UNSUPPORTED = ("{named} is not supported: the one format adrkit-mcp reads besides its own is "
+                      "madr (MADR 2-4 and Nygard/adr-tools Markdown)")
+MIGRATE_MESSAGES = {
+    "positional": "adr migrate does not accept positional arguments",
+    "from-missing": "adr migrate requires --from madr; non-MADR sources and round-trip sync are "
+                    "unsupported in this phase (ADR-0008)",
+    "from-unsupported": "adr migrate --from {source} is not supported yet; only --from madr is "
+                        "available, and round-trip sync is unsupported (ADR-0008)",
+    "dir-not-found": "Corpus directory not found: '{dir}'.",
+    "dir-not-readable": "Corpus directory not readable: '{dir}'.",
+    "cwd-unusable": "adrkit-mcp migrate: --cwd {cwd} is not a folder to run in",
+}
+# How Node (libuv) words the errors a file operation meets, by errno name.
+NODE_ERROR_TEXTS = {
+    "EACCES": "permission denied", "EPERM": "operation not permitted",
+    "ENOENT": "no such file or directory", "ENOTDIR": "not a directory",
+    "EISDIR": "illegal operation on a directory", "ELOOP": "too many symbolic links encountered",
+    "EMFILE": "too many open files", "ENFILE": "file table overflow",
+    "ENOSPC": "no space left on device", "EROFS": "read-only file system", "EIO": "i/o error",
+    "EBUSY": "resource busy or locked", "EEXIST": "file already exists",
+    "ENAMETOOLONG": "name too long", "EINVAL": "invalid argument", "ETXTBSY": "text file is busy",
+}
+
 # The cross-field rules of the frontmatter: (rule name, message, field path).
 CROSS_FIELD_RULES = {
     "superseded-requires-supersededBy":
@@ -1525,6 +1589,23 @@ CROSS_FIELD_RULES = {
     "one-way-door-disallows-auto":
         ("one-way-door decisions may not take the auto-approve fast path", ("review", "tier")),
 }
+
+
+# What a record file is called: NNNN-slug.md directly in the ADR folder (the reference's
+# RECORD_FILE_PATTERN, `.` being JavaScript's), and the conventional documentation beside records
+# (isConventionalNonRecordFileName), which is never a record nor a migration candidate.
+RECORD_FILE_NAME = re.compile(r"[0-9]{4,}-[^\n\r\u2028\u2029]+\.md\Z")
+TEMPLATE_FILE_NAME = "0000-template.md"
+_NON_RECORD_NAMES = frozenset(("readme.md", "index.md", "contributing.md", "template.md"))
+
+
+def is_record_file_name(name: str) -> bool:
+    return name != TEMPLATE_FILE_NAME and RECORD_FILE_NAME.match(name) is not None
+
+
+def is_conventional_name(name: str) -> bool:
+    """The ADR folder's README, index, CONTRIBUTING or template (any case), or 0000-template.md."""
+    return name == TEMPLATE_FILE_NAME or name.lower() in _NON_RECORD_NAMES
 
 
 def _plural(count, one, many):
@@ -2521,14 +2602,6 @@ def resolve_canonical_roots(root: str, adr_dir: str) -> Tuple[str, str]:
     return canonical_root, canonical_dir
 
 
-RECORD_FILE_NAME = re.compile(r"[0-9]{4,}-[^\n\r\u2028\u2029]+\.md\Z")
-TEMPLATE_FILE_NAME = "0000-template.md"
-
-
-def is_record_file_name(name: str) -> bool:
-    return name != TEMPLATE_FILE_NAME and RECORD_FILE_NAME.match(name) is not None
-
-
 class Projection(object):
     """What one tool call sees: records in (id, sourcePath) order, findings, fingerprint."""
 
@@ -2605,7 +2678,8 @@ class RecordCache(object):
 
     def __init__(self):
         self.memos = {}  # type: Dict[str, _Memo]
-        self.last = None  # type: Optional[Tuple[List[str], Projection]]
+        self.last = None  # type: Optional[Tuple[Any, Projection]]
+        self.parses = {}  # type: Dict[bytes, _ParsedFile]  # --from madr: parses by path and content
         self.reported = set()  # content keys whose engine failure is already on stderr
         self._gate = threading.Condition(threading.Lock())
         self._busy = False
@@ -2791,13 +2865,8 @@ class _Load(object):
 
     def _read(self, name, path, memo):
         data, identity = _read_candidate(self.dir_fd, self.canonical_dir, name)
-        if data == "file-read":
-            self.parsed.append(_ParsedFile(None, [{"rule": "file-read", "severity": "error",
-                                                   "message": identity, "path": path}]))
-        elif data == "stat-error" or data == "too-large":
-            rule = "record-stat-error" if data == "stat-error" else "record-too-large"
-            self.pre_read_findings.append({"rule": rule, "severity": "error", "path": path,
-                                           "message": FINDING_MESSAGES[rule]})
+        if not isinstance(data, bytes):
+            _read_outcome(data, identity, path, self.parsed, self.pre_read_findings)
         else:
             key = hashlib.sha256(data).digest()
             parsed = memo.parsed if memo is not None and memo.key == key else parse_record_file(path, data)
@@ -2826,6 +2895,17 @@ class _Load(object):
         return self.recheck_upto == 0 and not self.pre_read_findings
 
 
+def _read_outcome(reason, detail, path, parsed, pre_read):
+    """A candidate that was not read: a file-read finding among the parsed files, or a finding
+    made before any read (record-stat-error, record-too-large)."""
+    if reason == "file-read":
+        parsed.append(_ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": detail,
+                                          "path": path}]))
+    else:
+        rule = "record-stat-error" if reason == "stat-error" else "record-too-large"
+        pre_read.append({"rule": rule, "severity": "error", "path": path, "message": FINDING_MESSAGES[rule]})
+
+
 def _folder_identity(canonical_dir):
     """(st_dev, st_ino) of the ADR folder's path itself: a link put in its place is not followed."""
     try:
@@ -2843,6 +2923,11 @@ def _load_projection_entered(config, cache, should_stop):
             raise CorpusUnavailable("corpus-changed-during-load")
         load = _Load(cache, dir_fd, canonical_dir, _display_prefix(canonical_root, canonical_dir))
         load.folder = folder
+        if config.source == "madr":
+            projection = _load_madr_projection(config, cache, should_stop, canonical_root,
+                                               canonical_dir, dir_fd)
+            if projection is not None:
+                return projection
         names = _list_candidates(canonical_dir, dir_fd)
         # Every display path shares one prefix: the name decides. ASCII sorts alike either way.
         names.sort(key=None if all(map(str.isascii, names)) else utf16_key)
@@ -2858,15 +2943,15 @@ def _load_projection_entered(config, cache, should_stop):
     cache.reported = load.failed_keys
     if load.reused_everything() and cache.last is not None and cache.last[0] == names:
         return cache.last[1]
-    projection = _assemble(load, len(names))
+    projection = _assemble(load.parsed, load.pre_read_findings, len(names))
     cache.last = (names, projection)
     return projection
 
 
-def _assemble(load, candidate_count):
-    records = [entry.record for entry in load.parsed if entry.record is not None]
-    findings = [finding for entry in load.parsed for finding in entry.findings]
-    findings.extend(load.pre_read_findings)
+def _assemble(parsed, pre_read_findings, candidate_count):
+    records = [entry.record for entry in parsed if entry.record is not None]
+    findings = [finding for entry in parsed for finding in entry.findings]
+    findings.extend(pre_read_findings)
     findings.extend(corpus_findings(records))
     records.sort(key=lambda record: (utf16_key(record.id), utf16_key(record.path)))
     return Projection(records, sort_findings(findings), candidate_count)
@@ -2937,19 +3022,818 @@ class CorpusConfig(object):
     servers in one process never share or evict each other's parses.
     """
 
-    __slots__ = ("root", "adr_dir", "expected_root", "cache")
+    __slots__ = ("root", "adr_dir", "expected_root", "cache", "source")
 
     def __init__(self, root: str, adr_dir: str = DEFAULT_ADR_DIR,
-                 expected_root: Optional[str] = None) -> None:
+                 expected_root: Optional[str] = None, source: Optional[str] = None) -> None:
         self.root = root
         self.adr_dir = adr_dir
+        # None: the folder holds adrkit records; "madr": read it as `migrate --from madr` leaves it.
+        self.source = source
         # The canonical root seen at start-up; every call must find the same one.
         self.expected_root = expected_root
         self.cache = RecordCache()
 
 
 # ---------------------------------------------------------------------------
-# 7. Reader: one file -> a Record, or findings
+# 6. Projection: `--from madr`, the corpus as `adr migrate --from madr` would leave it
+# ---------------------------------------------------------------------------
+#
+# The reference's migrate reads every Markdown file under the ADR folder (subfolders included,
+# symlinks never), gives each MADR or Nygard source an id that depends on the whole folder, and
+# rewrites it with adrkit frontmatter. With `--from madr` a call sees the folder as that run
+# would leave it, without writing: the walk below reads the candidates (the same containment
+# and 64 KiB cap as every read), the Importer's door renders the migrated texts in memory, and
+# the record files the server reads are those texts. A call reuses the last answer only when
+# every candidate's stat proves it unchanged and settled (ADR 0010), since one new or edited
+# file can change every other file's id.
+
+class WalkFailed(Exception):
+    """A folder under the ADR folder could not be listed: the reference then finds nothing."""
+
+
+def walk_madr_candidates(path: str, visit: Callable[[Optional[int], str, Tuple[str, ...], str], None],
+                         dir_fd: Optional[int] = None) -> List[str]:
+    """Call visit(folder fd or None, folder path, subfolders, name) for every candidate under
+    `path`, depth first, symlinks never followed; returns the names of the record files directly
+    in `path` (regular files named like records: the id seed). WalkFailed when a folder cannot
+    be listed or opened."""
+    records = []  # type: List[str]
+    stack = [(dir_fd, path, (), _walk_entries(dir_fd, path))]
+    try:
+        while stack:
+            fd, folder, parts, entries = stack[-1]
+            if not entries:
+                stack.pop()
+                if fd is not None and fd != dir_fd:
+                    os.close(fd)
+                continue
+            name, is_dir = entries.pop()
+            if is_dir:
+                child_fd = _walk_open(fd, folder, name)
+                child = os.path.join(folder, name)
+                stack.append((child_fd, child, parts + (name,), _walk_entries(child_fd, child)))
+                continue
+            if not parts and is_record_file_name(name):
+                records.append(name)
+            if name.endswith(".md") and not is_conventional_name(name):
+                visit(fd, folder, parts, name)
+    except OSError as error:
+        raise WalkFailed(str(error))
+    finally:
+        for fd, _, _, _ in stack:
+            if fd is not None and fd != dir_fd:
+                os.close(fd)
+    return records
+
+
+def _walk_entries(fd, folder):
+    """(name, is a folder) of the folder's subfolders and regular files, symlinks left out."""
+    with os.scandir(fd if fd is not None else folder) as entries:
+        found = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in entries
+                 if entry.is_dir(follow_symlinks=False) or entry.is_file(follow_symlinks=False)]
+    return found[::-1]  # popped from the end: listing order
+
+
+def _walk_open(fd, folder, name):
+    """A descriptor of the subfolder `name`, never through a symlink (None without dir_fd)."""
+    if fd is None:
+        return None
+    flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    return os.open(name, flags, dir_fd=fd)
+
+
+def import_prefix(root: str, adr_dir: str) -> str:
+    """The ADR folder as migrate's display paths spell it: relative to the root, resolved
+    lexically like Node's path.resolve (not through symlinks), '/'-separated, '' for the root."""
+    folder = os.path.normpath(os.path.join(root, adr_dir))
+    relative = os.path.relpath(folder, root)
+    return "" if relative == os.curdir else relative.replace(os.sep, "/") + "/"
+
+
+class _MadrMemo(object):
+    """One candidate as the latest load read it: stat identity, whether settled, its outcome."""
+
+    __slots__ = ("identity", "settled", "data")
+
+    def __init__(self, identity, settled, data):
+        self.identity, self.settled, self.data = identity, settled, data
+
+
+class _MadrLoad(object):
+    """One `--from madr` load: the candidates read, each reused from the last load when its stat
+    proves it unchanged, and what the run that would migrate them leaves on disk."""
+
+    def __init__(self, cache, started_ns, should_stop):
+        self.cache, self.started_ns, self.should_stop = cache, started_ns, should_stop
+        self.memos = {}    # type: Dict[Tuple[str, ...], _MadrMemo]
+        self.files = {}    # type: Dict[Tuple[str, ...], Any]   # bytes, or (reason, detail)
+        self.checked = []  # type: List[Tuple[str, Tuple[int, ...]]]
+        self.recheck_upto = 0  # candidates checked before the latest read are checked again
+        self.read_any = False  # False: every candidate was proven unchanged by its stat
+
+    def visit(self, fd, folder, parts, name):
+        if self.should_stop():
+            raise CallCancelled()
+        key = parts + (name,)
+        info = _lstat_candidate(fd, folder, name)
+        memo = self.cache.memos.get(key)
+        if (isinstance(memo, _MadrMemo) and memo.settled and info is not None
+                and _stat_identity(info) == memo.identity):
+            self.memos[key], self.files[key] = memo, memo.data
+            self.checked.append((os.path.join(folder, name), memo.identity))
+            return
+        self.read_any = True
+        data, identity = _read_candidate(fd, folder, name)
+        if isinstance(data, bytes):
+            self.memos[key] = _MadrMemo(identity, _settled(identity, self.started_ns), data)
+            self.checked.append((os.path.join(folder, name), identity))
+            self.files[key] = data
+        else:
+            self.files[key] = (data, identity)
+        self.recheck_upto = len(self.checked)
+
+    def recheck(self):
+        """Every candidate checked before the latest read must still be the one checked."""
+        for path, identity in self.checked[:self.recheck_upto]:
+            try:
+                info = os.lstat(path)
+            except OSError:
+                raise CorpusUnavailable("corpus-changed-during-load")
+            if _stat_identity(info) != identity:
+                raise CorpusUnavailable("corpus-changed-during-load")
+
+    def migrated(self, prefix, record_names):
+        """display path -> text, for each file the migrate run would rewrite (none at all when a
+        candidate cannot be read: the reference's run then stops before writing anything)."""
+        if any(not isinstance(data, bytes) and data[0] != "too-large" for data in self.files.values()):
+            return {}
+        files = [MadrImport.File(prefix + "/".join(key), key[-1], len(key) > 1, data.decode("utf-8", "replace"))
+                 for key, data in self.files.items() if isinstance(data, bytes)]
+        texts = {}  # type: Dict[str, str]
+        run = MadrImport.migrate(files, record_names, False, lambda file, name: False,
+                                 lambda file, text, name: texts.__setitem__(file.path, text))
+        if run.crashed is not None:
+            _diagnose("--from madr: the migrate run stops at a file it cannot convert (%s); "
+                      "later files are read as they are" % run.crashed)
+        return texts
+
+
+def _load_madr_projection(config, cache, should_stop, canonical_root, canonical_dir, dir_fd):
+    """The `--from madr` load; None when a folder under the ADR folder cannot be listed, since
+    the reference's migrate then finds nothing to do and the corpus reads as it is."""
+    load = _MadrLoad(cache, _wall_clock_ns(), should_stop)
+    try:
+        names = walk_madr_candidates(canonical_dir, load.visit, dir_fd)
+    except WalkFailed:
+        return None
+    names.sort(key=utf16_key)
+    if _verified_roots(config) != (canonical_root, canonical_dir):
+        raise CorpusUnavailable("corpus-changed-during-load")
+    load.recheck()
+    state = ("madr", tuple(sorted(load.files)), tuple(names))
+    cache.memos = load.memos
+    if not load.read_any and cache.last is not None and cache.last[0] == state:
+        return cache.last[1]
+    prefix = import_prefix(canonical_root, config.adr_dir)
+    texts = load.migrated(prefix, names)
+    parsed, pre_read, parses = [], [], {}
+    display = _display_prefix(canonical_root, canonical_dir)
+    for name in names:
+        data = load.files[(name,)]
+        path = display + name
+        if not isinstance(data, bytes):
+            _read_outcome(data[0], data[1], path, parsed, pre_read)
+            continue
+        text = texts.get(prefix + name)
+        data = data if text is None else JS.utf8(text)
+        if len(data) > MAX_SOURCE_BYTES:
+            _read_outcome("too-large", None, path, parsed, pre_read)
+            continue
+        key = hashlib.sha256(path.encode("utf-8", "surrogatepass") + b"\0" + data).digest()
+        entry = cache.parses.get(key) or parse_record_file(path, data)
+        if entry.failure is None:
+            parses[key] = entry
+        elif key not in cache.parses:
+            _diagnose("engine failure reading %s: %s" % (path, entry.failure))
+        parsed.append(entry)
+    cache.parses = parses
+    projection = _assemble(parsed, pre_read, len(names))
+    cache.last = (state, projection)
+    return projection
+
+
+# ---------------------------------------------------------------------------
+# 7. Importer: MADR and Nygard records, as the reference's `adr migrate --from madr` writes them
+# ---------------------------------------------------------------------------
+#
+# A port of @adrkit/core 0.8.0's importer (packages/core/src/import/: madr.ts, status.ts,
+# classify.ts, fingerprint.ts, merge.ts, index.ts; ids and slugs from scaffold/new.ts), decision
+# for decision: which files are records, their title, status, date and deciders read from MADR 2
+# header bullets, MADR 3/4 frontmatter or Nygard `## Status` sections, the id each is given, the
+# findings, and the exact text of every migrated file. It reads and writes nothing itself: its
+# callers hand it the candidate files' texts, and it hands back, file by file and in the
+# reference's order, the text to write and the name to move to.
+#
+# Door: MadrImport.migrate (one run of `adr migrate --from madr`), used by the Commands'
+# `migrate` (which writes) and by the Projection's `--from madr` read-through (which keeps the
+# texts in memory). The JavaScript regular expressions of the reference are spelled out below for
+# Python's `re`: `^`/`$` with the m flag see all four JS line terminators, `.` stops at them, and
+# `\s` is JavaScript's whitespace set.
+
+class _MadrPatterns(object):
+    """The reference's regular expressions, compiled on first use (the JS text engine's door,
+    which gives JavaScript's whitespace set and flagless regexes, is defined further down)."""
+
+    def __init__(self):
+        line_end = "\n\r\u2028\u2029"
+        space = "[%s]" % re.escape(JS.WHITESPACE)
+        anything = "[^%s]" % line_end
+        start = "(?:\\A|(?<=[%s]))" % line_end      # `^` under the m flag
+        stop = "(?=[%s]|\\Z)" % line_end            # `$` under the m flag
+        folded = re.IGNORECASE | re.ASCII            # the i flag without u: ASCII folding here
+        # extractMadrTitle: /^#\s+(.+?)\s*#*\s*$/m
+        self.title = re.compile("%s#%s+(%s+?)%s*#*%s*%s" % (start, space, anything, space, space, stop))
+        # headerRegion: /^##[^\n]*$/m (header bullets are read only above the first `##` heading)
+        self.first_section = re.compile("%s##" % start)
+        # headerBulletValue: /^[ \t]*(?:[*+-][ \t]+)?\*{0,2}_{0,2}FIELD_{0,2}\*{0,2}[ \t]*:[ \t]*(.+)$/im
+        self.bullet = {field: re.compile(
+            "%s[ \\t]*(?:[*+\\-][ \\t]+)?\\*{0,2}_{0,2}%s_{0,2}\\*{0,2}[ \\t]*:[ \\t]*(%s+)%s"
+            % (start, field, anything, stop), folded) for field in _MADR_FIELDS}
+        # sectionValue: /^#{2,6}[ \t]+FIELD[ \t]*#*[ \t]*$/im, then the first non-empty line below
+        self.section = {field: re.compile("%s#{2,6}[ \\t]+%s[ \\t]*#*[ \\t]*%s" % (start, field, stop),
+                                          folded) for field in _MADR_FIELDS}
+        # parseDeciders: value.split(/[,;]|\s+and\s+/)
+        self.decider_split = re.compile("[,;]|%s+and%s+" % (space, space))
+        # mapMadrStatus: /^superse(?:ded|des)\s+by\b/
+        self.superseded_by = re.compile("superse(?:ded|des)%s+by\\b" % space, re.ASCII)
+        self.identity = JS.regex(_IDENTITY_SOURCE)
+        self.id = JS.regex(_ID_SOURCE)
+        self.schema_version = JS.regex(_SCHEMA_VERSION_SOURCE)
+
+
+@functools.lru_cache(maxsize=None)
+def _madr_patterns():
+    return _MadrPatterns()
+
+
+_MADR_FIELDS = ("status", "date", "deciders")
+_MADR_ANY_HEADING = re.compile("#{1,6}[ \\t]")
+# cleanFieldValue's passes
+_MADR_STRONG = re.compile(r"\*\*|__")
+_MADR_LINK = re.compile(r"\[([^\[\]]*)\]\([^()]*\)")
+_MADR_BRACKETS = re.compile(r"\A[\[<]+|[\]>]+\Z")
+_MADR_TRAILING_STOP = re.compile(r"[.,;]+\Z")
+_MADR_NUMBER = re.compile(r"\b([0-9]{4,})\b", re.ASCII)
+_MADR_FILE_NUMBER = re.compile(r"([0-9]{4,})-", re.ASCII)     # fileNameId
+_MADR_LEADING_NUMBER = re.compile(r"([0-9]+)-", re.ASCII)     # nextSequentialId
+_MADR_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z", re.ASCII)
+_MADR_SLUG_RUN = re.compile(r"[^a-z0-9]+")
+
+# merge.ts: the keys copied from a source's own frontmatter, the fallbacks of the required lists
+# and enums, the optional keys dropped when invalid, and the order the frontmatter is written in.
+_MADR_COPY_KEYS = ("created", "deciders", "consulted", "informed", "tags", "scope", "domain",
+                   "reversibility", "blastRadius", "supersedes", "supersededBy", "relatesTo",
+                   "conflictsWith", "affects", "assertions", "review", "evaluation", "externalRefs",
+                   "complianceControls", "reviewBy")
+_MADR_FALLBACKS = (("deciders", []), ("consulted", []), ("informed", []), ("tags", []),
+                   ("scope", "component"), ("reversibility", "unknown"),
+                   ("blastRadius", "component"), ("supersedes", []), ("relatesTo", []),
+                   ("conflictsWith", []), ("affects", []), ("assertions", []),
+                   ("externalRefs", []), ("complianceControls", []))
+_MADR_FALLBACK_KEYS = frozenset(key for key, _ in _MADR_FALLBACKS)
+_MADR_REMOVABLE = frozenset(("created", "domain", "supersededBy", "review", "evaluation", "reviewBy"))
+_MADR_ORDER = ("schemaVersion", "id", "title", "status", "date", "created", "deciders", "consulted",
+               "informed", "tags", "scope", "domain", "reversibility", "blastRadius", "supersedes",
+               "supersededBy", "relatesTo", "conflictsWith", "affects", "assertions", "provenance",
+               "review", "evaluation", "externalRefs", "complianceControls", "reviewBy")
+_MADR_AUTHORS = ("human", "agent", "agent-drafted")
+_MADR_MERGE_ATTEMPTS = 20
+
+
+class _MadrCrash(Exception):
+    """The reference's run stops here with an uncaught error: `message` is what it prints."""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, message)
+        self.message = message
+
+
+class _MadrSkip(Exception):
+    """mergeMadr's MadrMergeError: the file is skipped with these findings."""
+
+    def __init__(self, findings):
+        Exception.__init__(self, "skipped")
+        self.findings = findings
+
+
+class MadrFile(NamedTuple):
+    """One candidate handed to the importer: where it is and what it holds.
+
+    path    its display path, '/'-separated and relative to the folder migrate runs in
+    name    its file name
+    nested  True when it lies below the ADR folder rather than in it
+    text    its bytes decoded as UTF-8, invalid sequences replaced (Node's readFile 'utf8')
+    """
+
+    path: str
+    name: str
+    nested: bool
+    text: str
+
+
+class _Source(object):
+    """readMadrFile's answer for a file that reads as MADR."""
+
+    __slots__ = ("file", "frontmatter", "body", "title", "fields", "fingerprint", "raw_id")
+
+    def __init__(self, file, frontmatter, body, title, fields):
+        self.file, self.frontmatter, self.body, self.title = file, frontmatter, body, title
+        self.fields = fields
+        self.fingerprint = _madr_fingerprint(body)
+        raw_id = frontmatter.get("id")
+        self.raw_id = raw_id if isinstance(raw_id, str) and _madr_patterns().id(raw_id) else None
+
+
+def _js_slice(text, count):
+    """`text.slice(0, count)` in UTF-16 code units (an astral character may be cut in half)."""
+    units = JS.code_units(text)
+    if len(units) <= count:
+        return text
+    return units[:count].encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _madr_clean(value):
+    """cleanFieldValue: the Markdown around a field value removed, the words kept."""
+    value = _js_slice(value, 512).replace("`", "")
+    value = _MADR_STRONG.sub("", value)
+    value = _MADR_LINK.sub(lambda match: match.group(1), value)
+    value = _MADR_BRACKETS.sub("", value)
+    return JS.trim(_MADR_TRAILING_STOP.sub("", value, count=1))
+
+
+def _madr_bullet(region, field):
+    match = _madr_patterns().bullet[field].search(region)
+    value = _madr_clean(match.group(1)) if match else ""
+    return value or None
+
+
+def _madr_section(body, field):
+    heading = _madr_patterns().section[field].search(body)
+    if heading is None:
+        return None
+    for line in body[heading.end():].split("\n"):
+        if _MADR_ANY_HEADING.match(line):
+            break
+        value = _madr_clean(line)
+        if value:
+            return value
+    return None
+
+
+def _madr_body_fields(body):
+    """extractMadrBodyFields: status, date and deciders from header bullets or sections."""
+    patterns = _madr_patterns()
+    first_section = patterns.first_section.search(body)
+    region = body if first_section is None else body[:first_section.start()]
+    found = {}
+    for field in _MADR_FIELDS:
+        value = _madr_bullet(region, field)
+        found[field] = value if value is not None else _madr_section(body, field)
+    fields = {key: found[key] for key in ("status", "date") if found[key] is not None}
+    identities, unmapped = [], []
+    for entry in patterns.decider_split.split(found["deciders"] or ""):
+        entry = JS.trim(entry)
+        if entry:
+            (identities if patterns.identity(entry) else unmapped).append(entry)
+    if identities:
+        fields["deciders"] = list(dict.fromkeys(identities))
+    if unmapped:
+        fields["decidersUnmapped"] = list(dict.fromkeys(unmapped))
+    return fields
+
+
+def _madr_title(frontmatter, body):
+    """extractMadrTitle: a non-blank frontmatter title, else the first `# ` heading."""
+    title = frontmatter.get("title")
+    if isinstance(title, str) and JS.trim(title):
+        return JS.trim(title)
+    heading = _madr_patterns().title.search(body)
+    return JS.trim(heading.group(1)) if heading else None
+
+
+def _madr_fingerprint(body):
+    """fingerprintSourceBody: SHA-256 of the body with its line ends normalised."""
+    text = body.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n") + "\n"
+    return hashlib.sha256(JS.utf8(text)).hexdigest()
+
+
+def _madr_read(file):
+    """readMadrFile: a _Source, or the reason the file is not MADR (a string)."""
+    text = file.text
+    first_end = text.find("\n")
+    first = text if first_end == -1 else text[:first_end]
+    if (first[:-1] if first.endswith("\r") else first) == "---":
+        try:
+            yaml_text, body = split_frontmatter(text)
+            data = FrontmatterYaml.load(yaml_text)
+        except FenceError as error:
+            return str(error)
+        except FrontmatterYaml.Error as error:
+            return error.message if error.stage == "parse" else "%s: %s" % (error.code, error.message)
+        frontmatter = data if isinstance(data, dict) else {}
+        return _Source(file, frontmatter, body, _madr_title(frontmatter, body), _madr_body_fields(body))
+    title = _madr_title({}, text)
+    if title is None:
+        return IMPORT_MESSAGES["no-title"]
+    return _Source(file, {}, text, title, _madr_body_fields(text))
+
+
+def _madr_record(file):
+    """existingRecordsFromFiles: (frontmatter, body) when the file already is a valid record."""
+    try:
+        yaml_text, body = split_frontmatter(file.text)
+        frontmatter, issues = validate_frontmatter(FrontmatterYaml.load(yaml_text))
+    except (FenceError, FrontmatterYaml.Error):
+        return None
+    return None if issues else (frontmatter, body)
+
+
+def _import_finding(rule, path, message, ident=None, field=None, severity="warn"):
+    finding = {"rule": rule, "severity": severity, "message": message, "path": path}
+    if ident is not None:
+        finding["id"] = ident
+    if field is not None:
+        finding["field"] = field
+    return finding
+
+
+def _madr_status(value, path, ident, resolve_ref):
+    """mapMadrStatus: (status, supersededBy or None, findings)."""
+    raw = JS.trim(value) if isinstance(value, str) else ""
+    normalized = raw.lower()
+    if normalized in STATUSES:
+        return normalized, None, []
+    if raw and _madr_patterns().superseded_by.match(normalized):
+        number = _MADR_NUMBER.search(normalized)
+        resolved = resolve_ref(number.group(1)) if number else None
+        if resolved is not None and resolved != ident:
+            return "superseded", resolved, []
+    message = (IMPORT_MESSAGES["status-unrecognized"].format(status=raw) if raw
+               else IMPORT_MESSAGES["status-missing"])
+    return "proposed", None, [_import_finding("import-status-unrecognized", path, message, ident, "status")]
+
+
+_DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _madr_date(value):
+    """dateFrom: a real YYYY-MM-DD date, else None; _MadrCrash where the reference's Date throws."""
+    if getattr(value, "js_class", None) == "Date":
+        return value.iso[:10] if value.iso is not None else None
+    if not isinstance(value, str):
+        return None
+    text = JS.trim(value)
+    match = _MADR_DATE.match(text)
+    if match is None:
+        return None
+    year, month, day = (int(part) for part in match.groups())
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        # `new Date("YYYY-13-01T00:00:00.000Z").toISOString()` throws a RangeError.
+        raise _MadrCrash(IMPORT_MESSAGES["invalid-date"])
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    # A day past the month's end rolls into the next month, which no longer reads the same.
+    return text if day <= _DAYS_IN_MONTH[month - 1] + (month == 2 and leap) else None
+
+
+def _madr_provenance(raw, source_ref, fingerprint):
+    """provenanceFrom: the source's provenance with an author and this import's origin."""
+    given = raw.get("provenance")
+    provenance = dict(given) if isinstance(given, dict) else {}
+    if provenance.get("authoredBy") not in _MADR_AUTHORS:
+        provenance["authoredBy"] = "human"
+    origin = {"sourceKind": "madr", "sourceRef": source_ref, "fingerprint": fingerprint}
+    earlier = provenance.get("importedFrom")
+    if isinstance(earlier, dict) and isinstance(earlier.get("importedAt"), str):
+        origin["importedAt"] = earlier["importedAt"]
+    provenance["importedFrom"] = origin
+    return provenance
+
+
+def _madr_candidate(source, ident, source_ref, resolve_ref, findings):
+    """initialCandidate: the frontmatter mergeMadr starts from, before validation."""
+    raw, fields, path = source.frontmatter, source.fields, source.file.path
+    ident = source.raw_id or ident
+    title = source.title
+    if not title or not 3 <= utf16_len(title) <= 120:
+        raise _MadrSkip([_import_finding("import-not-madr", path, IMPORT_MESSAGES["no-usable-title"],
+                                         ident, "title")])
+    status_value = raw.get("status")
+    status, superseded_by, status_findings = _madr_status(
+        fields.get("status") if status_value is None else status_value, path, ident, resolve_ref)
+    findings.extend(status_findings)
+    candidate = {key: raw[key] for key in _MADR_COPY_KEYS if key in raw}
+    schema_version = raw.get("schemaVersion")
+    candidate["schemaVersion"] = (schema_version if isinstance(schema_version, str)
+                                  and _madr_patterns().schema_version(schema_version)
+                                  else ADR_SCHEMA_VERSION)
+    candidate.update(id=ident, title=title, status=status)
+    date = _madr_date(raw.get("date"))
+    date = date if date is not None else _madr_date(raw.get("created"))
+    date = date if date is not None else _madr_date(fields.get("date"))
+    if date is None:
+        findings.append(_import_finding("import-date-missing", path, IMPORT_MESSAGES["date-missing"],
+                                        ident, "date"))
+    candidate["date"] = date if date is not None else IMPORT_EPOCH_DATE
+    if superseded_by is not None and "supersededBy" not in candidate:
+        candidate["supersededBy"] = superseded_by
+    if not isinstance(candidate.get("deciders"), list):
+        if "deciders" in fields:
+            candidate["deciders"] = list(fields["deciders"])
+        if "decidersUnmapped" in fields:
+            listed = ", ".join('"%s"' % entry for entry in fields["decidersUnmapped"])
+            findings.append(_import_finding("import-deciders-unmapped", path,
+                                            IMPORT_MESSAGES["deciders-unmapped"].format(listed=listed),
+                                            ident, "deciders"))
+    for key, fallback in _MADR_FALLBACKS:
+        if candidate.get(key) is None:
+            candidate[key] = list(fallback) if isinstance(fallback, list) else fallback
+    candidate["provenance"] = _madr_provenance(raw, source_ref, source.fingerprint)
+    return candidate
+
+
+def _madr_validated(candidate, path):
+    """safeParseCandidate: drop or reset what fails validation until the frontmatter is valid."""
+    working = dict(candidate)
+    for _ in range(_MADR_MERGE_ATTEMPTS):
+        frontmatter, issues = schema_issues(working)
+        if not issues:
+            return frontmatter
+        changed = False
+        for issue_path, _message in issues:
+            top = issue_path[0] if issue_path else None
+            if not isinstance(top, str):
+                continue
+            if top in _MADR_FALLBACK_KEYS:
+                fallback = dict(_MADR_FALLBACKS)[top]
+                working[top] = list(fallback) if isinstance(fallback, list) else fallback
+                changed = True
+            elif top in _MADR_REMOVABLE:
+                working.pop(top, None)
+                changed = True
+            elif top == "provenance":
+                working["provenance"] = candidate["provenance"]
+                changed = True
+        if not changed:
+            ident = working.get("id") if isinstance(working.get("id"), str) else None
+            raise _MadrSkip([_import_finding(
+                "import-not-madr", path, message, ident,
+                ".".join(str(part) for part in issue_path) if issue_path else "frontmatter")
+                for issue_path, message in issues])
+    ident = working.get("id") if isinstance(working.get("id"), str) else None
+    raise _MadrSkip([_import_finding("import-not-madr", path, IMPORT_MESSAGES["no-valid-frontmatter"],
+                                     ident, "frontmatter")])
+
+
+def _madr_ordered(frontmatter):
+    """orderedFrontmatter: the keys in the written order, then any others sorted by code unit."""
+    output = {key: frontmatter[key] for key in _MADR_ORDER if key in frontmatter}
+    for key in sorted(frontmatter, key=utf16_key):
+        output.setdefault(key, frontmatter[key])
+    provenance = frontmatter.get("provenance")
+    if provenance is not None:
+        ordered = {key: provenance[key] for key in ("authoredBy", "agent", "ratifiedBy", "sourceArtifact")
+                   if key in provenance}
+        origin = provenance.get("importedFrom")
+        if origin is not None:
+            ordered["importedFrom"] = {key: origin[key] for key in ("sourceKind", "sourceRef", "fingerprint")}
+            if origin.get("importedAt"):
+                ordered["importedFrom"]["importedAt"] = origin["importedAt"]
+        output["provenance"] = ordered
+    return output
+
+
+def _madr_render(frontmatter, body):
+    """renderMigratedContent: the frontmatter as yaml 2.9.0 writes it, then the body unchanged."""
+    text = FrontmatterYaml.stringify(_madr_ordered(frontmatter)).rstrip(JS.WHITESPACE)
+    return "---\n%s\n---\n%s" % (text, body)
+
+
+def _madr_slug(title):
+    """slugifyTitle, or None where it throws (no ASCII letter or digit)."""
+    text = unicodedata.normalize("NFKD", title)
+    text = "".join(char for char in text if not "\u0300" <= char <= "\u036f").lower()
+    slug = _MADR_SLUG_RUN.sub("-", text).strip("-")
+    if not slug:
+        return None
+    return _js_slice(slug, 80).rstrip("-")
+
+
+def _madr_target_name(ident, title):
+    """discoverableFileName: `<id>-<slug>.md`, `<id>-record.md` when the title gives no slug."""
+    slug = _madr_slug(title) if title else None
+    return "%s-%s.md" % (ident, slug or "record")
+
+
+class _Migration(object):
+    """What one run reports: results, divergence and findings, in the reference's order.
+
+    `crashed` is the message of the uncaught error that stopped the run (None when it ran to
+    the end); the files committed before it keep their new text, as the reference's do.
+    """
+
+    __slots__ = ("results", "divergence", "findings", "crashed")
+
+    def __init__(self):
+        self.results = []     # type: List[Dict[str, Any]]
+        self.divergence = []  # type: List[Dict[str, Any]]
+        self.findings = []    # type: List[Finding]
+        self.crashed = None   # type: Optional[str]
+
+
+def _madr_seed(record_names):
+    """nextSequentialId over the ADR folder's own record files: one past the highest number."""
+    highest = 0.0
+    for name in record_names:
+        match = _MADR_LEADING_NUMBER.match(name)
+        if match:
+            highest = max(highest, float(match.group(1)))
+    return JS.number_text(highest + 1).rjust(4, "0")
+
+
+class _Allocator(object):
+    """createIdAllocator: an updated record keeps its id, then the source's own id, then the
+    file name's number while unused, then the next free number from the seed."""
+
+    def __init__(self, seed, used):
+        self.used = set(used)
+        self.next = float(seed) if seed.isdigit() and seed.isascii() else 1.0
+
+    def allocate(self, source, record_id):
+        if record_id is not None:
+            return record_id
+        if source.raw_id is not None:
+            self.used.add(source.raw_id)
+            return source.raw_id
+        number = _MADR_FILE_NUMBER.match(source.file.name)
+        if number and number.group(1) not in self.used:
+            self.used.add(number.group(1))
+            return number.group(1)
+        while True:
+            ident = JS.number_text(self.next).rjust(4, "0")
+            following = self.next + 1
+            if ident not in self.used:
+                self.next = following
+                self.used.add(ident)
+                return ident
+            if following == self.next:  # past 2**53 the count stands still: the reference spins
+                raise _MadrCrash(IMPORT_MESSAGES["ids-exhausted"].format(id=ident))
+            self.next = following
+
+
+def _madr_existing(files):
+    """existingRecordsFromFiles: (id, path, frontmatter) of every candidate already a valid record,
+    in id order (localeCompare, stable)."""
+    records = []
+    for file in files:
+        parsed = _madr_record(file)
+        if parsed is not None:
+            records.append((parsed[0]["id"], file.path, parsed[0]))
+    return sorted(records, key=lambda record: LocaleCollation.key(record[0]))
+
+
+def _madr_buckets(sources, records):
+    """classifyReimport, as the CLI runs it (no edit detector, so never `diverged`):
+    path -> (bucket, id of the record that came from it)."""
+    by_ref = {}  # type: Dict[str, Tuple[str, Dict[str, Any]]]
+    for ident, _path, frontmatter in records:
+        origin = frontmatter.get("provenance", {}).get("importedFrom")
+        if origin and origin["sourceKind"] == "madr":
+            by_ref.setdefault(origin["sourceRef"], (ident, origin))
+    buckets = {}
+    for source in sources:
+        found = by_ref.get(source.file.path)
+        if found is None:
+            buckets[source.file.path] = ("new", None)
+        else:
+            same = found[1]["fingerprint"] == source.fingerprint
+            buckets[source.file.path] = ("unchanged" if same else "updated", found[0])
+    return buckets
+
+
+def _madr_incomplete(records):
+    """validateImportIncomplete over (frontmatter, path) pairs, each (id, path) once."""
+    findings, seen = [], set()
+    for frontmatter, path in records:
+        key = (frontmatter["id"], path)
+        if key in seen:
+            continue
+        seen.add(key)
+        if (frontmatter.get("provenance", {}).get("importedFrom") and frontmatter["status"] == "accepted"
+                and not frontmatter["deciders"]):
+            findings.append(_import_finding("import-incomplete", path, FINDING_MESSAGES["import-incomplete"],
+                                            frontmatter["id"], "deciders", "info"))
+    return findings
+
+
+class MadrImport(object):
+    """The importer's door: `migrate`, one run of the reference's `adr migrate --from madr`."""
+
+    __slots__ = ()
+    File = MadrFile
+
+    @staticmethod
+    def migrate(files: Sequence[MadrFile], record_names: Iterable[str], rename: bool,
+                exists: Callable[[MadrFile, str], bool],
+                commit: Callable[[MadrFile, str, Optional[str]], None]) -> _Migration:
+        """Migrate `files` (every candidate under the ADR folder) as the reference does.
+
+        record_names  the names of the record files directly in the ADR folder (the id seed)
+        exists        whether a file of that name lies beside the file already (--rename)
+        commit        called, in the reference's order, for each file whose text changes or that
+                      moves: (file, new text, new name or None); the caller writes or keeps it
+        """
+        run = _Migration()
+        try:
+            _madr_run(run, sorted(files, key=lambda file: LocaleCollation.key(file.path)),
+                      record_names, rename, exists, commit)
+        except _MadrCrash as crash:
+            run.crashed = crash.message
+        return run
+
+
+def _madr_run(run, files, record_names, rename, exists, commit):
+    sources = []
+    for file in files:
+        read = _madr_read(file)
+        if isinstance(read, str):
+            run.results.append({"path": file.path, "outcome": "skipped"})
+            run.findings.append(_import_finding("import-not-madr", file.path, read))
+        else:
+            sources.append(read)
+    records = _madr_existing(files)
+    buckets = _madr_buckets(sources, records)
+    by_id = {ident: (path, frontmatter) for ident, path, frontmatter in records}
+    allocator = _Allocator(_madr_seed(record_names),
+                           [record[0] for record in records] + [s.raw_id for s in sources if s.raw_id])
+    allocated = {source.file.path: allocator.allocate(source, buckets[source.file.path][1])
+                 for source in sources if buckets[source.file.path][0] != "unchanged"}
+    numbers = {}  # type: Dict[str, str]
+    for source in sources:
+        number = _MADR_FILE_NUMBER.match(source.file.name)
+        declared = source.raw_id or (number.group(1) if number else None)
+        resolved = allocated.get(source.file.path) or buckets[source.file.path][1]
+        if declared and declared not in numbers and resolved:
+            numbers[declared] = resolved
+    incomplete = []
+    for source in sources:
+        bucket, record_id = buckets[source.file.path]
+        if bucket == "unchanged":
+            run.results.append({"path": source.file.path, "outcome": "unchanged"})
+            if record_id in by_id:
+                incomplete.append((by_id[record_id][1], by_id[record_id][0]))
+            continue
+        _madr_write_one(run, source, bucket, allocated[source.file.path], numbers.get, rename, exists,
+                        commit, incomplete)
+    run.findings.extend(_madr_incomplete(incomplete))
+    run.results.sort(key=lambda result: LocaleCollation.key(result["path"]))
+    run.findings = sort_findings(run.findings)
+
+
+def _madr_write_one(run, source, bucket, ident, resolve_ref, rename, exists, commit, incomplete):
+    """One new or updated source: merge, commit, report (the loop body of migrateMadr)."""
+    file = source.file
+    target = _madr_target_name(ident, source.title)
+    needs_rename = not file.nested and not is_record_file_name(file.name)
+    moving = rename and needs_rename and not (target != file.name and exists(file, target))
+    final_path = (file.path[:len(file.path) - len(file.name)] + target) if moving else file.path
+    findings = []  # type: List[Finding]
+    try:
+        candidate = _madr_candidate(source, ident, final_path, resolve_ref, findings)
+        frontmatter = _madr_validated(candidate, file.path)
+    except _MadrSkip as skip:
+        run.results.append({"path": file.path, "outcome": "skipped"})
+        run.findings.extend(skip.findings)
+        return
+    run.findings.extend(findings)
+    content = _madr_render(frontmatter, source.body)
+    if content != file.text or moving:
+        commit(file, content, target if moving else None)
+    if file.nested or (needs_rename and not moving):
+        reason = IMPORT_MESSAGES["undiscoverable-nested" if file.nested else "undiscoverable-name"]
+        run.findings.append(_import_finding("import-undiscoverable", file.path,
+                                            IMPORT_MESSAGES["undiscoverable"].format(reason=reason),
+                                            frontmatter["id"], "path"))
+    result = {"path": file.path, "outcome": "updated" if bucket == "updated" else "migrated",
+              "frontmatter": frontmatter}
+    if moving:
+        result["renamedTo"] = final_path
+    run.results.append(result)
+    incomplete.append((frontmatter, final_path))
+
+
+# ---------------------------------------------------------------------------
+# 8. Reader: one file -> a Record, or findings
 # ---------------------------------------------------------------------------
 
 class FenceError(Exception):
@@ -3103,7 +3987,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # ---------------------------------------------------------------------------
-# 8. Schema: the typed frontmatter v0.1.0 and its five cross-field rules
+# 9. Schema: the typed frontmatter v0.1.0 and its five cross-field rules
 # ---------------------------------------------------------------------------
 #
 # A small declarative validator that reproduces the reference's behaviour (Zod 4
@@ -3439,7 +4323,7 @@ _SEVERITY = ("error", "warn", "info")
 FRONTMATTER_SCHEMA = _Object(
     ("schemaVersion", _String(regex=_SCHEMA_VERSION_SOURCE,
                               message="Invalid string: must match pattern /%s/" % _SCHEMA_VERSION_SOURCE)
-     .with_default(lambda: "0.1.0")),
+     .with_default(lambda: ADR_SCHEMA_VERSION)),
     ("id", _String(regex=_ID_SOURCE, message="Invalid string: must match pattern /%s/" % _ID_SOURCE)),
     ("title", _String(min_length=3, max_length=120)),
     ("status", _Enum(*STATUSES)),
@@ -3582,8 +4466,24 @@ def validate_frontmatter(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tup
     return None, findings
 
 
+def schema_issues(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tuple[Tuple[Any, ...], str]]]:
+    """zod's safeParse: (frontmatter with defaults, []) or (None, [(issue path, zod's message)]),
+    the issues in zod's order (the importer drops or resets fields by their path)."""
+    issues: List[Tuple[str, Tuple[Any, ...], Any]] = []
+    output = FRONTMATTER_SCHEMA.check(value, (), issues)
+    if not issues:
+        return output, []
+    return None, [(path, _zod_unrecognized_message(detail) if code == "unrecognized_keys" else detail)
+                  for code, path, detail in issues]
+
+
+def _zod_unrecognized_message(keys):
+    """zod 4's English message for an `unrecognized_keys` issue."""
+    return "Unrecognized key%s: %s" % ("s" if len(keys) > 1 else "", ", ".join('"%s"' % key for key in keys))
+
+
 # ---------------------------------------------------------------------------
-# 9. Commands: the command line, one argparse parser for the server and its subcommands
+# 10. Commands: the command line, one argparse parser for the server and its subcommands
 # ---------------------------------------------------------------------------
 #
 # `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config|hook ...` are for people
@@ -3661,6 +4561,19 @@ event's cwd, else $CLAUDE_PROJECT_DIR. Exit status: 0 always, with nothing on
 stdout and one line on stderr for an event, path or corpus it cannot use; 1
 (not 2, which would block the tool) on a usage error.
 `adrkit-mcp config claude-code --hook` prints the settings.json entry."""),
+    ("migrate", "add adrkit frontmatter to MADR and Nygard records, as `adr migrate` does", """\
+Migrate a MADR corpus in place, as the reference CLI's `adr migrate --from madr`
+does, byte for byte: each MADR (2, 3, 4) or Nygard (adr-tools) record under the
+ADR folder, subfolders included, gets adrkit frontmatter (id, title, status,
+date, deciders, provenance) above its unchanged body; README, index,
+CONTRIBUTING and template files are left alone. One-way and non-destructive:
+each file is replaced whole, never half-written, and a second run reports it
+unchanged. Without --rename, files not named NNNN-slug.md stay where they are
+(and `--from madr` serves them as the server would after this run); with it,
+each moves to <id>-<slug>.md unless that name is taken. Exit status: 0 when
+the migration ran (findings are reported, not failed on), 1 when it stopped on
+a file it could not read or convert, 2 on a usage error or an unreachable ADR
+folder."""),
 )
 
 
@@ -3783,6 +4696,17 @@ def _flags() -> Dict[str, _Flag]:
             help="with claude-code: the .claude/settings.json entry of the PreToolUse hook that "
                  "tells the agent which decisions concern a file before it edits it (adrkit-mcp "
                  "hook)")),
+        "from": _Flag(("--from",), dict(
+            metavar="FORMAT", type=_value, dest="source",
+            help="read the ADR folder as `adrkit-mcp migrate --from FORMAT` would leave it, "
+                 "writing nothing; FORMAT is madr (MADR 2-4 and Nygard/adr-tools Markdown) "
+                 "(default: $%s, else the folder holds adrkit records)" % _ENV_FROM)),
+        "dry-run": _Flag(("--dry-run",), dict(
+            action="store_true", help="report what would change without writing")),
+        "rename": _Flag(("--rename",), dict(
+            action="store_true",
+            help="rename each migrated file to <id>-<slug>.md so corpus discovery can see it")),
+        "json": _Flag(("--json",), dict(action="store_true", help="print the result as JSON")),
         "help": _Flag(("-h", "--help"), dict(action="help", help="print this help and exit")),
     }
 
@@ -3790,8 +4714,8 @@ def _flags() -> Dict[str, _Flag]:
 def _commands() -> Dict[str, _Command]:
     """The server ("") and each subcommand."""
     return {
-        "": _Command(_SERVER_USAGE, (), ("cwd", "dir", "request-timeout-ms", "version", "help"),
-                     None),
+        "": _Command(_SERVER_USAGE, (), ("cwd", "dir", "from", "request-timeout-ms", "version",
+                                         "help"), None, _check_source),
         "config": _Command(
             "adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable]\n"
             "       adrkit-mcp config claude-code --hook [--cwd PATH] [--dir PATH] [--portable]\n"
@@ -3801,22 +4725,28 @@ def _commands() -> Dict[str, _Command]:
             ("list", "all", "portable", "hook",
              ("cwd", "repository root the server reads (default: $%s, else the working "
                      "directory; VS Code gets ${workspaceFolder} unless --cwd is given)" % _ENV_CWD),
-             "dir", "help"),
+             "dir", "from", "help"),
             command_config, _config_check),
-        "doctor": _Command("adrkit-mcp doctor [--cwd PATH] [--dir PATH]", (),
-                           ("cwd", "dir", "help"), command_doctor),
+        "doctor": _Command("adrkit-mcp doctor [--cwd PATH] [--dir PATH] [--from madr]", (),
+                           ("cwd", "dir", "from", "help"), command_doctor, _check_source),
         "call": _Command(
-            "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH]",
+            "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH] [--from madr]",
             (("tool", dict(choices=sorted(TOOLS), metavar="tool",
                            help="one of: %s" % ", ".join(sorted(TOOLS)))),
              ("arguments", dict(type=_arguments_json, metavar="json arguments",
                                 help="the tool's arguments as one JSON object"))),
-            ("cwd", "dir", "help"), command_call),
+            ("cwd", "dir", "from", "help"), command_call, _check_source),
         "hook": _Command(
-            "adrkit-mcp hook [--cwd PATH] [--dir PATH] < event.json", (),
+            "adrkit-mcp hook [--cwd PATH] [--dir PATH] [--from madr] < event.json", (),
             (("cwd", "repository root (default: $%s, else the event's cwd, else "
-                     "$CLAUDE_PROJECT_DIR)" % _ENV_CWD), "dir", "help"),
-            command_hook),
+                     "$CLAUDE_PROJECT_DIR)" % _ENV_CWD), "dir", "from", "help"),
+            command_hook, _check_source),
+        "migrate": _Command(
+            "adrkit-mcp migrate --from madr [--cwd PATH] [--dir PATH] [--dry-run] [--rename] [--json]",
+            (("extra", dict(nargs="*", help=argparse.SUPPRESS)),), ("from", ("cwd", "the folder to run in, as `cd PATH && adr migrate ...` would "
+                                 "(default: $%s, else the working directory)" % _ENV_CWD),
+                 "dir", "dry-run", "rename", "json", "help"),
+            command_migrate, _migrate_check),
     }
 
 
@@ -3897,7 +4827,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if isinstance(options, int):
         return options
     cwd, adr_dir = _location(options)
-    return run_server(cwd, adr_dir, options.request_timeout_ms)
+    return run_server(cwd, adr_dir, options.request_timeout_ms, _source(options))
 
 
 def run_subcommand(name: str, argv: List[str]) -> int:
@@ -3911,14 +4841,14 @@ def run_subcommand(name: str, argv: List[str]) -> int:
 
 
 # ---------------------------------------------------------------------------
-# 9. Commands: call and doctor
+# 10. Commands: call and doctor
 # ---------------------------------------------------------------------------
 
 def command_call(options: Any) -> int:
     """`adrkit-mcp call <tool> '<json arguments>'`: one tool call, its result as JSON on stdout."""
     cwd, adr_dir = _corpus_location(options)
     tool, arguments = options.tool, options.arguments
-    config = CorpusConfig(cwd, adr_dir)
+    config = CorpusConfig(cwd, adr_dir, source=_source(options))
     problem = check_roots(config)
     if problem is not None:
         sys.stderr.write("adrkit-mcp: %s\n" % problem[1])
@@ -3931,8 +4861,6 @@ def command_call(options: Any) -> int:
     outcome = result["structuredContent"]["result"]["outcome"]
     return 1 if outcome == "corpus-unavailable" else 0
 
-
-_NON_RECORD_NAMES = ("readme.md", "index.md", "contributing.md", "template.md")
 
 _ROOT_FIXES = {
     "root-not-found": "pass the repository's absolute path with --cwd (or ADRKIT_MCP_CWD)",
@@ -4076,7 +5004,7 @@ def _markdown_outside_the_corpus(canonical_root, canonical_dir, depth_limit=8):
                 found.append((path, "it is in a subfolder; records live directly in the ADR directory"))
             elif entry.name.startswith("."):
                 found.append((path, "it is a dotfile"))
-            elif entry.name == TEMPLATE_FILE_NAME or entry.name.lower() in _NON_RECORD_NAMES:
+            elif is_conventional_name(entry.name):
                 found.append((path, "conventional documentation, not a record (as intended)"))
             elif not is_record_file_name(entry.name):
                 found.append((path, "its name is not NNNN-slug.md (four or more digits, a dash, "
@@ -4241,7 +5169,7 @@ def _doctor_hook(report: "_Report", canonical_root: str, adr_dir: str, projectio
 
 
 # ---------------------------------------------------------------------------
-# 9. Commands: client configuration printer, `adrkit-mcp config <client> [--cwd PATH] [--dir PATH]`,
+# 10. Commands: client configuration printer, `adrkit-mcp config <client> [--cwd PATH] [--dir PATH]`,
 # `adrkit-mcp config --list`, `adrkit-mcp config --all`.
 #
 # Prints on stdout only the JSON to merge into the client's own configuration file; everything
@@ -4305,6 +5233,7 @@ def _config_check(options: Any) -> None:
         options.parser.error("unknown client %r; the clients are: %s" % (options.client, ", ".join(ids)))
     if options.hook and options.client != "claude-code":
         options.parser.error("--hook is for Claude Code: adrkit-mcp config claude-code --hook")
+    _check_source(options)
 
 
 def _config_launcher() -> Tuple[str, List[str], str]:
@@ -4559,7 +5488,7 @@ def command_config(options: Any) -> int:
 
 
 # ---------------------------------------------------------------------------
-# 9. Commands: the coding-agent hook, `adrkit-mcp hook` (ADR 0013)
+# 10. Commands: the coding-agent hook, `adrkit-mcp hook` (ADR 0013)
 # ---------------------------------------------------------------------------
 #
 # Claude Code runs the command before Edit, Write, MultiEdit or NotebookEdit with one JSON event
@@ -4762,7 +5691,180 @@ def command_hook(options: Any) -> int:
 
 
 # ---------------------------------------------------------------------------
-# 10. JS text: JavaScript's whitespace, trim, code units and regular expressions
+# 10. Commands: `adrkit-mcp migrate --from madr`, the reference CLI's `adr migrate`
+# ---------------------------------------------------------------------------
+#
+# Runs the Importer's door over the ADR folder as `cd ROOT && adr migrate --from madr --dir DIR`
+# does (@adrkit/cli 0.8.0, runMigrate): the same candidates, results, findings, output bytes and
+# exit statuses (0 ran; 2 usage or an unreachable folder; 1 where the reference stops on an
+# uncaught error, with its message). Each file it reports is written whole or not at all: the new
+# text goes to a temporary file in the same folder, which then replaces the old name (its
+# permission bits kept); a move (--rename) never replaces a file that is already there.
+
+
+def _check_source(options: Any) -> None:
+    """--from, else $ADRKIT_MCP_FROM, must name a format the importer reads."""
+    value = options.source or os.environ.get(_ENV_FROM) or None
+    if value is not None and value not in SOURCE_FORMATS:
+        named = ("--from %s" % value) if options.source else ("$%s=%s" % (_ENV_FROM, value))
+        options.parser.error(SOURCE_UNSUPPORTED.format(named=named))
+
+
+def _source(options: Any) -> Optional[str]:
+    return options.source or os.environ.get(_ENV_FROM) or None
+
+
+def _migrate_check(options: Any) -> None:
+    """runMigrate's own usage errors, in its words."""
+    if options.extra:
+        options.parser.error(MIGRATE_MESSAGES["positional"])
+    if options.source is None:
+        options.parser.error(MIGRATE_MESSAGES["from-missing"])
+    if options.source not in SOURCE_FORMATS:
+        options.parser.error(MIGRATE_MESSAGES["from-unsupported"].format(source=options.source))
+
+
+def _node_error(error: OSError, syscall: str, path: str) -> str:
+    """An OSError as Node words it: `EACCES: permission denied, open '/path'`."""
+    code = errno.errorcode.get(error.errno or 0, "UNKNOWN")
+    text = NODE_ERROR_TEXTS.get(code, (error.strerror or "unknown error").lower())
+    return "%s: %s, %s '%s'" % (code, text, syscall, path)
+
+
+class _MigrateFolder(object):
+    """The candidates under the ADR folder, read whole, and what each is called."""
+
+    def __init__(self, cwd, folder):
+        self.cwd, self.folder = cwd, folder
+        self.files = []    # type: List[Any]
+        self.where = {}    # type: Dict[str, str]      # display path -> the folder it is in
+        self.failures = {}  # type: Dict[str, str]     # display path -> the error the read gave
+
+    def visit(self, fd, folder, parts, name):
+        path = os.path.join(folder, name)
+        display = os.path.relpath(path, self.cwd).replace(os.sep, "/")
+        self.where[display] = folder
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            handle = os.open(name, flags, dir_fd=fd) if fd is not None else os.open(path, flags)
+            with os.fdopen(handle, "rb") as stream:
+                data = stream.read()
+        except OSError as error:
+            self.failures[display] = _node_error(error, "open", path)
+            return
+        self.files.append(MadrImport.File(display, name, bool(parts), data.decode("utf-8", "replace")))
+
+    def exists(self, file: Any, name: str) -> bool:
+        return os.path.exists(os.path.join(self.where[file.path], name))
+
+    def commit(self, file: Any, text: str, name: Optional[str]) -> None:
+        folder = self.where[file.path]
+        if text != file.text:
+            _replace_file(folder, file.name, JS.utf8(text))
+        if name is not None:
+            if os.path.lexists(os.path.join(folder, name)):
+                _diagnose("migrate: not renamed, %s already exists beside %s" % (name, file.path))
+                return
+            os.rename(os.path.join(folder, file.name), os.path.join(folder, name))
+
+
+def _replace_file(folder: str, name: str, data: bytes) -> None:
+    """Give `folder/name` the content `data` at once: a new file beside it, then a rename over
+    the name (never a write through a symlink), with the old file's permission bits."""
+    path = os.path.join(folder, name)
+    mode = stat.S_IMODE(os.lstat(path).st_mode)
+    flags = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+             | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+    while True:
+        temporary = os.path.join(folder, ".adrkit-migrate-%s.tmp" % binascii.hexlify(os.urandom(6)).decode())
+        try:
+            handle = os.open(temporary, flags, 0o600)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def command_migrate(options: Any) -> int:
+    """`adrkit-mcp migrate --from madr`: migrate the ADR folder in place, as `adr migrate` does."""
+    given_cwd, given_dir = _location(options)
+    cwd = os.path.realpath(given_cwd or os.getcwd())
+    if not os.path.isdir(cwd):
+        sys.stderr.write("%s\n" % MIGRATE_MESSAGES["cwd-unusable"].format(cwd=given_cwd))
+        return 2
+    adr_dir = given_dir or DEFAULT_ADR_DIR
+    folder = os.path.normpath(os.path.join(cwd, adr_dir))
+    try:
+        os.listdir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        sys.stderr.write("%s\n" % MIGRATE_MESSAGES["dir-not-found"].format(dir=adr_dir))
+        return 2
+    except PermissionError:
+        sys.stderr.write("%s\n" % MIGRATE_MESSAGES["dir-not-readable"].format(dir=adr_dir))
+        return 2
+    except OSError as error:
+        sys.stderr.write("%s\n" % _node_error(error, "scandir", folder))
+        return 1
+    found = _MigrateFolder(cwd, folder)
+    try:
+        names = walk_madr_candidates(folder, found.visit, _open_directory(folder))
+    except (WalkFailed, CorpusUnavailable):
+        found.files, found.failures, names = [], {}, []  # the reference then finds no candidate
+    if found.failures:
+        first = min(found.failures, key=LocaleCollation.key)
+        sys.stderr.write("%s\n" % found.failures[first])
+        return 1
+    commit = (lambda file, text, name: None) if options.dry_run else found.commit
+    try:
+        run = MadrImport.migrate(found.files, names, options.rename, found.exists, commit)
+    except OSError as error:
+        sys.stderr.write("%s\n" % _node_error(error, "open", error.filename or folder))
+        return 1
+    if run.crashed is not None:
+        sys.stderr.write("%s\n" % run.crashed)
+        return 1
+    sys.stdout.write(JS.json({"results": run.results, "divergence": run.divergence,
+                              "findings": run.findings}) + "\n" if options.json
+                     else migrate_report(run))
+    return 0
+
+
+def migrate_report(run: Any) -> str:
+    """renderHumanMigrate: a line per file, the counts, the divergence, then the findings."""
+    counts = dict.fromkeys(("migrated", "updated", "unchanged", "diverged", "skipped"), 0)
+    lines = []
+    for result in run.results:
+        counts[result["outcome"]] += 1
+        renamed = " -> %s" % result["renamedTo"] if "renamedTo" in result else ""
+        lines.append("%s  %s%s\n" % (result["outcome"], result["path"], renamed))
+    lines.append("summary: %s\n" % ", ".join("%s %d" % item for item in counts.items()))
+    lines.append("Divergence (report only):\n")
+    lines.extend(["  %s  sourceRef=%s\n" % (item["path"], item["sourceRef"]) for item in run.divergence]
+                 or ["  none\n"])
+    if run.findings:
+        lines.append("Findings:\n")
+        lines.extend(finding_line(finding) for finding in run.findings)
+    return "".join(lines)
+
+
+def finding_line(finding: Finding) -> str:
+    """renderFinding: `  <severity> <rule>[ id][ field][ pattern]: <message>`."""
+    extras = "".join(" %s" % finding[key] for key in ("id", "field", "pattern") if finding.get(key))
+    return "  %s %s%s: %s\n" % (finding["severity"], finding["rule"], extras, finding["message"])
+
+
+# ---------------------------------------------------------------------------
+# 11. JS text: JavaScript's whitespace, trim, code units and regular expressions
 # ---------------------------------------------------------------------------
 #
 # Reproduces three ECMAScript behaviours that Python spells differently:
@@ -4818,6 +5920,83 @@ def _js_code_units(text):
     if text.isascii() or _JS_ASTRAL.search(text) is None:
         return text
     return _JS_ASTRAL.sub(_js_surrogate_pair, text)
+
+
+def _js_number_text(value):
+    """`Number.prototype.toString()` of a double: the shortest digits, JavaScript's layout."""
+    if value != value:
+        return "NaN"
+    if value == math.inf:
+        return "Infinity"
+    if value == -math.inf:
+        return "-Infinity"
+    if value == 0:
+        return "0"
+    value = float(value)
+    sign = "-" if value < 0 else ""
+    text = repr(abs(value))
+    # Decompose Python's shortest repr into digits and a decimal exponent.
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        exponent = int(exponent)
+    else:
+        mantissa, exponent = text, 0
+    if "." in mantissa:
+        whole, frac = mantissa.split(".")
+    else:
+        whole, frac = mantissa, ""
+    if frac == "0":
+        frac = ""
+    digits = (whole + frac).lstrip("0")
+    point = len(whole) + exponent  # position of the decimal point
+    if whole.strip("0") == "":
+        # 0.000123 -> digits "123", point moves left by the leading zeros
+        lead = len(frac) - len(frac.lstrip("0"))
+        point = exponent - lead
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    n = point
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    exp = n - 1
+    mant = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return sign + mant + "e" + ("+" if exp >= 0 else "-") + str(abs(exp))
+
+
+def _js_json(value, indent, level=0):
+    """`JSON.stringify(value, null, indent)` of JSON-shaped data (dict order kept)."""
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = "\n" + " " * (indent * (level + 1))
+        return "{" + ",".join(inner + _js_json_string(key) + ": " + _js_json(item, indent, level + 1)
+                              for key, item in value.items()) + "\n" + " " * (indent * level) + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        inner = "\n" + " " * (indent * (level + 1))
+        return "[" + ",".join(inner + _js_json(item, indent, level + 1) for item in value) + \
+            "\n" + " " * (indent * level) + "]"
+    if isinstance(value, str):
+        return _js_json_string(value)
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return _js_number_text(value) if value - value == 0 else "null"  # NaN and Infinity: null
+    raise TypeError("not JSON data: %r" % (value,))
+
+
+def _js_json_string(text):
+    """JSON.stringify of a string: a lone surrogate is written as its \\uXXXX escape."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return _JS_LONE_SURROGATE.sub(lambda match: "\\u%04x" % ord(match.group()), quoted)
+
+
+_JS_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _js_surrogate_pair(match):
@@ -4885,9 +6064,24 @@ class JS(object):
         """`RegExp.prototype.test` of a flagless JS regex literal's source (compiled once)."""
         return _js_regex(source)
 
+    @staticmethod
+    def number_text(value: float) -> str:
+        """`String(value)` of a JavaScript number: NaN, Infinity, or the shortest digits."""
+        return _js_number_text(value)
+
+    @staticmethod
+    def json(value: Any, indent: int = 2) -> str:
+        """`JSON.stringify(value, null, indent)` of dicts, lists, strings, numbers, booleans, None."""
+        return _js_json(value, indent)
+
+    @staticmethod
+    def utf8(text: str) -> bytes:
+        """Node's UTF-8 encoding of a string: a lone surrogate is written as U+FFFD."""
+        return _JS_LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
+
 
 # ---------------------------------------------------------------------------
-# 11. Globs: path globs with the exact semantics of picomatch 4.0.5
+# 12. Globs: path globs with the exact semantics of picomatch 4.0.5
 # ---------------------------------------------------------------------------
 
 """Globs engine: picomatch 4.0.5 path globs, and V8's reading of the regexes they become.
@@ -4937,7 +6131,7 @@ reference, through the door and on each engine alone
 
 
 # ---------------------------------------------------------------------------
-# 11. Globs: UTF-16 code units
+# 12. Globs: UTF-16 code units
 # ---------------------------------------------------------------------------
 
 # JavaScript strings (and regexes without the ``u`` flag) index UTF-16 code
@@ -4946,7 +6140,7 @@ reference, through the door and on each engine alone
 
 
 # ---------------------------------------------------------------------------
-# 11. Globs: picomatch 4.0.5: glob -> JavaScript regex source
+# 12. Globs: picomatch 4.0.5: glob -> JavaScript regex source
 # ---------------------------------------------------------------------------
 #
 # What follows mirrors picomatch's parse.js for the options the product uses
@@ -5924,7 +7118,7 @@ def _glob_make_source(pattern: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# 11. Globs: JavaScript regular expressions (V8, no flags, Annex B syntax)
+# 12. Globs: JavaScript regular expressions (V8, no flags, Annex B syntax)
 # ---------------------------------------------------------------------------
 #
 # Syntax tree nodes are tuples whose first item is one of the kinds below.
@@ -6517,7 +7711,7 @@ def _glob_rx_is_valid(source: str) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# 11. Globs: Engine 1: Python's re, when its backtracking is provably cheap
+# 12. Globs: Engine 1: Python's re, when its backtracking is provably cheap
 # ---------------------------------------------------------------------------
 #
 # A backtracking matcher explores at most one path per combination of choices
@@ -6786,7 +7980,7 @@ def _glob_python_engine(regex: _GlobRegex):
 
 
 # ---------------------------------------------------------------------------
-# 11. Globs: Engine 2: a memoised NFA, polynomial on every input
+# 12. Globs: Engine 2: a memoised NFA, polynomial on every input
 # ---------------------------------------------------------------------------
 #
 # The tree compiles to a small instruction program (Thompson construction).
@@ -7303,7 +8497,7 @@ class _GlobCaptureRun:
 
 
 # ---------------------------------------------------------------------------
-# 11. Globs: The product's path matcher
+# 12. Globs: The product's path matcher
 # ---------------------------------------------------------------------------
 
 
@@ -7482,7 +8676,7 @@ except pathspec.util.AlreadyRegisteredError:
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: the frontmatter loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
+# 13. YAML: the frontmatter loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
 # ---------------------------------------------------------------------------
 
 """YAML engine: reproduces how yaml 2.9.0 reads frontmatter (parseDocument strict, then toJS).
@@ -7548,7 +8742,7 @@ quoted-scalar cut before a less-indented line (48 cases, both routes).
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Public types
+# 13. YAML: Public types
 # ---------------------------------------------------------------------------
 
 
@@ -7626,7 +8820,7 @@ class _YamlSet(_YamlJSObject):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Internal error plumbing
+# 13. YAML: Internal error plumbing
 # ---------------------------------------------------------------------------
 
 
@@ -7681,7 +8875,7 @@ _YAML_MSG_COMPACT_MAP = "Nested mappings are not allowed in compact mappings"
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Scanner
+# 13. YAML: Scanner
 # ---------------------------------------------------------------------------
 
 # Characters after which `-`, `?` and `:` act as indicators (besides the end
@@ -8961,7 +10155,7 @@ class _YamlScanner(object):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Scalar text helpers (JS folding and escape rules)
+# 13. YAML: Scalar text helpers (JS folding and escape rules)
 # ---------------------------------------------------------------------------
 
 
@@ -9187,7 +10381,7 @@ def _yaml_block_join(parts, lines, trim, folded, explicit, on_error):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Parser (PyYAML's event parser with JS document/property/error rules)
+# 13. YAML: Parser (PyYAML's event parser with JS document/property/error rules)
 # ---------------------------------------------------------------------------
 
 # JS String.prototype.trim white space (used for directive lines).
@@ -9793,7 +10987,7 @@ class _YamlPurePipeline(_YamlScanner, _YamlParser):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Node graph
+# 13. YAML: Node graph
 # ---------------------------------------------------------------------------
 
 
@@ -9851,7 +11045,7 @@ _YAML_NO_KEY = object()
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
+# 13. YAML: Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
 # ---------------------------------------------------------------------------
 
 # JS RegExp `$` matches only at the very end, hence \Z throughout.
@@ -10174,7 +11368,7 @@ def _yaml_resolve_tagged_scalar(text, tag, schema11):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Composer: events -> node graph
+# 13. YAML: Composer: events -> node graph
 # ---------------------------------------------------------------------------
 
 
@@ -10391,53 +11585,8 @@ class _YamlComposer(object):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: JS value conversion (Document.toJS)
+# 13. YAML: JS value conversion (Document.toJS)
 # ---------------------------------------------------------------------------
-
-
-def _yaml_js_number_string(value):
-    """JS Number.prototype.toString for a double."""
-    if value != value:
-        return "NaN"
-    if value == math.inf:
-        return "Infinity"
-    if value == -math.inf:
-        return "-Infinity"
-    if value == 0:
-        return "0"
-    value = float(value)
-    sign = "-" if value < 0 else ""
-    text = repr(abs(value))
-    # Decompose Python's shortest repr into digits and a decimal exponent.
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        exponent = int(exponent)
-    else:
-        mantissa, exponent = text, 0
-    if "." in mantissa:
-        whole, frac = mantissa.split(".")
-    else:
-        whole, frac = mantissa, ""
-    if frac == "0":
-        frac = ""
-    digits = (whole + frac).lstrip("0")
-    point = len(whole) + exponent  # position of the decimal point
-    if whole.strip("0") == "":
-        # 0.000123 -> digits "123", point moves left by the leading zeros
-        lead = len(frac) - len(frac.lstrip("0"))
-        point = exponent - lead
-    digits = digits.rstrip("0") or "0"
-    k = len(digits)
-    n = point
-    if k <= n <= 21:
-        return sign + digits + "0" * (n - k)
-    if 0 < n <= 21:
-        return sign + digits[:n] + "." + digits[n:]
-    if -6 < n <= 0:
-        return sign + "0." + "0" * (-n) + digits
-    exp = n - 1
-    mant = digits[0] + ("." + digits[1:] if k > 1 else "")
-    return sign + mant + "e" + ("+" if exp >= 0 else "-") + str(abs(exp))
 
 
 def _yaml_js_string(value):
@@ -10449,7 +11598,7 @@ def _yaml_js_string(value):
     if value is False:
         return "false"
     if isinstance(value, (int, float)):
-        return _yaml_js_number_string(value)
+        return JS.number_text(value)
     if isinstance(value, str):
         return value
     return str(value)
@@ -10654,7 +11803,7 @@ class _YamlToJS(object):
         if js_key is False:
             return "false"
         if cls is int or cls is float:
-            return _yaml_js_number_string(js_key)
+            return JS.number_text(js_key)
         return _yaml_stringify_key(key_node, self._schema11)
 
     def _alias(self, node):
@@ -10979,7 +12128,7 @@ def _yaml_flow_number(node):
         return "0o%o" % value
     if fmt == "EXP":
         return _yaml_js_exponential(float(value))
-    text = "-0" if (value == 0 and math.copysign(1.0, value) < 0) else _yaml_js_number_string(value)
+    text = "-0" if (value == 0 and math.copysign(1.0, value) < 0) else JS.number_text(value)
     if node.fraction and "e" not in text:
         dot = text.find(".")
         if dot < 0:
@@ -11009,7 +12158,7 @@ def _yaml_js_exponential(value):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Entry point
+# 13. YAML: Entry point
 # ---------------------------------------------------------------------------
 
 
@@ -11066,7 +12215,7 @@ def _yaml_load_pure_python(source):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Line-based fast path
+# 13. YAML: Line-based fast path
 # ---------------------------------------------------------------------------
 #
 # Nearly all ADR frontmatter is a handful of `key: value` lines, a few
@@ -11341,7 +12490,7 @@ class FrontmatterYaml(object):
 
 
 # ---------------------------------------------------------------------------
-# 13. Semver: package patterns and semver ranges
+# 14. Semver: package patterns and semver ranges
 # ---------------------------------------------------------------------------
 
 """Semver engine: the reference's parsePackagePattern over node-semver 7.8.5's validRange.
@@ -11847,7 +12996,7 @@ def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
 
 
 # ---------------------------------------------------------------------------
-# 14. URL: validity under the WHATWG URL Standard
+# 15. URL: validity under the WHATWG URL Standard
 # ---------------------------------------------------------------------------
 #
 # Reproduces whether `new URL(text)` (no base URL) succeeds: the WHATWG URL
