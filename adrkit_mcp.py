@@ -1575,6 +1575,14 @@ NODE_ERROR_TEXTS = {
     "ENAMETOOLONG": "name too long", "EINVAL": "invalid argument", "ETXTBSY": "text file is busy",
 }
 
+# What doctor says of a folder whose Markdown reads as MADR or Nygard but not as adrkit records.
+DOCTOR_MADR_HINT = (
+    "{count} Markdown {count_files} in {dir} read as MADR or Nygard (adr-tools) records, which the "
+    "tools skip for want of adrkit frontmatter. Two ways in: serve them as they are with --from "
+    "madr ({records} {records_word} then; see `adrkit-mcp config <client> --from madr`), or add "
+    "the frontmatter for good with `adrkit-mcp migrate --from madr --dir {dir}` (try --dry-run "
+    "first; --rename gives files not named NNNN-slug.md a name the tools read).")
+
 # The cross-field rules of the frontmatter: (rule name, message, field path).
 CROSS_FIELD_RULES = {
     "superseded-requires-supersededBy":
@@ -3429,7 +3437,21 @@ def _madr_fingerprint(body):
 
 
 def _madr_read(file):
-    """readMadrFile: a _Source, or the reason the file is not MADR (a string)."""
+    """readMadrFile: a _Source, or the reason the file is not MADR (a string). An engine that
+    fails unexpectedly makes the file not MADR, with the failure as the reason and on stderr."""
+    try:
+        return _madr_read_text(file)
+    except Exception as error:  # a bug or a resource limit, not the file's fault
+        return _madr_engine_failure(file, error)
+
+
+def _madr_engine_failure(file, error):
+    failure = "%s: %s" % (type(error).__name__, error)
+    _diagnose("engine failure importing %s: %s" % (file.path, failure))
+    return failure
+
+
+def _madr_read_text(file):
     text = file.text
     first_end = text.find("\n")
     first = text if first_end == -1 else text[:first_end]
@@ -3455,6 +3477,9 @@ def _madr_record(file):
         yaml_text, body = split_frontmatter(file.text)
         frontmatter, issues = validate_frontmatter(FrontmatterYaml.load(yaml_text))
     except (FenceError, FrontmatterYaml.Error):
+        return None
+    except Exception as error:  # the reference's loader is best-effort too; ours says so
+        _madr_engine_failure(file, error)
         return None
     return None if issues else (frontmatter, body)
 
@@ -3815,8 +3840,14 @@ def _madr_write_one(run, source, bucket, ident, resolve_ref, rename, exists, com
         run.results.append({"path": file.path, "outcome": "skipped"})
         run.findings.extend(skip.findings)
         return
+    try:
+        content = _madr_render(frontmatter, source.body)
+    except Exception as error:  # the YAML writer failed: the file is skipped, and stderr says why
+        run.results.append({"path": file.path, "outcome": "skipped"})
+        run.findings.append(_import_finding("import-not-madr", file.path,
+                                            _madr_engine_failure(file, error), ident, "frontmatter"))
+        return
     run.findings.extend(findings)
-    content = _madr_render(frontmatter, source.body)
     if content != file.text or moving:
         commit(file, content, target if moving else None)
     if file.nested or (needs_rename and not moving):
@@ -4919,7 +4950,8 @@ def command_doctor(options: Any) -> int:
         return 1
     report.ok("repository root %s has a .git entry" % canonical_root)
     report.ok("ADR directory %s is inside the root" % canonical_dir)
-    config = CorpusConfig(cwd, adr_dir, canonical_root)
+    source = _source(options)
+    config = CorpusConfig(cwd, adr_dir, canonical_root, source)
     try:
         projection = load_projection(config)
     except CorpusUnavailable as error:
@@ -4942,14 +4974,18 @@ def command_doctor(options: Any) -> int:
         if len(group) > 20:
             sys.stdout.write("        ... and %d more\n" % (len(group) - 20))
         sys.stdout.write("      fix: %s\n" % _finding_fix(rule))
-    for path, why in _markdown_outside_the_corpus(canonical_root, canonical_dir):
-        report.note("%s is not read as a record: %s" % (path, why))
-    _doctor_handshake(report, canonical_root, adr_dir)
+    outside = _markdown_outside_the_corpus(canonical_root, canonical_dir)
+    if source is None:
+        for path, why in outside:
+            report.note("%s is not read as a record: %s" % (path, why))
+    _doctor_madr(report, canonical_root, canonical_dir, adr_dir, source, projection, bool(outside))
+    _doctor_handshake(report, canonical_root, adr_dir, source)
     _doctor_hook(report, canonical_root, adr_dir, projection)
     if report.failed:
         sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
         return 1
-    sys.stdout.write("A client configured with --cwd %s --dir %s would work.\n" % (canonical_root, adr_dir))
+    sys.stdout.write("A client configured with --cwd %s --dir %s%s would work.\n"
+                     % (canonical_root, adr_dir, " --from %s" % source if source else ""))
     return 0
 
 
@@ -5013,9 +5049,45 @@ def _markdown_outside_the_corpus(canonical_root, canonical_dir, depth_limit=8):
     return found
 
 
-def _doctor_handshake(report, canonical_root, adr_dir):
+def _doctor_madr(report: "_Report", canonical_root: str, canonical_dir: str, adr_dir: str,
+                 source: Optional[str], projection: "Projection", outside: bool) -> None:
+    """MADR and Nygard folders: what `--from madr` and `migrate --from madr` would give, and,
+    with --from madr, what migrate would report (the tools' answers stay the reference's)."""
+    unfenced = any(finding["rule"] == "frontmatter-fence" for finding in projection.findings)
+    if source is None and not (unfenced or outside):
+        return
+    found = _MigrateFolder(canonical_root, canonical_dir)
+    try:
+        names = walk_madr_candidates(canonical_dir, found.visit)
+    except WalkFailed as error:
+        report.note("the ADR folder's subfolders cannot all be listed (%s): migrate --from madr "
+                    "would find nothing to migrate" % error)
+        return
+    run = MadrImport.migrate(found.files, names, False, lambda file, name: False,
+                             lambda file, text, name: None)
+    converted = [result for result in run.results if result["outcome"] in ("migrated", "updated")]
+    if source is None:
+        if not converted:
+            return
+        seen = load_projection(CorpusConfig(canonical_root, adr_dir, canonical_root, "madr"))
+        report.note(DOCTOR_MADR_HINT.format(
+            count=len(converted), count_files=_plural(len(converted), "file", "files"), dir=adr_dir,
+            records=seen.record_count, records_word=_plural(seen.record_count, "record", "records")))
+        return
+    if run.crashed is not None:
+        report.note("migrate --from madr would stop with %r; the files after that one are read as "
+                    "they are" % run.crashed)
+    report.ok("--from madr: %d of %d Markdown %s read as MADR or Nygard records"
+              % (len(converted), len(run.results), _plural(len(run.results), "file", "files")))
+    for finding in run.findings:
+        if finding["rule"] != "import-incomplete":
+            report.note("migrate would report for %s: %s" % (finding["path"], finding["message"]))
+
+
+def _doctor_handshake(report, canonical_root, adr_dir, source):
     """Start a child server as a client config would and talk to it in both eras."""
     command = server_launch_command() + ["--cwd", canonical_root, "--dir", adr_dir]
+    command += ["--from", source] if source else []
     modern_meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                    "io.modelcontextprotocol/clientCapabilities": {}}
     sessions = (
@@ -5647,7 +5719,7 @@ def hook_answer(options: Any, stream: Any) -> Optional[Dict[str, Any]]:
     event = _hook_read_event(stream)
     target = _hook_target(event)
     root, adr_dir, base = _hook_location(options, event)
-    config = CorpusConfig(root, adr_dir)
+    config = CorpusConfig(root, adr_dir, source=_source(options))
     problem = check_roots(config)
     if problem is not None:
         raise _HookRefusal("corpus", message="%s (root %s, ADR folder %s)" % (problem[1], root, adr_dir))
