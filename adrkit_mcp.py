@@ -3309,11 +3309,11 @@ _MADR_COPY_KEYS = ("created", "deciders", "consulted", "informed", "tags", "scop
                    "reversibility", "blastRadius", "supersedes", "supersededBy", "relatesTo",
                    "conflictsWith", "affects", "assertions", "review", "evaluation", "externalRefs",
                    "complianceControls", "reviewBy")
-_MADR_FALLBACKS: Tuple[Tuple[str, Any], ...] = (("deciders", []), ("consulted", []), ("informed", []), ("tags", []),
-                   ("scope", "component"), ("reversibility", "unknown"),
-                   ("blastRadius", "component"), ("supersedes", []), ("relatesTo", []),
-                   ("conflictsWith", []), ("affects", []), ("assertions", []),
-                   ("externalRefs", []), ("complianceControls", []))
+_MADR_FALLBACKS: Tuple[Tuple[str, Any], ...] = (
+    ("deciders", []), ("consulted", []), ("informed", []), ("tags", []), ("scope", "component"),
+    ("reversibility", "unknown"), ("blastRadius", "component"), ("supersedes", []),
+    ("relatesTo", []), ("conflictsWith", []), ("affects", []), ("assertions", []),
+    ("externalRefs", []), ("complianceControls", []))
 _MADR_FALLBACK_KEYS = frozenset(key for key, _ in _MADR_FALLBACKS)
 _MADR_REMOVABLE = frozenset(("created", "domain", "supersededBy", "review", "evaluation", "reviewBy"))
 _MADR_ORDER = ("schemaVersion", "id", "title", "status", "date", "created", "deciders", "consulted",
@@ -3340,7 +3340,7 @@ class _MadrSkip(Exception):
         self.findings = findings
 
 
-class MadrFile(NamedTuple):
+class _MadrFile(NamedTuple):
     """One candidate handed to the importer: where it is and what it holds.
 
     path    its display path, '/'-separated and relative to the folder migrate runs in
@@ -3770,12 +3770,12 @@ class MadrImport(object):
     """The importer's door: `migrate`, one run of the reference's `adr migrate --from madr`."""
 
     __slots__ = ()
-    File = MadrFile
+    File = _MadrFile
 
     @staticmethod
-    def migrate(files: Sequence[MadrFile], record_names: Iterable[str], rename: bool,
-                exists: Callable[[MadrFile, str], bool],
-                commit: Callable[[MadrFile, str, Optional[str]], None]) -> _Migration:
+    def migrate(files: Sequence[_MadrFile], record_names: Iterable[str], rename: bool,
+                exists: Callable[[_MadrFile, str], bool],
+                commit: Callable[[_MadrFile, str, Optional[str]], None]) -> _Migration:
         """Migrate `files` (every candidate under the ADR folder) as the reference does.
 
         record_names  the names of the record files directly in the ADR folder (the id seed)
@@ -3859,7 +3859,7 @@ def _madr_write_one(run, source, bucket, ident, resolve_ref, rename, exists, com
         reason = IMPORT_MESSAGES["undiscoverable-nested" if file.nested else "undiscoverable-name"]
         run.findings.append(_import_finding("import-undiscoverable", file.path,
                                             IMPORT_MESSAGES["undiscoverable"].format(reason=reason),
-                                            frontmatter["id"], "path"))
+                                            ident, "path"))
     result = {"path": file.path, "outcome": "updated" if bucket == "updated" else "migrated",
               "frontmatter": frontmatter}
     if moving:
