@@ -3291,6 +3291,7 @@ def _madr_patterns():
 
 
 _MADR_FIELDS = ("status", "date", "deciders")
+_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}  # the i flag's folding here
 _MADR_ANY_HEADING = re.compile("#{1,6}[ \\t]")
 # cleanFieldValue's passes
 _MADR_STRONG = re.compile(r"\*\*|__")
@@ -3409,10 +3410,11 @@ def _madr_body_fields(body):
     patterns = _madr_patterns()
     first_section = patterns.first_section.search(body)
     region = body if first_section is None else body[:first_section.start()]
-    found = {}
+    folded = body.translate(_ASCII_LOWER)  # both patterns need the field's name: look for it first
+    found = {}  # type: Dict[str, Optional[str]]
     for field in _MADR_FIELDS:
-        value = _madr_bullet(region, field)
-        found[field] = value if value is not None else _madr_section(body, field)
+        value = _madr_bullet(region, field) if field in folded else None
+        found[field] = value if value is not None or field not in folded else _madr_section(body, field)
     fields = {key: found[key] for key in ("status", "date") if found[key] is not None}
     identities, unmapped = [], []
     for entry in patterns.decider_split.split(found["deciders"] or ""):
