@@ -13697,7 +13697,7 @@ def _url_ipv6_tail_ok(text):
 
 
 # ---------------------------------------------------------------------------
-# 15. Collation: JavaScript's localeCompare (ICU root collation, en-US)
+# 16. Collation: JavaScript's localeCompare (ICU root collation, en-US)
 # ---------------------------------------------------------------------------
 
 """Collation engine: `a.localeCompare(b)` of Bun 1.4.5 and Node 20/22, default locale en-US.
