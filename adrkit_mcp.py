@@ -3859,7 +3859,7 @@ def _madr_write_one(run, source, bucket, ident, resolve_ref, rename, exists, com
         reason = IMPORT_MESSAGES["undiscoverable-nested" if file.nested else "undiscoverable-name"]
         run.findings.append(_import_finding("import-undiscoverable", file.path,
                                             IMPORT_MESSAGES["undiscoverable"].format(reason=reason),
-                                            frontmatter["id"], "path"))
+                                            ident, "path"))  # the allocated id, as the reference's
     result = {"path": file.path, "outcome": "updated" if bucket == "updated" else "migrated",
               "frontmatter": frontmatter}
     if moving:

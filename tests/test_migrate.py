@@ -285,3 +285,40 @@ def test_from_madr_never_reads_a_file_over_the_cap(folder):
     assert answer["result"]["items"] == []
     rules = [(finding["rule"], finding["path"]) for finding in answer["result"]["findings"]["items"]]
     assert ("record-too-large", "docs/adr/0009-big.md") in rules
+
+
+# ---------------------------------------------------------------------------
+# Cases the differential tester found (tools/difftest.py --from madr), each with the answer the
+# reference CLI gave on the same files
+# ---------------------------------------------------------------------------
+
+EARLIER_IMPORT = """---
+schemaVersion: 0.1.0
+id: "0016"
+title: An earlier import
+status: proposed
+date: 2024-01-01
+provenance:
+  authoredBy: human
+  importedFrom:
+    sourceKind: madr
+    sourceRef: docs/adr/use-a-cache.md
+    fingerprint: sha256:ab
+---
+Body.
+"""
+
+
+def test_undiscoverable_names_the_allocated_id_not_the_written_one():
+    # use-a-cache.md declares id 0017, which it keeps; record 0016 says it came from it, so the
+    # run allocates it 0016 (an `updated` source), and the reference's finding names that id.
+    files = [M.MadrImport.File("docs/adr/0016-earlier-import.md", "0016-earlier-import.md", False,
+                               EARLIER_IMPORT),
+             M.MadrImport.File("docs/adr/use-a-cache.md", "use-a-cache.md", False,
+                               '---\nid: "0017"\n---\n# Use a cache\n\n* Status: accepted\n')]
+    run = M.MadrImport.migrate(files, ["0016-earlier-import.md"], False, lambda f, n: False,
+                               lambda f, t, n: None)
+    assert [(result["path"], result["outcome"], result["frontmatter"]["id"]) for result in run.results] == [
+        ("docs/adr/0016-earlier-import.md", "migrated", "0016"), ("docs/adr/use-a-cache.md", "updated", "0017")]
+    assert [(finding["rule"], finding.get("id")) for finding in run.findings] == [
+        ("import-date-missing", "0017"), ("import-incomplete", "0017"), ("import-undiscoverable", "0016")]
