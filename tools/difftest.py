@@ -1311,6 +1311,26 @@ def reference_migrate(options: argparse.Namespace, root: str) -> Tuple[int, byte
     return proc.returncode, proc.stdout, proc.stderr
 
 
+MAX_SOURCE_BYTES = 65536
+
+
+def over_cap(files: Dict[str, str]) -> Dict[str, str]:
+    """The files over the 64 KiB cap, which --from madr never reads (README, ADR 0015)."""
+    return {name: text for name, text in files.items()
+            if len(text.encode("utf-8", "surrogateescape")) > MAX_SOURCE_BYTES}
+
+
+def migrated_copy(options: argparse.Namespace, root: str, files: Dict[str, str]) -> Tuple[int, bytes, bytes]:
+    """The reference's copy of `files` after its migrate. The documented departure is modelled:
+    a file over the cap takes no part in the migration (it takes no id), so it is put in place
+    only after the reference's migrate ran, as it was."""
+    large = over_cap(files)
+    write_files(root, {name: text for name, text in files.items() if name not in large})
+    outcome = reference_migrate(options, root)
+    write_files(root, large)
+    return outcome
+
+
 def remake_reference(options: argparse.Namespace, root: str, files: Dict[str, str]) -> int:
     """The reference's copy made again from the MADR files as they are now, and migrated again."""
     folder = os.path.join(root, "docs", "adr")
@@ -1320,8 +1340,7 @@ def remake_reference(options: argparse.Namespace, root: str, files: Dict[str, st
             shutil.rmtree(path)
         else:
             os.remove(path)
-    write_files(root, files)
-    return reference_migrate(options, root)[0]
+    return migrated_copy(options, root, files)[0]
 
 
 def tree(root: str) -> Dict[str, bytes]:
@@ -1344,17 +1363,18 @@ def first_line_difference(ours: bytes, ref: bytes) -> Tuple[int, str, str]:
     return min(len(left), len(right)) + 1, "<%d lines>" % len(left), "<%d lines>" % len(right)
 
 
-def check_migrate(options: argparse.Namespace, index: int, files: Dict[str, str],
-                  reference: Tuple[int, bytes, bytes, Dict[str, bytes]], tally: Tally) -> None:
-    """Our `migrate --from madr` on another copy against the reference CLI's run: exit status,
-    stdout, the first line of stderr, and every file left under docs/adr, byte for byte."""
-    root = corpus_root(options, "corpus-%d-migrate" % index)
+def check_migrate(options: argparse.Namespace, index: int, files: Dict[str, str], tally: Tally) -> None:
+    """Our `migrate --from madr` against the reference CLI's, each on its own copy (every file
+    read, whatever its size): exit status, stdout, the first line of stderr, and every file left
+    under docs/adr, byte for byte."""
+    root, ref_root = (corpus_root(options, "corpus-%d-migrate%s" % (index, side)) for side in ("", "-ref"))
     write_corpus(root, files)
+    write_corpus(ref_root, files)
     try:
         argv = shlex.split(options.server) + ["migrate", "--from", "madr", "--dir", "docs/adr"]
         proc = subprocess.run(argv, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
-        status, out, err, ref_tree = reference
-        ours_tree = tree(root)
+        status, out, err = reference_migrate(options, ref_root)
+        ours_tree, ref_tree = tree(root), tree(ref_root)
         found = None  # type: Optional[Tuple[str, Any]]
         if proc.returncode != status:
             found = ("exit status", {"ours": proc.returncode, "ref": status, "stderr": err.decode()[-200:]})
@@ -1376,10 +1396,11 @@ def check_migrate(options: argparse.Namespace, index: int, files: Dict[str, str]
         if found is None:
             tally.migrate_same[1] += 1
         else:
-            tally.migrate_diffs.setdefault(found[0], []).append(dict(found[1], corpus=index))
+            tally.migrate_diffs.setdefault(found[0], []).append(dict({"corpus": index}, **found[1]))
     finally:
         if not options.keep:
             shutil.rmtree(root, ignore_errors=True)
+            shutil.rmtree(ref_root, ignore_errors=True)
 
 
 def madr_context(options: argparse.Namespace, roots: Tuple[str, str], files: Dict[str, str], ids: List[str],
@@ -1415,12 +1436,15 @@ def run_madr_session(options: argparse.Namespace, index: int, era: str, tally: T
     servers = []  # type: List[Server]
     try:
         write_corpus(roots[0], files)
-        write_corpus(roots[1], files)
-        status, out, err = reference_migrate(options, roots[1])
+        write_corpus(roots[1], {})
+        status = migrated_copy(options, roots[1], files)[0]
         tally.migrations["exit %d" % status] = tally.migrations.get("exit %d" % status, 0) + 1
+        if over_cap(files):
+            tally.allowed["over-cap-takes-no-id"] = tally.allowed.get("over-cap-takes-no-id", 0) + 1
+            tally.allowed_examples.setdefault("over-cap-takes-no-id", {"corpus": index, "args": sorted(over_cap(files))})
         migrated = tree(roots[1])
         if era == options.eras[0] and options.migrate_check:
-            check_migrate(options, index, files, (status, out, err, migrated), tally)
+            check_migrate(options, index, files, tally)
         given = re.findall(r'(?m)^id: "?([0-9A-Za-z]+)"?\r?$', "\n".join(
             data.decode("utf-8", "replace") for data in migrated.values()))
         ids = (sorted(set(given)) + ids)[:60]
