@@ -3102,10 +3102,15 @@ def walk_madr_candidates(path: str, visit: Callable[[Optional[int], str, Tuple[s
 
 def _walk_entries(fd, folder):
     """(name, is a folder) of the folder's subfolders and regular files, symlinks left out."""
+    found = []
     with os.scandir(fd if fd is not None else folder) as entries:
-        found = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in entries
-                 if entry.is_dir(follow_symlinks=False) or entry.is_file(follow_symlinks=False)]
-    return found[::-1]  # popped from the end: listing order
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                found.append((entry.name, True))
+            elif entry.is_file(follow_symlinks=False):
+                found.append((entry.name, False))
+    found.reverse()  # popped from the end: listing order
+    return found
 
 
 def _walk_open(fd, folder, name):
@@ -3141,26 +3146,28 @@ class _MadrLoad(object):
         self.cache, self.started_ns, self.should_stop = cache, started_ns, should_stop
         self.memos = {}    # type: Dict[Tuple[str, ...], _MadrMemo]
         self.files = {}    # type: Dict[Tuple[str, ...], Any]   # bytes, or (reason, detail)
-        self.checked = []  # type: List[Tuple[str, Tuple[int, ...]]]
+        self.checked = []  # type: List[Tuple[str, str, Tuple[int, ...]]]  # folder, name, identity
         self.recheck_upto = 0  # candidates checked before the latest read are checked again
         self.read_any = False  # False: every candidate was proven unchanged by its stat
+        self.old = cache.memos
 
     def visit(self, fd, folder, parts, name):
         if self.should_stop():
             raise CallCancelled()
-        key = parts + (name,)
-        info = _lstat_candidate(fd, folder, name)
-        memo = self.cache.memos.get(key)
-        if (isinstance(memo, _MadrMemo) and memo.settled and info is not None
-                and _stat_identity(info) == memo.identity):
-            self.memos[key], self.files[key] = memo, memo.data
-            self.checked.append((os.path.join(folder, name), memo.identity))
-            return
+        key = parts + (name,) if parts else (name,)
+        memo = self.old.get(key)
+        if isinstance(memo, _MadrMemo) and memo.settled:
+            info = _lstat_candidate(fd, folder, name)
+            if info is not None and _stat_identity(info) == memo.identity:
+                self.memos[key] = memo
+                self.files[key] = memo.data
+                self.checked.append((folder, name, memo.identity))
+                return
         self.read_any = True
         data, identity = _read_candidate(fd, folder, name)
         if isinstance(data, bytes):
             self.memos[key] = _MadrMemo(identity, _settled(identity, self.started_ns), data)
-            self.checked.append((os.path.join(folder, name), identity))
+            self.checked.append((folder, name, identity))
             self.files[key] = data
         else:
             self.files[key] = (data, identity)
@@ -3168,9 +3175,9 @@ class _MadrLoad(object):
 
     def recheck(self):
         """Every candidate checked before the latest read must still be the one checked."""
-        for path, identity in self.checked[:self.recheck_upto]:
+        for folder, name, identity in self.checked[:self.recheck_upto]:
             try:
-                info = os.lstat(path)
+                info = os.lstat(os.path.join(folder, name))
             except OSError:
                 raise CorpusUnavailable("corpus-changed-during-load")
             if _stat_identity(info) != identity:
@@ -3200,11 +3207,11 @@ def _load_madr_projection(config, cache, should_stop, canonical_root, canonical_
         names = walk_madr_candidates(canonical_dir, load.visit, dir_fd)
     except WalkFailed:
         return None
-    names.sort(key=utf16_key)
+    names.sort(key=None if all(map(str.isascii, names)) else utf16_key)
     if _verified_roots(config) != (canonical_root, canonical_dir):
         raise CorpusUnavailable("corpus-changed-during-load")
     load.recheck()
-    state = ("madr", tuple(sorted(load.files)), tuple(names))
+    state = ("madr", frozenset(load.files), tuple(names))
     cache.memos = load.memos
     if not load.read_any and cache.last is not None and cache.last[0] == state:
         return cache.last[1]
