@@ -3280,9 +3280,12 @@ class _MadrPatterns(object):
         self.bullet = {field: re.compile(
             "%s[ \\t]*(?:[*+\\-][ \\t]+)?\\*{0,2}_{0,2}%s_{0,2}\\*{0,2}[ \\t]*:[ \\t]*(%s+)%s"
             % (start, field, anything, stop), folded) for field in _MADR_FIELDS}
-        # sectionValue: /^#{2,6}[ \t]+FIELD[ \t]*#*[ \t]*$/im, then the first non-empty line below
-        self.section = {field: re.compile("%s#{2,6}[ \\t]+%s[ \\t]*#*[ \\t]*%s" % (start, field, stop),
-                                          folded) for field in _MADR_FIELDS}
+        # sectionValue: /^#{2,6}[ \t]+FIELD[ \t]*#*[ \t]*$/im, then the first non-empty line below.
+        # Spelled to begin with the literal `##` and without the `^` (its caller checks the line
+        # start), so that `re` skips to each `##` instead of trying the pattern at every position
+        # of a long body; the i flag on the field name alone folds what the whole did.
+        self.section = {field: re.compile("##[#]{0,4}[ \\t]+(?i:%s)[ \\t]*#*[ \\t]*%s" % (field, stop), re.ASCII)
+                        for field in _MADR_FIELDS}
         # parseDeciders: value.split(/[,;]|\s+and\s+/)
         self.decider_split = re.compile("[,;]|%s+and%s+" % (space, space))
         # mapMadrStatus: /^superse(?:ded|des)\s+by\b/
@@ -3298,6 +3301,7 @@ def _madr_patterns():
 
 
 _MADR_FIELDS = ("status", "date", "deciders")
+_JS_LINE_ENDS = "\n\r\u2028\u2029"  # where `^` and `$` match under the m flag
 _MADR_ANY_HEADING = re.compile("#{1,6}[ \\t]")
 # cleanFieldValue's passes
 _MADR_STRONG = re.compile(r"\*\*|__")
@@ -3399,9 +3403,14 @@ def _madr_bullet(region, field):
 
 
 def _madr_section(body, field):
-    heading = _madr_patterns().section[field].search(body)
-    if heading is None:
-        return None
+    pattern, position = _madr_patterns().section[field], 0
+    while True:  # the first match that starts a line (`^` under the m flag)
+        heading = pattern.search(body, position)
+        if heading is None:
+            return None
+        if heading.start() == 0 or body[heading.start() - 1] in _JS_LINE_ENDS:
+            break
+        position = heading.start() + 1
     for line in body[heading.end():].split("\n"):
         if _MADR_ANY_HEADING.match(line):
             break
@@ -3840,8 +3849,9 @@ def _madr_run(run, files, record_names, rename, exists, commit):
 def _madr_write_one(run, source, bucket, ident, resolve_ref, rename, exists, commit, incomplete):
     """One new or updated source: merge, commit, report (the loop body of migrateMadr)."""
     file = source.file
-    target = _madr_target_name(ident, source.title)
     needs_rename = not file.nested and not is_record_file_name(file.name)
+    # The name is worked out only for a move: nothing else reads it.
+    target = _madr_target_name(ident, source.title) if rename and needs_rename else file.name
     moving = rename and needs_rename and not (target != file.name and exists(file, target))
     final_path = (file.path[:len(file.path) - len(file.name)] + target) if moving else file.path
     findings = []  # type: List[Finding]
@@ -12299,6 +12309,8 @@ _YAML_OUT_NEWLINES_RE = re.compile(r"\n+")
 # The core schema's tests a plain string must not pass (it would read back as another type).
 _YAML_OUT_CORE_TESTS = (_YAML_NULL_RE, _YAML_BOOL_RE, _YAML_INT_OCT_RE, _YAML_INT_RE, _YAML_INT_HEX_RE,
                         _YAML_FLOAT_NAN_RE, _YAML_FLOAT_EXP_RE, _YAML_FLOAT_RE)
+# All of them as one alternation: it matches exactly when one of them does, in one call.
+_YAML_OUT_CORE_ANY_RE = re.compile("|".join("(?:%s)" % test.pattern for test in _YAML_OUT_CORE_TESTS))
 _YAML_OUT_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
                           "\t": "\\t"}
 # doubleQuotedString's YAML spellings of JSON's \uXXXX escapes; any other \u00XX becomes \xXX.
@@ -12312,6 +12324,8 @@ _YAML_OUT_DQ_MULTILINE = 40  # doubleQuotedMinMultiLineLength
 
 def _yaml_out_units(text):
     """The length of a JS string: UTF-16 code units."""
+    if text.isascii():
+        return len(text)
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
@@ -12457,7 +12471,7 @@ def _yaml_out_plain(value, indent, implicit_key):
             return _yaml_out_block(value, indent, True)
         if implicit_key and indent == _YAML_OUT_STEP:
             return _yaml_out_quoted(value, indent, implicit_key)
-    if any(test.match(value) for test in _YAML_OUT_CORE_TESTS):
+    if _YAML_OUT_CORE_ANY_RE.match(value):
         return _yaml_out_quoted(value, indent, implicit_key)
     return value
 
