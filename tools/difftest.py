@@ -594,10 +594,12 @@ def madr_name(rng: random.Random, number: str, title: str, index: int) -> str:
         name = "0%s-%s.md" % (number, slug)
     elif roll < 0.88:
         name = "%s_%s.md" % (number, slug)
-    elif roll < 0.98:
+    elif roll < 0.985:
         name = "%s-%s-%d.md" % (number, rng.choice(["ünï", "a b", "x😀", "UPPER", "Ünï", "_x", "-"]), index)
-    else:
-        name = "%s-%s.md" % (rng.choice(["99999999999999999999", "9007199254740993", "0000", "00000"]), slug)
+    elif roll < 0.997:
+        name = "%s-%s.md" % (rng.choice(["0000", "00000", "4294967296", "1000000"]), slug)
+    else:  # past 2**53: the reference's run hangs as soon as two ids are allocated
+        name = "%s-%s.md" % (rng.choice(["99999999999999999999", "9007199254740993", "9007199254740990"]), slug)
     if rng.random() < 0.12:
         return "docs/adr/%s/%s" % (rng.choice(["archive", "old/2023", "Nested", "sub dir"]), name)
     return "docs/adr/" + name
@@ -1304,10 +1306,22 @@ def write_files(root: str, files: Dict[str, str]) -> None:
             handle.write(text.encode("utf-8", "surrogateescape"))
 
 
+MIGRATE_TIMEOUT = 30.0
+HUNG = -1  # the exit status given to a reference migrate stopped after MIGRATE_TIMEOUT
+
+
 def reference_migrate(options: argparse.Namespace, root: str) -> Tuple[int, bytes, bytes]:
-    """`cd root && adr migrate --from madr --dir docs/adr` (no rename): exit status, stdout, stderr."""
+    """`cd root && adr migrate --from madr --dir docs/adr` (no rename): exit status, stdout, stderr.
+
+    A run that has not ended after MIGRATE_TIMEOUT is stopped and reported as HUNG: past 2**53
+    the reference's id counter stands still and its allocation loop never ends (README; ours
+    stops with an error). It allocates every id before writing, so such a run writes nothing."""
     argv = shlex.split(options.reference_cli) + ["migrate", "--from", "madr", "--dir", "docs/adr"]
-    proc = subprocess.run(argv, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+    try:
+        proc = subprocess.run(argv, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=MIGRATE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return HUNG, b"", b"(stopped after %d s)" % MIGRATE_TIMEOUT
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -1329,6 +1343,11 @@ def migrated_copy(options: argparse.Namespace, root: str, files: Dict[str, str])
     outcome = reference_migrate(options, root)
     write_files(root, large)
     return outcome
+
+
+def count_migration(tally: Tally, status: int) -> None:
+    label = "hung, stopped" if status == HUNG else "exit %d" % status
+    tally.migrations[label] = tally.migrations.get(label, 0) + 1
 
 
 def remake_reference(options: argparse.Namespace, root: str, files: Dict[str, str]) -> int:
@@ -1376,7 +1395,11 @@ def check_migrate(options: argparse.Namespace, index: int, files: Dict[str, str]
         status, out, err = reference_migrate(options, ref_root)
         ours_tree, ref_tree = tree(root), tree(ref_root)
         found = None  # type: Optional[Tuple[str, Any]]
-        if proc.returncode != status:
+        if status == HUNG and proc.returncode == 1 and ours_tree == ref_tree:
+            # The documented departure: ours stops with an error where the reference spins.
+            tally.allowed["ids-past-2**53"] = tally.allowed.get("ids-past-2**53", 0) + 1
+            tally.allowed_examples.setdefault("ids-past-2**53", {"corpus": index, "args": proc.stderr.decode()[:200]})
+        elif proc.returncode != status:
             found = ("exit status", {"ours": proc.returncode, "ref": status, "stderr": err.decode()[-200:]})
         elif proc.stdout != out:
             line, mine, theirs = first_line_difference(proc.stdout, out)
@@ -1408,7 +1431,7 @@ def madr_context(options: argparse.Namespace, roots: Tuple[str, str], files: Dic
     def apply(before: Dict[str, str], touch: bool = False) -> None:
         sync_files(roots[0], before, files, touch)
         status = remake_reference(options, roots[1], files)
-        tally.migrations["exit %d" % status] = tally.migrations.get("exit %d" % status, 0) + 1
+        count_migration(tally, status)
 
     def change(rng: random.Random) -> Tuple[Dict[str, str], str]:
         before = dict(files)
@@ -1430,15 +1453,15 @@ def run_madr_session(options: argparse.Namespace, index: int, era: str, tally: T
     """Ours with --from madr on the corpus as it is; the reference on a copy after its migrate."""
     rng = random.Random("%s/%d/madr" % (options.seed, index))
     files, ids = gen_madr_corpus(rng)
-    if files and rng.random() < 0.25:
-        premigrate(options, rng, files)
     roots = (corpus_root(options, "corpus-%d-%s" % (index, era)), corpus_root(options, "corpus-%d-%s-ref" % (index, era)))
     servers = []  # type: List[Server]
     try:
+        if files and rng.random() < 0.25:
+            premigrate(options, rng, files)
         write_corpus(roots[0], files)
         write_corpus(roots[1], {})
         status = migrated_copy(options, roots[1], files)[0]
-        tally.migrations["exit %d" % status] = tally.migrations.get("exit %d" % status, 0) + 1
+        count_migration(tally, status)
         if over_cap(files):
             tally.allowed["over-cap-takes-no-id"] = tally.allowed.get("over-cap-takes-no-id", 0) + 1
             tally.allowed_examples.setdefault("over-cap-takes-no-id", {"corpus": index, "args": sorted(over_cap(files))})
@@ -1499,8 +1522,8 @@ def report(tally: Tally, options: argparse.Namespace) -> int:
     if options.source:
         print("reference migrate runs: %s" % ", ".join("%s: %d" % item for item in sorted(tally.migrations.items())))
         if options.migrate_check:
-            print("migrate, ours against the reference CLI (exit status, stdout, stderr's first line, files): "
-                  "%d / %d identical" % (tally.migrate_same[1], tally.migrate_same[0]))
+            print("migrate, ours against the reference CLI (exit status, stdout, stderr's first line, files; allowed departures included): "
+                  "%d / %d agree" % (tally.migrate_same[1], tally.migrate_same[0]))
             for name, examples in sorted(tally.migrate_diffs.items(), key=lambda item: -len(item[1])):
                 print("  [%d] %s" % (len(examples), name))
                 for example in examples[:options.examples]:
