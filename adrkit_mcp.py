@@ -3302,6 +3302,7 @@ def _madr_patterns():
 
 _MADR_FIELDS = ("status", "date", "deciders")
 _JS_LINE_ENDS = "\n\r\u2028\u2029"  # where `^` and `$` match under the m flag
+_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}  # the i flag's folding here
 _MADR_ANY_HEADING = re.compile("#{1,6}[ \\t]")
 # cleanFieldValue's passes
 _MADR_STRONG = re.compile(r"\*\*|__")
@@ -3320,11 +3321,11 @@ _MADR_COPY_KEYS = ("created", "deciders", "consulted", "informed", "tags", "scop
                    "reversibility", "blastRadius", "supersedes", "supersededBy", "relatesTo",
                    "conflictsWith", "affects", "assertions", "review", "evaluation", "externalRefs",
                    "complianceControls", "reviewBy")
-_MADR_FALLBACKS: Tuple[Tuple[str, Any], ...] = (("deciders", []), ("consulted", []), ("informed", []), ("tags", []),
-                   ("scope", "component"), ("reversibility", "unknown"),
-                   ("blastRadius", "component"), ("supersedes", []), ("relatesTo", []),
-                   ("conflictsWith", []), ("affects", []), ("assertions", []),
-                   ("externalRefs", []), ("complianceControls", []))
+_MADR_FALLBACKS: Tuple[Tuple[str, Any], ...] = (
+    ("deciders", []), ("consulted", []), ("informed", []), ("tags", []), ("scope", "component"),
+    ("reversibility", "unknown"), ("blastRadius", "component"), ("supersedes", []),
+    ("relatesTo", []), ("conflictsWith", []), ("affects", []), ("assertions", []),
+    ("externalRefs", []), ("complianceControls", []))
 _MADR_FALLBACK_KEYS = frozenset(key for key, _ in _MADR_FALLBACKS)
 _MADR_REMOVABLE = frozenset(("created", "domain", "supersededBy", "review", "evaluation", "reviewBy"))
 _MADR_ORDER = ("schemaVersion", "id", "title", "status", "date", "created", "deciders", "consulted",
@@ -3351,7 +3352,7 @@ class _MadrSkip(Exception):
         self.findings = findings
 
 
-class MadrFile(NamedTuple):
+class _MadrFile(NamedTuple):
     """One candidate handed to the importer: where it is and what it holds.
 
     path    its display path, '/'-separated and relative to the folder migrate runs in
@@ -3425,10 +3426,11 @@ def _madr_body_fields(body):
     patterns = _madr_patterns()
     first_section = patterns.first_section.search(body)
     region = body if first_section is None else body[:first_section.start()]
-    found = {}
+    folded = body.translate(_ASCII_LOWER)  # both patterns need the field's name: look for it first
+    found = {}  # type: Dict[str, Optional[str]]
     for field in _MADR_FIELDS:
-        value = _madr_bullet(region, field)
-        found[field] = value if value is not None else _madr_section(body, field)
+        value = _madr_bullet(region, field) if field in folded else None
+        found[field] = value if value is not None or field not in folded else _madr_section(body, field)
     fields = {key: found[key] for key in ("status", "date") if found[key] is not None}
     identities, unmapped = [], []
     for entry in patterns.decider_split.split(found["deciders"] or ""):
@@ -3786,12 +3788,12 @@ class MadrImport(object):
     """The importer's door: `migrate`, one run of the reference's `adr migrate --from madr`."""
 
     __slots__ = ()
-    File = MadrFile
+    File = _MadrFile
 
     @staticmethod
-    def migrate(files: Sequence[MadrFile], record_names: Iterable[str], rename: bool,
-                exists: Callable[[MadrFile, str], bool],
-                commit: Callable[[MadrFile, str, Optional[str]], None]) -> _Migration:
+    def migrate(files: Sequence[_MadrFile], record_names: Iterable[str], rename: bool,
+                exists: Callable[[_MadrFile, str], bool],
+                commit: Callable[[_MadrFile, str, Optional[str]], None]) -> _Migration:
         """Migrate `files` (every candidate under the ADR folder) as the reference does.
 
         record_names  the names of the record files directly in the ADR folder (the id seed)
@@ -3876,7 +3878,7 @@ def _madr_write_one(run, source, bucket, ident, resolve_ref, rename, exists, com
         reason = IMPORT_MESSAGES["undiscoverable-nested" if file.nested else "undiscoverable-name"]
         run.findings.append(_import_finding("import-undiscoverable", file.path,
                                             IMPORT_MESSAGES["undiscoverable"].format(reason=reason),
-                                            ident, "path"))  # the allocated id, as the reference's
+                                            ident, "path"))
     result = {"path": file.path, "outcome": "updated" if bucket == "updated" else "migrated",
               "frontmatter": frontmatter}
     if moving:
@@ -13713,6 +13715,856 @@ def _url_ipv6_tail_ok(text):
         if int(part) > 255:
             return False
     return True
+
+
+# ---------------------------------------------------------------------------
+# 16. Collation: JavaScript's localeCompare (ICU root collation, en-US)
+# ---------------------------------------------------------------------------
+
+"""Collation engine: `a.localeCompare(b)` of Bun 1.4.5 and Node 20/22, default locale en-US.
+
+Door: LocaleCollation (`key(text)`, a sort key whose order is localeCompare's, equal keys
+exactly where localeCompare returns 0; `compare(a, b)`, its sign).  Everything else here
+is private.
+
+What it reproduces: `new Intl.Collator()` with no options, which both runtimes build on
+ICU 78 (Unicode 17.0, UCA 17.0, CLDR 48 root collation): tertiary strength,
+alternate non-ignorable, no numeric ordering, caseFirst off, normalisation on.  The
+weights are the runtime's own: tools/gen_locale_collation.py reads coll/ucadata.icu out
+of the runtime's executable (Bun 1.4.5 and Node 20.20.2 carry byte-identical copies) and
+ranks them; the table below is that, range-encoded, zlib-compressed and in base85.  The
+algorithm follows ICU's CollationIterator: the FCD check with NFD of failing segments
+(Unicode 17 combining classes and decompositions from the same ICU), the 1,153
+contractions of the root collation with discontiguous matching (UCA S2.1), Hangul
+syllables as their jamo, implicit weights for unassigned code points and lone
+surrogates, and three levels compared in turn (primary, secondary, tertiary without the
+case bits).
+
+Exact for every string of code points outside one set: the 80,992 CJK ideographs outside
+the CJK Unified Ideographs block (Extensions A to J, the Unified_Ideograph code points of
+the CJK Compatibility Ideographs block and its supplement, and the characters equivalent
+to them).  ICU 78 interleaves every Han ideograph by radical and stroke, which takes a
+table of 22,800 runs; we rank the 21,004 ideographs of U+4E00..U+9FFF (and the twelve
+unified ideographs at U+FA0E..U+FA29) exactly and order the others after them by code
+point (README, "Where we differ").
+
+Tested by tests/test_vectors_locale_compare.py against
+tests/data/vectors/locale-compare.json, recorded with Bun 1.4.5 by
+tools/record_locale_compare.mjs: the runtime's order of seeded random lists from ASCII,
+path-like, ULID-like, accented Latin, mixed-script, combining, astral and lone-surrogate
+alphabets, with pairwise signs; every pair of ASCII characters; and every code point
+against its neighbours in the runtime's order of all 1,114,112 code points.
+"""
+
+# BEGIN generated by tools/gen_locale_collation.py: do not edit by hand
+# Source: icudt78l/coll/ucadata.icu (sha256 f5298e75de7c5388caeb9cf21a2fc4ad64b1796af4579b26ab6ece52489c1055), read from bun.exe; ICU 78.2.0 (Unicode 17.0.0, UCA 17.0.0).
+# explicit 44695, derived 2005, primaries 36434, secondaries 268, tertiaries 30, core_han 21004, ext_han 80992, contractions 1153, ccc 968, decompositions 2081
+# 104034 bytes encoded, 36570 compressed, 45713 as base85.
+_LC_TABLE = (
+    "c-ri}2bfhwvN(R~oOAD;JMj*~W#-;HLlh7N5i_fp*j@9gyX&smRd?4_*POvXm?7sNA{j)INE8GF0Rh24Fpw2Nf>}WYv;V5D>"
+    "eHu(%dF40@4esqKfiD0R#$bZPSw?Yx~t*s#U8ld|JsQ=juQchf$P*lCpb`yP6RIi!|@)&Q7*&R?_;=DU=D+k<n00!Fxpu{&&"
+    "X%Evlhdn8GI;-S49x!0=#@b<EtNLNU=PCB@%0+@H8UAa90P+h#VCRN*N?AVoL@k4C*mRF~~3|vZA-PA~a^u#)>Bq+A?Ti<=0"
+    "9_PY{S(iAlWq-K5+-rFyyvToq+FJCETsfg>JdSizu_LDC|&WKhDO9)lEv41*#odTT2}V+L)kcoLy4gBDhPt*q#A3zK+rbU7C"
+    "mGMq2)d4f^yXY(men%yx-5?C(L`ai@_nmcM`HSuPKuSwT>*Jt>Qgx+#5loEWelce?{XRb1uEfu~<0{<vs-j8ti9sf_LMR>ov"
+    "rT2FR@W`>htAt!3*-a64zQ2oO^v~mLKd9n>-j;Sy-szu^=>AVACp^k%m7pG!cQL;36&5)Pj{9R3xQXkbIF7V(H-RMhjCpaV-"
+    "G{xX+>IdVTUYfmcRjesv`-Ny`mTFD_#BUtf_)Ni294Apo?DEhXCs(Y6Xi?XHgRjCt9><EJm^4}NpS{>$(05_1HO-5p96Een#"
+    "N);H;5QG?bImfP#+SjJ@C0V6%vp{;%;KB%Q=j5T^HScE%ZI$@o2(Or6fHfJZgL`Ym}!5sIMbISOQ%n>JHbCF-}qs&rn#mV+8"
+    "!eAwrbJKKn!<pMh%qMpn|LjOFR16!A#Lav9hWWEeJM@Tzb$*|qpT2NEuIG_a!fbuF|W*V;Ur`VKHTZpjDF3gdC|Co@s1?no<"
+    "0frXWDns%+m7&KszXVv0b?1{~}akml42RM(1LXRjE4~}5-CMmo(D56l`puR!fWgZkC#$BN?xqNo{;<^orZ)IQQ5}J>$1ZLcU"
+    "`xA;Y%~>A$|3k7zXOK6$RmM~=k4n40fbcMcM+FIx??+PK{X~3hx9fkBK?_MjNsFG$;ByJ}1xI$D#(Fw}Iar8;p^U5SIcctAt"
+    "&~5M-mpM&s4vs1c%NYf#%fmRb}36M1}l8KM?uycKuhp2wjHd&vp8Z&V(DjJN~OFbDnN-fYvkyzQeBk0pnKCj49+!kzv*c*^B"
+    "={aqX^#>o|S5eh1JsIDV$E8?&1o(=~|x4T&qA*yaa<kFgQHhT-d;xry^FV;#L+-7#y2znq4Lpx5l+n&9!Fq3abEd3w$CGt2|"
+    "C9m95Mzth%x%Y$?EEX`b6Gc~xYo4JoTwtE6YVFMYdHRK~IluPH1*-O1=4$D+g?6vzp;1&MhTpalFu+)v$$!T*?NUH9+c4|F-"
+    "`0EEkF?!er-O0H|Ao38bE?u|o=rJBON1cpVH$Zx=42tWmkW))^dN3d$*Wzj&kNQc`f@Gak}(^{tA6avidBz(=glf~cgJB?C|"
+    ";I~%Q#jGTXIEZLmRS$7Vu3+x44j4*_I?}L=1N@-5{!%%L0d{DLQ;R_{gW3$z4C*mx%AkZnhCvyF!x_|JkYbQT9ud@MtQmtN7"
+    "#zt!{E8SP0wT3x11m^#*NGTn3kF9qXvyGc2CWzz!=QpeT`SFF863wzh{rQHfkC0=cOru(T%v}Il`}XA7attbQ|!_V;FL0G9h"
+    "AWeqEczVYNmIn68|a`EFd<p>QwwrW^hWFIIBHR6xTDjkHJ)6__4r6KEosfiPKknhYGxn!37L543^k4LE8WWQk**r`QuJtO^p"
+    "StAvI-RHyA~rgkFL)#o-h;pZYC2YO^v@$RHllwLJEVqaVhOX!WCZNDJ|dPJ+ur!D1W)l@U-_p-x3b$Uiv0AeH<Wrg9OFytt8"
+    ">9%xZc#7H2~OZ31k*VPmW;^7cS1=~9Yl6Aq$aGjJfC}q$RYP%|Pg_SGd6@q8NXRP`^%)<OYUFO;j``OCoSr(R8T?w?5xkJzV"
+    "wx6Xg!(>?#r5MB*)Ypub5GZ8gQ|+1hZF?()at@SVjn#0@uGYhq+Byxmb@Ny*iWXmtDVP`{*((?{gM?>#@fUy{!K0SU=dy-@^"
+    "uIWRQjH~;n|#TM^OYV~$o(O1MK26RkRX%;_M<!|W*Fq@#3c7rDEElfVdGY}mvTPlavzOZ)3ZI3$E_8AJex|Dw1_3yqT4f-Oi"
+    "_8(nkLUmEMlp55i3HR<;4#oQ0$1sOthC56@eP!nazkMTwT&<PP4FL3-c^2UTrwpeyKwalImFYkW{jJtF8IMm|HFPFm{rKy{8"
+    "4O)5e-764u13W*oJnF{HCCwwK%Jtrj)_T;|_R99%YgrB`8L_DDUx2I1h=fF1dh#m^Y1#&-=uEnY)=*{P;#NF`E(@NHH@4zg_"
+    "DX>(XyZPkA0*1y@p?zAx4gQW>{j%#%^gGJ4XUa(67j3(TNt$23E&p-{OdKzk|;$#g~d~6MaptOeSzu&@6tRbY`i5{}B`8L~|"
+    "Y;<!?OWjNjel|PjTiBm0Y@waSgO(2UjL&*YL{BX#QXo9No0JMQ1Id|a;8$Sz(S#8T{E86s0*uo1L2vem9Iosm>^vpwyAFDvR"
+    "gX5I&*}|EjjPQ992XTw^4bo^glwy%In>*OB=}9(zc8O!vML&N2PROD#glUy3#`)_oWbBs25lMqn!#@v{FcF4tQVin*f|W&4>"
+    "odl+$&P@0yngW=A6gi+<+)jQv09f=Hvo=-#h5ZDXO4A1XLI99%L6*<QGwXI6VCXByvgHNXV|NN4iRaw>}f`z$IPd>Hd(%Nfx"
+    "+yvKRhgp*4RFkoK4pwa9Dk<Mtf%FvA~dt0a$8cst*0a?cYje6qmnWl=d4SaDeESrc=fHRne-Oar4pU`QJ@V9?Ye${JVHkZY{"
+    "O?l8P9hHN_^$6A_6+zKKIi!$I`&fqEre_?PvgBuv!#NZYNw=%em!R-w0U~m_MyBXZW;64WTGkAbOI|l6;Jjmcq_3^5Us6zAa"
+    "XHMr!t4$C%uOHYS#hfaJkGa;ONs3(<beIa>1SyBaC|)(VBe82u5ciYlUPx{Xy5H5)mg1n9wdZuC*}!snOBO+yrDD}F&4p5@F"
+    "}E7EO`Ny$JkSfg(rkL7XokgR|I2KH6_^M<cR5QX)XOXM%UB<z@{JB@tDy1~hXm?efz+RKcqxXQ*0T~Q3HYXvpFJjRF-tjeWb"
+    "pI?^Id9tFInEyqq=3<cPfC-$d(>pcIL4CE2X23N?BDTSO?eTU0{LIHl2pZUeQy)m9Ay-^;{X$c|gX@-T_)A?8<ROnt5)xE!="
+    "}vt`fxK2tF9KK2a@|NKny7aGG8YC(W4CP4e$9u!q2&0(%MUEwGQkz5@FR>@RSDz<~k>2^=i&QGr8@;IQ^fs#CCKT+<y3OlQH"
+    "0-R)VO^bBi=RG7sKR#Qv%%a{#MsY%&W^*}dnT_#Qsec(a#N=x|35Id9oZsqtdi0rLvv9VQlfUjWmS_V@?3q3!))1cegO!1)&"
+    "^;j^x>M*g1-X#dQ!ssp7uaH6QgQP(oXrYWu6k;#`p&Ze=07EOJKDcYdq=!5vEjCo(;{t~X94>H#z>xw+2^`I-%GiBYYb<l5D"
+    "C<SQJ-{8p)ja`V2<_CC0emej<NTSyrOLMzuo`h8Z`57H;9@5Jp1~iO_(zU+34=c|xXg8n06INN8e9rs!Q*NQRhbhHa|V(J*3"
+    "~F-L`raZ8|?3>$zBO=mt{%lBhMT91Np9=U__cKj^H;i=q~7$tja{xOqNih$_*y9wf5Hxk@vlWy`r#GYHQ|v%x#CnoGM`t2pp"
+    "+p1G9af^(Ewby>L<BBZ=}G>nlMmPJbU*t9(gkpyav|EY>cQZ#%9v3MJ~d681XtF$2Ra6>4|a`bcvhvYiqk@enuUUm5&^!OaY"
+    "=WN;0G>w+o3xq>NIGq~0Wp}#TZ?+pIQ;9&-jFz77(uu@=0ft>_)5O^bld$|+N5b8{Uvv`>H&EqMu*o=Lj$G!}6@$&=CE06tX"
+    "2Ug~A4?>@dfCWE9f|)|<*_m#A^%CJ(U=%ZZGBz_t)JR0?Ibf7-`y0euneb4$<b>8B!bNZKedh__S#^|rfq7gy&0hIRxTLAI?"
+    "|Po~(NNC9{L0c6&R}qi)!9TwXRCLJ1#@FDFKm!Uw+`27Oo>ilKabnO)z!y3h^vknxNab%-BTga77{tEsSvo`Dm(JxVu@dq-u"
+    "ukqmhYp@xG7ll!FLk3yTFAqg}gmVD+#lOqijXP^gbR1MhR2v61B&W3_d!#_IKLas)r#Z^gU3NE>{5Jr<-b^zJ=1j=PaZeXb1"
+    "0ifW@ReJ2#HST`I{r&j_3&=Qs|xI--p1OGHeL22SKq4Yy%5SZfIx2h`<rd49}SlQ@M<aY2fLu|=Hc+U;2oNFkjJPskLe60<6"
+    "@vZDI@o3!Q;O#Mn0s$&qwNa71!uS;$TmM5N6Uk#<Z;!xc(3i|tQks0Gg?fzGtG^Y0yRoP-@w47-b?RqZSW|?8$kuEr9xahEt"
+    "A1RF^Y`=RXvxYi{=c&2`FZ_MnGmJK3w(BxcI!wfx0%~z8o;A30tf?=wpz>9IK1&LUhkX(JpzSW_?Xv4xxmnws<>YBxj^TI6F"
+    "+C~Z54YjuekdueacrImBTVN5u35}oFNl)d`C?2=nPu(4y-wmM1D0c~<55lh)hhAHis<J<q9r6wpf#gfJstsx-|!w#H932W^v"
+    ")LC%=_=<syc8l1PcWukCuWT7zu}#lLTKG4_x$ZPaItI(x9*{1O2l45R;aSaq&F0UbD-LI*)%GB#wo|uOPwSc-*5PaSm%zhjX"
+    "P|nyrxU9mSpM&7%zS`QbtwqEI8`^wRBICuXs#3sx`a#1|S_C3_%TzF^V}zSSLO&C4a#hXR!f%O{(;PmkuUC3i0h>%?hX=u`C"
+    "m8@29{`YV}Ab*xnIu%iyz%Q4l_;b>ma%f$L9cXD?VWx?CV?zxaSk6i&T?n#hn&93H<Xu+=AA#n$PkjpBmYVimzQ(Fnt{;jx`"
+    "u+%P3t{xvG^>MH@WWNHll#d3pyN{z3IUm`Id(4Pd_BPo>+UEWhz`KiOqkR6k9DSOo1-;G}u9gX0E^vjw7X_{qxJuwl0$&hK^"
+    "&VDA_TI}i`U%3u2;W@-ft&?D7(RKXEM}zA$&n<F2v*X;jJJ~zlqm6o-JLXc3exKWnG9YLW?mJzTHqRiYXz<o_%cs+6L{O-U4"
+    "l(om)or#BzSv?=4;ucs1J_!y{qI0Hlo_|T(n3=_138Mb&z&2qXE-v#IskS=&FUH`bD{8(?;uUEYCcM@`#ABAXnIDx0%(wSKS"
+    "HD8$1Z#&NT|<@)zx6h!Hc%Wdr{&`5g>mKPe=onRew<o&tAaSNC{RJ~t3fmI$LG!C);bWH0K6Wg+c+-7<S-Fhee+)!Y0$_J6Y"
+    "akK*btcJ-DRDjl$KAxM{v@^o#sz<b1aJS4dTe;Z};7YG~EHvDSHmRUR-TlP`HJZmGXrU)@>*_UUCCSFmtPyAU~iex)rP{4w="
+    "h|8GF_L(qVL$%xA9Maj&JqBHRqusS7uRf6NBqXoyyj)1!1qu3?O7q@j9I@L&%<R|FAU)T}Jl~3etVg~8vl)h=h6(z6>ojIDg"
+    "oot&U|oK>-vmYC#jF%a^}QiM@3IbMMy-!0m2S40vkz`2t-YQCYg@g*+DI?5mQ!bCJGdIN%4Q#9&9RpL&zVyOO8gACoV^EM&h"
+    "$T;tdTl)l?4A<A5w_?WDx%!4f%8VyxTg1B;feq%)OjeittBmQfZ!qpDeK=H4Ll&wva!U&%3Q1<_dj|B;0!=*0H8f^vCHcbg1"
+    "vLcbH(;;DUoxvU6}WQ?N^cPA|F+R`A5z88%|jk`<6f4C)1+w7^IbBl|=-l}!Or=v?`-l;G%+SUgy%l$ann{JBZMPs>Q=j)P_"
+    ";+IOZP!gX1Y`)NNdhaAwK#Zne$4Gd;V)FSwDrWR)7MB<JWIELZaF<@U?yMhJhrPkK(I$+L*JjkCBXlIYq{mykQ@e&CR`edPw"
+    "^RrQt2N6*Mbt9!D`X_*o>39b&>Q$0dj79HJ+TYTq`umd07Ex>d%B7E(_AKV5_zD0mH#@u|k-igoI`m^OUs9q$3oI0cwb$p^3"
+    "7j;*t6zwWf8|qM^v@(FxUO~MM}f1M2svRtJEUN3tRZ!JBpi<p75JtfNty=*G11#FlfSaQB|?-zZkF7$G8j1&yJj_{d5JNIXW"
+    "^x$9E6zbR{xy*FXDwTH@u-6(t)DcCOpqd^Vf_eeKkP#$z2}zLv$qgJd;a%X?*AHnBb5{k#$HiX;yh=2fDQSK4q*B;K_!8po+"
+    "`#KFOmS85~VRD_$FW7&-C_K(8V*ECjFs`HcWJM7ckoBf7o_!)*Ijn*?qaxP_K|!I#wrqTyoFA8pcijP$jk2U%q76v4hkw&y>"
+    "VZ=iH+9!KXBSMmy8PN&V0&HP8D=Ep+l`x9pKdj`YpZ%R}3*Lh563Ez{1J%7!n!4w=y#Xsn{Y}Qpkp7m+9B%6j@P=mG}vGnY`"
+    "gY;8BVB$H*mQ2CFV9kJ<f|S<4wy3!Ev!$7|xR(fL>tl&o(o9<Fx?s0hdSFB!X$g;p;%o<x?K{meD_+D}#9m}YXlI{ft7R3bc"
+    "JOg1h7)c#uyQQ6W8P}X<O{45%&~)xHQSYMh;=OH^zLaLb70Ecu8L(-ljOd)zTi|TurF8@k_@)FBfkacjBS-$0q_ntt6LoG6P"
+    "}>9?&y#_)`TAqE`~Wf1@02Ko43#UydV?SoKQwM=-z#Zzx~tTrVT2bI`W$H{yNTgm+=tqb+!IxOi8#OUZr;nJ>EAYX;~k+e3i"
+    ";ljw6}&A6zZgoE89YZkF!|H;0!jULhndfW-N{HC4hJ8^5O`EPNJ}&uxHFCmUKV;#qrE4Xth_E3|w|K)BUp<yL`j34B}NHi7R"
+    "5+%9m3z;~4vqJ-AkYm5}cj@U^)32nbywz%5MH&FUE5n=HgJ=E2pM*NKs7gUkpERS^sDRNL0#vb)~DqAiGk#55Yt}q<djao4|"
+    "o!Z$xd&~_@BdDex_#?wcywYu8zMOeb?QW*p^G|SdV2OWc9Ze}P<1?6}y^|n;J?T<jJ9XF=QWvp8KbP^+=Rs=}%>+wS47S%;i"
+    "(HPpg!&iRzlaAj?BoJ#6D%n3yikF$Xw%fWgF>igbRlx6t(b#^M%h6jbAoUDb*(Xef>G9x<xk`a;ke(jn$gBewYHY-;VbA9ip"
+    "<_^a3(g4!B57r#xtAPk^e+0q2p-Qc-7yC3Jw*trVLpH%|X!Z71^&iutF|Mh7KF%R6oiP;XazQ<-v6RG+DVuPSJLhJ?<g*^7q"
+    "9V7c)Mc;9&sU|1L88U46JlA1stBbL|<F@ChNgMRgSeIr9E{28m!_EuseSFMBBk+!5p=V2t-tVupxqx|WVs<;XFh{v+hzmh=)"
+    "evVG}LfkN!)&gF3|m$z#A)w5O&8EYwFD=s3*uCm5(ffes~OHH${I;AZv*E-wMDmbnYO1g!mL|kj_Tt+OG?5pz4tmEAmTbqgY"
+    "O><kT)Jx#eadmwf$42UUzLWf0$b>{uW5z1@lC|8+YQ@BQOibwu*cn#KD>$19-b$!oW-CHsvVrzXF|mSAw^guCRl)gX_>fy&H"
+    "4Q|VwPJmJqKpT*+#M_p-4(B3kkq$L%R=@r#7}H3)MM;I1}!;cT&I%aZQKNNUn;XtIE$E0CdFAO;&|znjX61w&EZ72G-p`Ejd"
+    "Dw&ugkC}=*msWh5T|3o#un}X=Wu%oFgLb4d3bv^38OCeJbx-t8dt6w59h|>3gA)UgsR<_|Y6*7SF;Z^&m0(($wlzZ-Q-XO7z"
+    "n&eCz1qc@{&LSVz4YS$*~jeP1Vhs~~9=q|{1!Ys6X%w5@(AF*LaHgU@fuk`dVZS8~Wq4vxGdjg-+A2vWQelHy4_#l%uxFeUg"
+    "Jks`h?7Yrv0lv_cyG?vh}R?NjOSKrA=g)T(uIbyo2Z<oqMlH!A$snCVlYq_<G7*uHOA*FjXoeF2-i8`^s%z|1e3U6g{)4aTz"
+    ")@n8s9-~g+SGzE;J!iN)^*tID147E45xK4dzlyt$TZwRt*q8W(uDVxnjpT%Pey-xKCbe}5W2Fp4XK1a3K$zHF=4U@gI)fkDL"
+    "z^X6=T}Db4DE;R!kwjWaQk9hLao29L9~G=YRW^bNx3ZpkG4vUcV|+W%2Xs(RCcOM{pieEW!X##JdR4T`x(~DtSC(spg(50bz"
+    "D?viWUDjzg>=$xukHiO&t1MEcOBHTY%=8`9jjZH+GcM4o07D!wQmzg;<@(*P(Gr<cT(pO9&@4s*Osf#Ed9guL#^E%M<Xk>=x"
+    "=RM9<pQjH$_Ms%?30azwGArfcQ$*u@A;llA(O>JTgQ7h%cT)80;Dkzy`xdF-;(%tQH#(ytF@zb@8M_C*3dTH2?lXJy?@5OrX"
+    "bTxD6rt8#a?M@#yA&Og5}D6d>+pAm{J7aq()qEf1RUDPtV^P)(%0iqualoCA3<@CFIx_DGVT*FpMGd}5aJ3}tl<qMCnIkY`E"
+    "CDK;G+i}M8xQ^%ilcC(i%}0z2rtASMucEmUtLT$lsKfJCN@ArsR*GY#B~}^r#$BCc3cQ}dIFWgC1upY>9zBoIGZ>UI5N$#-x"
+    "|YF>3|c_S!=gUPJ<A)I55<Fx?V2;8m?Q)aqL1=<715Z@KRG|his45&gwa9nNOTm~NnmGzl`bFt6e}cELhj<S5s^l6_eVkrDu"
+    "KI6;O+u@2<+(wmQ5@}Bt=+|F*)FG?0}Wlvm=jt?-(I;tP(-6-%~B(u51U1Rqa@ERPyGnS9KrwJuqhKt<DntHCHIBLh+T!f|o"
+    "dsyMivRwdZt7AVvkL$88SkOpq9fBbHN4KP~JHJLQ}Dv<H|klw6J37SLKb7u~xZN1*5)&1NO!`!w$lx_jF}>1I~Mysj=3@AIJ"
+    "e84-WayHMIiEbI)B)J8qXsSSV7I?6Rn$d5h9pP07X%Xle+Ph?|f)P2k~Fu5fIQ441X^+XJV;&75oQ*Y#RoB>=?@8$cTxF2%3"
+    "fDM<?UFLi~@aTnByUn<3uV~M*Ri7OA@m{O;Di{b?83tpeO6Q5PHHV=$?OrGjI)lo(hm>9#(;IUun=<SxrVR5L9r#bBg!>6bJ"
+    "EN}~*g7OiR|${Q$`I<aZ%<<<u`-1EY$vg&iQ6rN=5XBJ#<xcZ&1K*I2JI3;qa3)uiQC7ZIFeOdCCl#7^Q6p}9=n3+vv`%qHD"
+    "xF(nc|TTx!K1Lp(gCR2gTkYvB_sg5F5vY0y_mwGU(2R6X9N#OTldJu?qt7D$&6WWhGOHOXX%CKZKgF?;aF;hr}kI9YJj5(ib"
+    "knmWaBO9WP|*Sy88_+Bd3~<?ybG++y%1qaN8ocM>{Eaw~69+k0$oaH!U;rH;=)T_uLS<J2ZKv2-JU8;e&z53d*Bvhf?W4o1m"
+    "AT{#C3(MpRO{|_qzyw?eQYg#_^>jR^8f<pi;_{641$ISU$z8vq5GGO&a6B{bv7pQ9%P9yc@noiQ5#ryGcN$3e$zEl8gqT2#L"
+    "Vm+S>Zk;@UA2F9C&Q??Z3Pr2~t6rCYB3BVy4-3sM1RlH4E5a@xiel`FLQ$MuIZ%|xu3RW8U{^jA6|t)jiX;zo`HJSPZwEP>+"
+    "Ch{c55Al&h;B6KTZnEp=r%;R8gx6NZyWSoMBg#!E<|@2bPu9C4f=jNi0x+7cbN?rqHov~2zb*JFJMnoA_0e*5(}8rlz70Wrs"
+    "M^zYDz)Ct)>(O3~NfU#WU5FAMosMKy>XxtOvgS5JX=S_nYW`L);tCy<Xg#(7jRIThP5(+;5?KtGKtJ`)zS=e+Xjlu-jYrkgB"
+    "fLAryk#73u{HC^QoApwL*rhC<^3Cko9Am{Dj!z>h+U0+tk7Y`CIQ`-ZEpsS|V}5rsdx-O2ix|3ipCrgQv3oeg0M5hjKRFA`x"
+    "{i0~y5_Js&tE0IuHX$a$qFg8S3NQC(z!UiI|5hCm&!j2H(TOxcFBFrMaYI>C+kf!V}4H4ca!tM}Zd>7)QONb95%nuP>Cc?@P"
+    "p?6m#^yq2`^N27fM0k@3uZ0Lz-H_0!Tc}Ra9T^lNjG_?3LxdSbcsfLQo(Rtg0p9HdyhNyAP|6@_5nD1SVNg%6DUz(-Bw37yq"
+    "qnvqG-lAoiYF1;GH7At*GflE^ZrLTF^RW1f=eJ3BbW2dWwyh_mJCW5)MJohkYP|{MQ?3IXw0CE6;C3xWzfRPua%Boz-)&TlX"
+    "&kH{5J`GbsjD2gaedu2eNBIXF84sc)1p@r@p4|=Enm(R)^>52{d2h1ovEhp0LN!KHcrOTBHwO4FCp{I&hYn2kGP7SIs$@j~~"
+    "dE@1giP6ulL|PO+Ual5W}51L)Y2zxaH26n`*UKsXg-4{dLvkbo8Bz-hh*UA;LCp#L#EH@`x7eJrVL>JK=US$>_jEd4JI3oo~"
+    "Cz=(~-lJZGv=|8vDp*K1Hh806MNQPkkFVmJ-4|GfuO{wc2_2y%OR<0gzSU2J|eZ=^=piP}c*wl^3#)@dMf-UqXv5K0L&4iS;"
+    "-6b359b|p6L0~_7kLffE+hu!h7Auf?J9C9=eJC0j$!54(KAXH_C#6m9?-tnC)7G5KM`47IaH*$x{6XRG!I~{0i?E+=Dell%<"
+    "Y&h7YOrtj)6<Oo?A-sWu@h_X`+E)cxoWZim-@HVMEu{>em|9$$j{`ghLGN0AW;VrN&ddRT8>_P`#UQ}0}IP)d$6|kF?zkexG"
+    "z>l-qIG*<wVAyM;Oi(`og}y9C+7v9b;UDbV(kC`u8zD=1rg2Y6aF;jtf3z#mrZ$$%EL^yxMVHqph&nU&QRADSyu9m(?Qp9a="
+    "1hqnB78;!3Pf*EjN%MrUr~IEm2bL%OP7^e=#YZ~iCT#EJ#i?`I}?53I->pitHCv6AHR<n6Kk6*f^TAtP3Vm<2MHY1=$2m5BZ"
+    "drasQ}Lw+RElc1l85KF&_kY&d|=uZOPAx}EQdB**shg?WnEk{gVm$CH{gpStJ!E!lbzeea!gsrhtIQb+pN{(4=m3Z6b6wFr1"
+    "=M4y1?x#VjEtUPy*EZa;Lr>2FcZ2!DihNFrn$Akk1Vrt_0@Eb<VYZq5MNtc#AfMe9`FxCQi4<zT1nU{Ky4~iml{L)t34z_ka"
+    "=}aT#rnC>7hcruUKB0l6C^jJFVOSkyVIm3!?$a5L&?`jIV`tCT6kEV9HNs?jc4dn@E$)w!)S)VhKANr@@8(>rjDd9r_IMm_v"
+    "kC+S)P^shhU)ta~a)`N5er0UGCBBy-JGop<G#<B(c@^O=SX3p?ecTmb|4%M>2LYW8)?60%5cxf76GTrKn@#R;jwi__%%79I2"
+    "6bw$e(4NNMh>c8Fhv{8aMoY`23n(#Mkf_h7LuNz4<$Fin_P;9E>&LbYMyUeDO`Qngd14rfT*Enc>qbgfiT2f(J-RA>o|xvo_"
+    "?!zA<u$@xoxcQ9BZ{M}#)B#$dpf_^M1wq*2MNpX^pPZQ>&3`az*vbAAwk9dN`T#<#{V_})<Eksrnx~vp_udu3BWbE+_{%lF="
+    "rk0=X#TQs%S}|zBKsw`X7FMcjSDIJqrnM!rPqWxL(c<w~1~*$X#>ou!Nc{eisvemwEiO}5)S(h~o`k(t1{hdTn^`5h*=prY5"
+    "sTfF#qJ)kJoD@klC;7WTW1R!SwN5Fo^k7}q15WDc~<gMBya;Oc?o-=6?BAel}x(X*HTqgU^VQ07FJ@_>Wx;iZL^E1j1?%)Dt"
+    "2RQf*&V2&+x3UlOk5d{Vkg^A?eKm%X5`yp?|Y7y@tVCb{MJp!IEc{Yx(XKbeiOInFt06-Cw-F&#`*(J(ir%a;(%kTq>0}%I+"
+    "i!BH0RCVzqQVOFPmD<XNd}2`f!KHD+~N>F@J=tHFALRZpMiSlLPDa*jr3sNSBHu1;aEXAN;Nh^qUhaJta5tN2^{@U4V;tI(="
+    "~d9Dp(7RzsfRiL<4m&?WTH&!+cvWj+z`Kg_YNXPFzONdDFy&;=Io3xuj#QvzL<$HlOI&H;RIJwxu8d+78vBYCND-{{c6+!fL"
+    "0-%RJW76*-T@q~@+YRs9th+b-^q@Os0MJELQ13wY7ftoi2Ux3n^FCJJ7Rv>)ev-vpKR0}x5c2u^`va^WFVXAR{Q?gN{7T^00"
+    ">2UXt(=09MeD$aA$Y;=FxUFhXA|ITbMA)(&su52A4Hj~lIq^KMiN*<g*}W5JEyy->znT7b<uM2w3hLQ#v%v#u{~=r_A9)96M"
+    "&E@^N=4O*5{{S0*i1qh=eTT9GZE;qF^4Q(?yX_w4hE&0#`Grd&=AdPGePjy{cq+@%5c5u=_ezV@i(lexzS+8`{s+2Pg_d8ct"
+    "R$Qe((CSAYj$Oh8TzeqK#La<GUwY|qWp&x3@qI9Kr@fEAK&Y6zC4d;wNqJ(ZKg@!}z=1J$0<DP)%N*$|hOPxQ5ZVn1!x^kHt"
+    "3!Pq8cNhph8qCfg(-^2^9|HrEv-J+f8kOehk<u>%3iMd&MsdaQW&oX);k2)O3eW_C9n{1LT5csT^)Ltm~e9sC-7<SU<1s&w^"
+    "(*1C2buW(~9BpETTSE5JJ$YcyvyAzBV!mIC<M0CkVLp!FL|>B|F>5^QP0C2M7b?TV9TN0I&yeYcZ}5UZaEZcBFA@;#2i1}mF"
+    "^{9q66^WHrSOBn+UY1Ud6^Vqd}Q@Az4y?0fxHMc%4OI~;PZ_bJ}2-(2IouY5%S2?H^anHDeyQ3Up8m>l{_5Pr6I#XPs%Flcm"
+    "}oI@Wu1vt;^*y{YZqyyfA9QOSQ&KyxKZ%-YT#j6f*Q810auIW4X?HnlsN-kr!CMKTKDjN`+2;Gy!;u?E1&eO{J*=Wt|_l=IR"
+    "*trkGJHl<ipc4Ao4m+MK~%P&5v}AN^r=C=nhF5rz@ru@GSt5r&5dV~8*^L>Nbe(ILVFB0LcyOd-O=5Me42CWi<!i12iXFpCJ"
+    "&Lxg9DFf&A$ON7}W!aO3(5rVHvOZx|Xx*4J>@z>Res?-On5mm`QuSQg*-&>8SYT(mqL{$qPRwJsK*i((DYGYS5qN<VY)rhKA"
+    "wpAmlnt7`lQPs|tYD85-o3iEpBN8VHF{b&X3i$&6KgN-bEAYhH?i?T*4)7juC8^jTJz_Sl3r6FQZki=?kg#ZuAv{ANW`;t1z"
+    "5xlJZ7_s26y=prl%7kG&~2$9OrkWN45iVPLR5xA?0N<XJDxFwg{zP-f0ZHZc?{>oo%j=UqD4rUv&axuO+~_rsfI9aC=x~wHH"
+    "5d8p)$T1e>CCyjhM?f8%-{w24R%pgG`hOBaraK2t#<E_}Crd<G^+#e6igSw!DIgZhXZg`tAx0@y-ep;@fG+$5+z~AM<ulS$3"
+    "EZV_w8GM!sm$_;@Z7KA39=^Hw8a&T2#G{{a&Ed=Lt;krLf#5}oucHN&$e#P`#Yk8h?MKDJY>za6Ue4aC?RA;wlw8Y@C+e2fb"
+    "W?}JK{#*ak!P6+VUI-ifqZa<9S_;Q9XT*`;$U-`@r4!cG4ku*03MNxLep(ux4c~F$gt^z2^XIBvv6|$=siV}RBZA~6j;1pM}"
+    "k3So`ALaa4oTe)lS2SSQ4+`;9a)W1jf_Yp~Y1M_*UR;c5qFWAy-?L`ueueOBaqmZXK-~KfelG6M5bhQCCkQ_k_Xh|+6!&g~d"
+    "&IpH;VyC0^VQqM{WijF;@*nzEpcx~xJBF>5pH64M8`$H#Cp_7d%KG6qi8BbxmDP~4QMV-a)lk)4PCUB@#B1XBNDZYe9<!UMa"
+    "xj|i3SW8%Cmht3K(t^I5wZ*rV@rzE@b$6V}_q47(Q8>;esi0lKY(x#WC(=hTY{2z(vx3`<}ya_+Saxy&c1$H!@s$0mH|JNr1"
+    "s4#PLQghO=*zp|Djvy8R%IA(Gj^zcZXSRXm1|mkJn@D-7Sj@S}SeO8L%bu;n!IZOU-J#C}1l?K%dNZe`eSv}E(<S318v;uys"
+    "*FS=uQd;fY=6pJe-7_vWiR2+H?7K<xarxNWulJ~USUg(JS)>se1dTOj2Vcj*>g|My~t0b&SW1R@=tg#M+b=24oBYcScC|j#u"
+    "AM(SscK?xK0vL{%;Dwl4I>?8Ly6TLGcRFOMJjg8L8!;}T&-+SJc|A~KJ?}zAAG#!iB4KVfT%fV?SQfe)MVh!;!^p+dl4?YCr"
+    "dpnFEek#7>hU!UPv5J}XiTjpl58iZcD9VlSZ6I`$rNPk2TTMEN`4u&i8RH9%!hRp68UPW3+2Z{+G(7cO?v^82Jq!r|8OY(Go"
+    "<T6`Xq%TFXcBtrnw6FE4~dt$ImIw2K=Eze~~{z`H_%088UxD{IC=oCMo|LWPYtO^Xfu*49c%kNc3tbFM)I}r2CnCRUE%Qly@"
+    "UqZ%Vh<06tIT^`sCO_k5L?mw@sf<n@AN?wvr1mH&acKO53#LHZ~tk1$>i=?ftph4MEfIbS7?86vqrG2~ya@GBs5IO9hnI4tG"
+    "rqWGS|>p|uzokm}DWKM(fxJfsvXc+DsNS~k_qs7NnJ{KrvqvtEvxhn0pkWMi5I7P*lSr$}DORm|om5--dLyA;ZE%GrTJPqZi"
+    "aV`HzRm86pCrG_ah4nGx^B}#Ma+#s{RgIG#K!jnsLb0|mwdPzIb)b9@`7TtxjaBiRK&Cd77pWYGNgOg4tF|5+ZkWgskZwb59"
+    "qJWW<L3pvBC3#6xl}o(&H_dX6s?evV%1H!THK>_Io(qr6X)cxIEA{BFlzc3C~u^YXtC+$BdF9S*8<}+UIsv<SaGXpn}`#atG"
+    "T`kdIFSZAYG)}$7gC2T@@bV4Vj5XDy0S-pGVXmg3if(tC)IAd8hCQj4}gQ!}-*v<ri|w7$0*^^616kh_zb`nbF~K=#{J7%em"
+    "z$6jBJ8Job!0x<b_od6p{A7J5`g8Yp}|r8ZOs2nFL3DDoKTFOdo@3jP*UV^RgnsIpO`AbunVK0*aPl0$MIK+oqauG2!;BRQZ"
+    "5%ABJ5*Lk{FgkQo)8Dy|O7c-IvnG~dd%VlT@nP!mr9i&@BMJcC*J@sgn3=ee|@g!GrZRM(O+B#sT7GzG+6%c8ykqX`8{Dub)"
+    "Qy)9t%4*WgYap~BVU$wmD`848YC-wYsv}5`cIiTxN(<YGd(j*bAQ6?qdcx*O+tlMo9tjQAyGp53QYF_>{+IBO$PLL2cV>T_5"
+    "`SDKGvIgVh<>lJZwUKVV_y;WwZ`@nc0gla5cZ|U_7V2E#y%r#uf{$h>{E?>gpSz9f_W-;*RaC`FdQ+#GfXidV)$Z0%&^9UxZ"
+    "#cod4@qI6c`?vP-NI-LUD*wRWp8w({F_J?=1p^IQ>Rg|Jou%LYz)tfEopA+ZBstYCa26Y$JqTz1Yila=kZvps~D1!dwTL5iT"
+    "#GP_fVS;Ulg%)>7SFj?m3z_r_eFIoIVdzMgS+dmJi;N@^QELB|V)jJ%M*K*GR6?Ek1-EB8zkH@ni@VV_3&qQfv>l=dSg@kn)"
+    "F+k(6<mWADR%<3KCuxAX?J!0%$gY?xx$3ka17<a`^NoW?jXL2#zu1M=5lT#_Aj)BY&S5HQn)exq*xL(Li7xy}Jua)$^#ZmN4"
+    "#JJz%^V=>e@|mY(UcLr0SF@`gR1D)+uf5G!EvFl_7nZFL7#vsHnNVnCvtp1J;O-0@o?meDxk_{>7c!MvCyZecST?yBH}$+wa"
+    "gwYh)$gM;^mSjzi2rbG*%4CA-$CZWV8#Q}+6!|yjNtC3T;ta>S4Gk&c|p)Gyaf_d_md5|#;-fa)F^qqeJ>>D-Onw8OV0qGna"
+    "|N*&I>xWNA0}?432%F;x2=Z!|0>TIPj>i;|eEp77M;H23>!5kZJVHgQ%gbGdFTIt;D2PN%g&pqIHK<A91`z=>LEWu8&n`Tuh"
+    "8g$HcW~`U9cAhV<8kJ{mI};|27J*F(b**ZOrs;guWL;pvS+--+~HLZ6B0%<=+yMVLNUI_-P726><Rfj=h(nXOfr*c4oVWF~j"
+    "x`NaJiNtuNr2A=fj4Zak2n-p6?@o|z{iZ#^#Uft8Z+ZA`2cXS%#s23h##@!U@$h~M>OD$3Rb(EsMhqUfO{|i(|B_X(wUD!F_"
+    "l!{)2ur)hRQaTsqe=cNhgUk-$^d88J7kTs%hMvhwFb{=6=3Y{;RTNC)M9AD4jQ0wWA3pW1;oYlOi#MV>D8}w&j<C0}9VE9cW"
+    "X|MN+Cs$xdf?T4ltqJA6@iNB4?tquy__$JtbTU~xVt$QqAw1W>1-J~qRTb5l&}{xwwSOb8e2rz^BQ}Ou!S0%PuK#DJxka;jm"
+    "<$vY_4G5ilIE~tg;ATIAVflm|{Z2@Wq6fVT}oK!yOay41-K4Fg!A$$gs(T;t;2*X8aJR%Y^k8Edqo%T_&u*U=boAPL~Pm&s&"
+    "6eh|^`l`T~nk5aM(hvu-$5triV&x>Q&XIDM=i4u`S8)6L>zPY2ljYj8U}0lnh@yXeHRcOt+XI%*tG18mz4mbGvHpf_%EK^wb"
+    "0*ZK%6U#F%|6vsSDs5g$Qj$i7>KKDb&3t@Ay+Pyz8kCiZnk7z40@gsk=ba6^cY!UZ#gfqn54Pj4lf8j#nb9thBH^TSDjp8Y>"
+    "OWYd~ZV-1bguTW6H0Cu;ton37*iqa#cJ5=>KOk`fzc;b7J+nRK0cQ6_3|pIa#%}z{7e0!sg$!Txx!J<(>n%sta5W^a#;Y%>L"
+    "xzmhfY}$XF1N5nV4;`Pz)VtOVbc~N%ndN-)WA636WSE@g6<N74_mo(kU`l`f?LdKMYW6Mu@&w_$UxP5`i0eDI=T0thAJ(yu;"
+    "q5p={9<oh1pl-j<2Co?WRdvSPKigsfK#Hhqu*YyghcVKFF4EE&`~!QO-L(A#l8$sXt)aE^Nm6uhv2R2f)o~2=KAovzyV;E_R"
+    "89?f1hd8Mi9#Di$Q@`mwm7?N7e%)JIN_4V9Brll_D3Sdj^hDmI~^EQW=whZW<>L($1f)?T0K=q?_^c2?Zc5o2L&bi_><y6YM"
+    "`6u&C;SCIB9)1jN)kT1edE>%Gd{b49nyWSYC(8IG>@oM{%FNhV?bg?Wa5jymJhUNE&#RJw}3+ACY_$`=+M%f4Wzr6TX^L4hu"
+    "5C+_{pOyZw9S$<6iB&QQEVJIz1br=H74AGffFWl)N*J>xYfrlo#(@>3t(9C0gW>w6mmDViw1b_*L_zh_)*WRkeaSBL9GB002"
+    "&z9@jkFWH&1#TGsY|d4ISAX8JDB)!wvekSWW#{iP;A*9OuIG<tt(_9wmq0emyQx_I5a%BS4p|#TH=ooJQc0*EfQ&;z*nWRM8"
+    "OSO%dW$h?aKPjx9=R=zGJMoZZ8_=bpzg&3uZ;E=Ko3({8oCXXbQwtIOXj&S0nX(X`9^Fwa~}xG~V)S7%s2aC8?d42%U}Haga"
+    "2s&BLZb40dIBhEQM?FL0oTTTQmBI;jt(P7_rn%fU^J728?QNC)08XFX@R)^k`7YSEz%@2zUeI%09i(sp^EIquL8Lu?|4hnjS"
+    "sW8}qed6{&9Ska$@Fq#7}N}1%&XA}2+VBfjGoEWt2`1^ds5J8T0V(>Vlv!dS-)<sD>u|i`=6tVRy<&NF#7(elBy|vL6V94~)"
+    "Q>r;+MPRy|aUMobTGV2tW`cU%I<Tz0NWUPkL_6kdNAT9HFgH+Ad#x!OL+C75KAkrOt{1pLjK97j@t=*cz3La}wqYK9sD2IDa"
+    "?pqL&X1Svk<VvCWoruXsMOQN)-#cjLz?jRgO?TZEZeGimId^XktR%St2X`K#SJ~o=BszH={V=6c3gfk$VyL7uayT$CcSDu2y"
+    "GiqmRq(%v~nQ^WT#waJwWoHwa7_X4~bM9^qK=QF<FkG4wQ7RwgQ<b&<tR&*b%=X=#KG1b>NTQPnmx$pQ3){9zGU3T9SDF4XE"
+    "LflA>&Hm1MO}pR$6q&GxK_ycGJL6lKcg_FIs5F=KP(p!P<62X*{Pq3AjHDc59q8o&T)bLTZ97YKblctxVjSbFdCJ29wv55Fn"
+    "(CcXUXM1m(Z_CF2QLnS?@>6^218+4Yj1)NKrsTSMTn&2@!mG3UUEO(dXx!M8c*6VziS#{OaI^L-t?8vpcRfBAAu-FeG)C#@V"
+    "83?F9SjIq`8nYH&aCEe#F$!*;gp3-@QwGpN@=aR0n|=?v^Ml&trC8!r*dEa~I!mY>(r9}G?w3w6Dkc_9qe@#=bHM;CMtxpq$"
+    "TKLzfbENPBg3&iE<C1gp>#6<b57v<95*tMir%T4(U~ugvrs$IICu)%an7Ghao(VJAN^JUBn~QnOH2H&mYKS9*mZWWwxA7cKk"
+    ")F*R)}7M40IzdYpkNX=F<i`&Z?}HV&4coom-1t%^;Bod<!8#&k;GlQ$6M~uFSez?3l5qV%FH6bzE8|_ik9<@y29zt5fi<6sb"
+    "a~(7H|xrOR37V9l3rPCxv|{TkKa7puW9rv|?@@G}!#TvJ5%XC@k{!LOxNzpjPFEUeJNTGrs#yQV^v)ZkZ8gP&i6Un^b)1(!G"
+    "u8PX+N-nYx{dBV9p!J_TwRry)rLep-%oieUTpXwzKGX7Hxjr6RkW^T4hVK+s@%4;HyqY0iiyB`jhZ(;GDJa}@gT6)scr!7#8"
+    "s~uMn(3R;fA0fJVP`kU?UCi{9&HWxo@5$$!$ekI;Jh}srHjvi^<j(Y$bowE^zodii%wVApLi%8#qdPN0(w~m>8InG_J-O6M?"
+    "#u)UgS^+CAYst$O$hFsq_t&kbA3nZb27$l%O6V4gbbgdaW93;HvUxazU^A+XC`_4seQNy=@U7~36SQaKkoVJC=!1pNxv>Byo"
+    "PX?r0_V#8X+ls<I-6V6{I#DrbzSC_URVvY7XfclEQR^U&|+#uh9K1+m%&rw#nw!g7h>A{WQV@5_&(!ESEjsbSVd^gIq{xR43"
+    "(tfs3A9g<6TQjGZZcJcf=UREcvkK>AL0-UaC^*>x49FK5>kke(u6p9WbW2Md+XIP?%V4vh5O?7Sx&cA)svN1un;`3R)D3l(R"
+    "zbXRe=gY;Pau?t~)cHR%^Cxkj4;REda2c%~U^%;aC#XSn)aB<_xB7I{JdWL)o!{thP79ZasJM-x|5*jtX^u_GF2+~6(G^&T`"
+    "VG<f8L3)rh$Y89%%@Pxpf%GzQFGsjk+%F*Hhb!D;ARTnhv`7##XqN6RX=8==k~Zm$aK9vRfId=-`%9o>L}|9=mcESBxD?V?a"
+    "0=&Q!6gOi6J5kjJ)u(E)asHL0y#KvHXXVt7uKGTkmC{d5jQU6E#7k28He;4oWki;xN_<B&q>IIE}xA-X9GyHeP{P@8Xx7HfB"
+    "9|+i8@*NT5+#K_iAykLHD`rJdaM?WVr8^ON~A2qF}0G;Z)B!hf+XsJ69!~Ta+|%{t~#ZPifZ;f$OHgg+L;c5b7%@wNY8C-Cx"
+    "}O(2YVRDMF?89&uxF!a}R|BoUk_V3M6BF4=^v5_cuKUzfNjT9RADy&2&!Ne9JDa)hLVVkUVlNBs*VuV>eFkeng$P`D)Li5u%"
+    "C`8D4%BjJ+#*5x$FeGSLFI-J@xiH9O5Ial0s5FU^;_H%kFjhV>z3=jd1?peHnNn<HFROmQrlEZ|Kqb4~>(!o)aJeHF`29j)|"
+    "61!cpr^Le%k?bw;E{9|>2S`BjGWNd|l2@?rxsY5hiEh9|c}l=OncOJVy9r6_#k~RDIY9^si{K1S;B;c8j8Ase#^x{Nj#l=#o"
+    "VOo_C4WrZ*uBcm<pj=yvNPF*v4t0pO!=3|{O+}7>xO57cNx1b1@8)WT@D_0qPTP-??-X(LwF)PPk{IZ>^dLf7qaVj5Pw}lVw"
+    "Z`3E^Zt>@gzHIL;Of~9Rcwc>}n4284?mZNqn8Sah%1ci5n$Hyp)}FAU;B<C`00P*omH9g^JQ7UdGN8#H)mgGfDhTcHRZ?E7^"
+    "4w#4l$T7JCX$*ff)bLf+1<J0Lz-{Bcf+_YgOBjQHK`yeAxMp!nmQ5`UPTxHgM-6>>X>j}<3QB=Pp_ydUCE2o)!i_yg?x2gGL"
+    "!6(^GTNO9vt5+5#ZoJis~vhyN{&k-t481ajB3&%GL6(@uEGI8T%5ML^8oDAZ}vhx^-OV3C^yqDA;O4j&(35!xc{)M<v>c@+N"
+    "(5={2A9<5_)K*=@O)XR@ZfX}vB97%2D$4bEA915xw{p)3LZ<?&oX?3rO7nPqb~Zpz#X8%OP`FzHpcE`zD{kyyg{#GlLcH)?c"
+    "Af`?N3iP$7xK5s7isMM`9F%AcEev6_iLfA+?a4;hPbf@C)SA@Gf7O-U$zmh5%)`|6Hd{3Awt<Vr*lS$Nm~C#xJumDL4vP3)6"
+    "2*F)d?#*!C$Y*Sb9$2;;$)K@{)7ebsm)Pt3o)l;2guQ8v@r&+J*V0^}({W=zd+MF;W~}5IQLi%Y{zvB|=}!VHBOTfzO4$58Y"
+    "o1o!onc{uzfUm%2-@k;#*0)^#B*a+lC|qI-|fDa@-ve}&_g%Y~-&Tax}(bZ?XN$*s?5ZRRimKSmq8nqAj~b<9bkicrlQ&O);"
+    "(q?@p-4Wv(D*J+SGm0jmRa-B>RYiaTnNsBd@d_m|~Ysuw8C-)MeFXk|1QiI9Qg^pY%zZ5#T_X_<p4pSyIm|P?B9cw4KP9{RE"
+    "!Q?KXV+|(v2%W;bD)d)4Zkg0z@-0apYc07=(kJ&8p>O6e0Y7*11al80uV&XZki3#zS3z=;Ol4Su$-{YmY6{6F>}mtaQ`mJHB"
+    "u`~mv#>P1nqAj~rS&8*()?v{<EV+R5;x`)?{2~*?&Pk27bLD^*Hw_XJaF;LhnQF5YW<Lu4)+iw<hTQ^01{ort>*O03*|(mbG"
+    "f=Uv$>xv!N>4!owuD>NCxwiN2<?}kgTI>!{aHC=Pg0Hnt(JZR)tWS8AX;-;2B1odPguS64fh1T?{ko!upXX^P~=pO@O&1&r@"
+    "yZQJ*379M!BIHYHWE@N}1&$#}Z;uo>?R`Vj?8qT~uPxr(Pvor$2D-@7<4_X2uqLivg%Wt?UyW%1-ZA&58F#G~GGHM1)ybq!r"
+    "*6S)^k=T;0-x2rS^QlF^|7*xI{W#uc`4&bC@EP0!m!752<0ILPMZE$8!b`RCWBi!+HO$Z8hV5xnQ2sr<%<|4cuB-;l}wNv_l"
+    "L}VXnB@z-31mW&ih@`lby(A#1y~Dw<{ts3aH0u{Z@?yg{stJTjs;JBE2UFRCib(M;XH?hFr943kuQ*31dj-0#Lca(xkzk!cG"
+    "m%j0vu5G|YZ1Ekx=P2D4ypTbSJRif7(wTq%RR2t#3gh@5IAl$LX{MuiVd=Y(NnDU?(HcZmz4`|JZluXD~p05MUAtTqWM9ky^"
+    "j&X9_s6;&jhV2>dgof_z5GKDR55EjAtrDTG3OQywv7-N==dMX*qUbAh<nRc_qyd5L9PCYpND@;1<CIpnPW-x$upk!op4|hWO"
+    "HqQfkVneT@)FUT#v}%EM<}XkcD#(5*byLLIA@nW8*iTS=}s-K-6@Hln*jK|$5hdAcVg%_w`EJGQCXKA}_|XXRLTIO>0--Rc("
+    "QaVJq}h1fQfkZMlT+mx(X6L7AEgl_CJRZKIsdRhHKb%atauF0j@qXO44g~W0V50#mgxHkq2(E|Pg6BW57^*s<EYNet1p|#Cm"
+    "BbO#~lWFG9WR6reIRJBLYq>t1@u!`jDz&%8Hy42RRs{1Gd60RLcWzqowIf`PXJ`YeAO3e{ZNW#)NbUL1e$Qt@yNXl2NpGe3s"
+    "5X_Mj)m*t%qdJkznj$-(h-aoKxRE}dC6WA6-lMS8&0*h8g%93q-PI-Fngnk)^#X^l2xRsk3;p8b7;GYHk3Z2lVQ7t0Anj$PE"
+    "X28Wug77u~G}vBVSQMCBa7xK9DaCO?fYUp?qzcDBJY;Ouj-ta-nYSe#xg#ytTgSJou+Rex1UPCzJDJdT-7#ug@PuZKJ7fFyF"
+    "y?$=l_lnRWQq?;f9@eu^{ts$5L=`3q$}1Ht0_#Z7D(t(PySed(mX@4!bC$_oyV9nW6@#NOUu;J4*_$;XER_PvThA%8!3Lfcv"
+    "L*;ay>On6n|{D%3DGLTnRXXJ~GD0y6PREd63K^K;?oi3j(-nx(BT7hXukp(SM<rLuKuU934I{k}^PTO({@Uzx8Fm?lDH!*e-"
+    "W4ADN3uCu3cB?AZxPD-Lo%Cw>7Uos^%yQ@tE4E(^A0ePYwHyu|vL?Th8vIIsW|~Rs!<1)X^=j~I{Im1>dGYdoX1s!*8Lzkoz"
+    "f=u=MK$;x`!n;4|4d%&Pp%af#^0#)Ayd#NPfO&R!#iS0VLMJsa*&bS>9>VW8{KaUoxY^47dq{^t{3_S5!&QN37tfDZ5Ky34e"
+    "R#?%TO9GBXX1+#Cx5u8<3btgpQSulye&efz|AUh#-aUti|wXG5scqS4H^7!prwFzWQN?5^G5<WAo0)hOJ^xY=oR$*wuk;YhV"
+    "Qy@klG;jvOYoWKhDO9)lEv41*#odTT2}V+L)kcoLy4gBDhPt#tHS+(E*LNxb>pq#N{<%IYR?mAnu?TP*HPlgkPt9<;2TmRg2"
+    "XD=gEuC6=*N+nRHc6}`0;p|NGpHDyI;YngGa$Yw@4p3SK8oNm(E3uP{wFE($VFXTQmT<G6P9~vr0Oy3YQk@EQWxBW<gMlIs6"
+    "ki%184j&B9Vd*X)#us-K_QU`=$JlWIupy8*TMminjwRMC6CtaVA)-1bC{sy^_LGC)Y;uz0)z(-fPyzC^U!qz(F-l^rn8^F8!"
+    "OT|}vcOo(!oWF<=gh`zA(HP8!Z)BzkEFzaWJ(N3mWct$lo*gKv(EpNi2=!!7?4b{0m-tEZg4DvqfJa>6D7hgF(Kyh`Q0*kpU"
+    "G9lPHCek9uv*{P4WGJ7&k=Df>K-C2dr~RljRMIeR4?ufWS#N2Zk<5T5Y~wMo_L5+qJOgMIHJxBy!~n&zfuGY{+~$=QmnEM!T"
+    "@%G&#?^bIDV5Dle^0_F~s2LyW+u;>fBGy@y!{^iD~`_UhCmSr&czISk_CV&cbke75y{Iz^0lzt&=DS8lIOcdZk_Q{B)}MQo&"
+    "J1fT8lF|{QGaqO%l=m*AsX?G17TPLB_tKZlp2M87e4Ehz*2cH-mPFLsizC$L+%x#Ph*=E3P*&;ach}v@}y5hOuJz~9;I?Y!^"
+    "svnl(33_XV-iV=;e5`~Ir^`lP1M8~YfZ1S*M@E$C4j;WzFjG$9AwALr;EmB>&gPmM8F9-VC1R1f0KFH91>iofx?H!flEcT^k"
+    "vkRxR?7k11MTDhC~|qk;Q%kHSF{f2s|-hjI^~Ede(UlPzooc(bEBBx&>JD)AEtu&82bGS!Ob~N1*g-=!_{jdc>rDMiw1RpQU"
+    "o#T0?K@75d!o*le<SLALy*deWr+ChQ$icpNr@OI%``8;8W~$xjAHf+AX6GxQi(slu{X<<4SNB#@*EQe9ZmVT9HYSLE8+J4vr"
+    "`fcM!rcatD7jy2puoEV`#eSSXB?0WMYCG+f1Q3`##1nevI~<Mnj#kaq4C=;QZBOeM_aFgFFI1Nlh4I{@KwkNKW%A3!Y73nvk"
+    "mD(cA?v^?DSEwp~FYNLUU8ZJY9-gUnjN(afs>cKvgHfIJ}K&kj+61BK&qU@i;vZFCG&|a(QYQ8A6df;em=-=RQ?Ef4DhNf|f"
+    "(GTlh#^Wav*qf#o_vkVLCBI{p%f0Z^_B<-rQ2-ouBlJP#3}zDNPKhyo=p>`}>*Ja5j10&<s}8=+<w5uoQv|Z#Zv2nE2o{6z8"
+    ")tm+CkJKI(pSNp5%!dYUH52|I{oQ!AQ6c4n$#z+f@M~Du2je*Id{BU9#ec--UeFfarNzQ$B!$1PePCq>h`qDl;_FO1o?WsgW"
+    "Pv1;G0eI_((*a1+gCqF_;M%i!w1+Nn1@kD1r<6)sr}jH95px&vn^WvU&-6t3FU(hYQkCNpEb)MYH9x!}p`e?_qpoIv3RIRha"
+    "FT(}NeGBj%Jl?^f8iHl#PPZE6rJ<mQxijKzC|`wKtN2&Y)b!eusV#$D4{Ac;RGa3PmO9&G;XY))wc#)@Hg-z~Q9_3KVE5XNv"
+    "ySh!dU-tA?54^{f;C-?KkjZbxmWiLyoc@aa@M-kUm-}<2EUdqjEQ(sqts@XMm7kb^}`s{=Z#gD?Sv_z7>B4`lmLEV<hw5i^I"
+    "!Y<eMB@*pevaze>uEutcr^>z5X(LEjt9{=0cuMO}9LJC_U>QcvN5?R^`mh&6TtxTe?lP8`%?$zSFkXN~+^}(e_)lPV4*#Asj"
+    "XC`Ie}Wf3z+(RiUVd&W%*%<SBWk(mCiwAGo*w0bTuvfn!aVM(<)&bA&(br|C4y&`1a2Z^9lhY72%L0*dVnEdEhi{ak&!8Oo#"
+    "zHvNw#uosbxA-EWip5(VX-=-_Cn2b#jv)o|p3FwgMjCxjZD>vJQzuF9+HA;Br)ca#{A%@}LLk>mH(#71E^T>C?=Gp><PTo>n"
+    "V(L2#Ii=q2{Zo^GN0yX)r==!J{gI52w#6PaFK(j~Tj2ZBk`T}!+3J^#r=o3wMB$l+ZjDsn*Ilq%s_*SVc@yG?<8q!E(<+_u&"
+    "Yf+gsAjAtczxps8{19`mYOs?q*`99suA(B(qJV0dveY$|zV6K9|F2D>eoq}Dg01FKuNQC<dB(je&JAwoW^$bJAcAdXgE+rk1"
+    "tLY2qJ|=1gIZ4pBh8j_#Jll9-v8&t053qOEN)PBL@8P}k2)K1nLcaWpTU}^Z!?5cura(<F-z7>-N6H85B)zVfUTti`p)z}*I"
+    "!R2%v)%KXCGQP(mCJ?KF;25vqu?UsdAv{)EE7D~LD(nDq)vv!ct!TI+~Ddjra}hD6ggA|a0jsNOx<i@_1VsSGjoyhAZ}4{?@"
+    "^mOVM_#stR=?Tf_?<_^*=QpFw}Q)LEKTwzFhR`qsJ{SSa4<HkV*|zR0lES_!D~JGJ2@|aZK#JoU7nBTraZt!u)aM!$#@qE8E"
+    "+7>2mkq1g0JlZ-~9WKK899oMu~_{S}intCQsofUHa%9q2$eax$exOF`^7W95Nf;hrgJzACk@pL29(+ZQ^WMFO9fJBbqR<td?"
+    "?u9WH06NE{5Lt&-ndWH`9^b{%e(kQpqi|x6aEXVGVM|)Dom^VM->eetVj!U>}x3P;Hug2yrD&@y!i>9$gisjs@z~`EW1cPh9"
+    "J=K>Ba2|x7Y6YGuX;m5LXK(5;&vG+aUQAs{`9xcy_A?7Yd?C}<*nA=L5v-g=CrNLbdFWnEOW6LcgKMm=%ljU6KtGJyB3R!-g"
+    "o&=nC@-iwm*0+XS)(P1{4i%;C9nC)nxLU&{X;&cU5_zhj^jlfCofkGB;X5`vg)D+@p$%XV_ida%^R*f?^cUvglybY0c26e{c"
+    "Lhw)&|Z}{e-k)_Jg^yDteu+W4n%1aXi2nwM~K|;hq`<NT`K!jqt&g?hd7_cH)H|;ZD9+9{k;Rx4GSGxYT2(Y6b*XHS6NABvF"
+    "PP>TfkORL>su(ma)VppK(NNr{+`tB)t)1b`RXu;P77&FNMfDZ^(8b6aDq6>O8CGG!)YTb*6wx((YHky<VB_MyBn@V*85;;CF"
+    "n{hV^6o-_wXP85}!+4q54g7~L%LLx8|EVpv2_omP@#a7-%xzh#vRcJqql&l4J8)b_@IS!kiZH<DM2-2u$&G_Z68a?N*XfMM#"
+    "4dbtD8+>l&CAAjj56OmKK99gpsln!97lpBqz0Pj4`CdeQ?XM{Qzo#t_r+&ckvZv$);I}YKdW>_=1mHX#|0fTuBJ=E)NHJcx("
+    "u^3fdR2tSM1+G>$WnEt-Fgz`_rZGh;2Y(d>52NCw~o@#T`=1?GQALc#BWjQ8g>Te(UeU;#MHi?Yc4HEvR91s0l6pq)Exb?@E"
+    "mguK7-RmN4aBt5x<NRvAT?A@Nc|{d#FKin6-Hw?7b^}asG12Z`*R&mWfz*yF(eefsF&v_luaPm=)wgZA&7&@hWQN`4$#48)U"
+    "L=XI@(>wsr|+i&4@%NVqMw=Ke)1w1tTkqN&X%M*$9i-X9VLb;zkFaZ434v#pJEj|4Z~3oPJUh7RgvBjz5;ew?zh6~1EM&}zk"
+    "ED`auD#EMx_>o6Xp{0Uoa%Tz4LrKp+B>neqvJrlhOG0ZHI1UQZkp!x}oS);%h7w~jn{FB6InyaPD3Q-xVurRrp_KbUYjCwp~"
+    "XCQYTDbwvZ+A}NQzu*!2e*-YXJ@%6#(CEGW|H-1jPcB2)UP(yworAsp$pWKXHCLfLb<<xfE)WudhfpN66qQNj2)*f>qDg!Du"
+    "dxea_V50hlPut#DDwC`28YNX5@_z!;oqT@ngOi(4QF>rFmPy=di=NG?xznMt1e;hPP8J7W$E90w5b)94bIFL(Oqz!j|<iK_a"
+    "dMzY<=?%u&UmkyZPMqrtFuHWeigGi%^Ozog@qRL3gks{^M=Df%*wT+QRvas^?wWC47;_`W?7fj2r71xR9iWklnvy3LD>+*-r"
+    "FLj|W<mB@&p*js-KIZ>AT~3JF~w3z2yn-Vd~3A$kUgUxY=W4_b=H%x1Az;c(dxRl6-Q=JAafE9YO~@Xw>dytx%ayi)sGfRSY"
+    "!<0;zmESQc3d~=)nc8JSTj5&lRi6Y0z9aayOrBhK;e-X3(9v$<JZvjwwZ>aTLwj+b>F#369VMW0_4B8X*kQl}tdK#<XW1kZn"
+    "IZu&cn+s8Kndh?44)TfC#kQ%EPc6=qlKKRJ69rBZIGN$(&X`0lYP1uk=;?Nk!1n~cFYp6_9}4_P;Ky9G6UWMq#llm$K(FqU7"
+    "X3(@k{KXdzza@gN&DgPybPibd3307FLkv@3BZxyPWP~mM#<uC<t%BjE;(FFlduL>04i3i)U67mVXf>gj_;-Cd?OFS?|xYF7N"
+    "&aAcZ3wclpinw+9*JJbL4(-eapfT@TVQ=f5m2#MEr^atR7+o!HBOgvMCZ6e~Ibm7{k_yuD9kuvAuc~gFo?yhI@=fm`Gs%s=!"
+    "#o5@JrURVfc{78tXxW_B*J%mc~C-%~B)Hev>+Nnm>?R;=3ObWC&XRB6nOq9wn@(4mjK&Uex$zGt}MMbEsEj1~9Z3LI<k4%pp"
+    "ZTu3e2fwoNlf{yj**||2j&G=Pn*THW85z4J=?*cl2;C|m0i#mU}&;2ECBs-n&>FgS{9b16r^?q*X?ZvP%6A6r67AaK?L(#L<"
+    "z=A_PPy0LY3gs<pC1SjsUI+(2j=5CUx*3HJ*}aWmMjPaGLWae736H!LJHg)PYsjXME>?ob*;;o!cAUY&+_-=6VU`L8r3{i5u"
+    "_c2N2K5-E7-Sd}S<zct5gIdSW5tsQZ5gz%@@u7|mxWI7l$dx};`a(5kEsP}j9rNpF`EZQw3I*K6=9cYiQp*5aZ4R1em717xN"
+    "<pVKk%`RTwF<fEN>0p!=DT5^TC8hSe+3Rp|W19!<&5S@mO@$<?%zuk_*(1Mf3>O0?9LZ;*{NFl7sEAQARZ9G0-0)<s<AT%l`"
+    "3%{~2I6nUKN~EpN?p(bq8^L0<)9T&s*-sjpS#{O@ZoI_M+kyDAuzGDup)mJCW5)MJohkYP|{MQ?3IXw0CE6;C3xWzfRPua%A"
+    "-XSTzMNxaRG{{yuRYWM4xYW}~}sX<M$x|&@z;VW=)P(oMPc*|aSU_$=;Y7Nw!r$DR!NIijK^q21VzhB0JGMk>gn(fZ{(<}Br"
+    "+*K*UEC0W)N*4Gvc2x;N8y4f?|6c9=GVFh;?O$s9m)icNwtuPZUuyf8+WsG_?GC;^xS1dY_;WGn>*-r<34M>v*lUjKr?1OGc"
+    "75dzwP)Vu_CjxEXL##189Ef&Sl4Cfk?d;O28pTMzmtm?Q`_q+b2*_apb>o&G(U9RFd*iH{32W%LA*F~>M^JJ%xRoHti<$nLQ"
+    "mf#bVDH(sC-bakO@;ooK=kTIFhkijLD<*&3~!kUuyW58vdn*f2raB(HgF=4JdeS9H2vy`QC$Qt)GM8TngXOfu9o{hdx}YV`j"
+    "&oJ4b(^bm){qu{qZ*N56O90d7&mLAD)dZ4RB!e<+6@z*0qf!+s^^GV82Tsr6O!#NZh`eq)eNGs@@SZmxB>ZaY{XOIP~glTBn"
+    "%(VrpbyH<ME+aF`Vybq!t&-Ud!*9<weKRp8eEQ#Asl9i*WWMS2p+t$6r>wAw+`tI;-#!d^p9%SAVX$kI|v?Dtt3JLYV9O^AG"
+    "x?-rV*dj*XIAf5YGs9%~o<C;S=8}ei^kz1rkM$V#lgssDVI{@mC5RwnDg20G5nuGrV`7Fuo=zp4W}bDq{SCQHdkTZIbfPI%="
+    "~CPxsqmW{^T{rUDpW?BKQbVqB}0Y_74|D;z&7l4NbyUu5v4rFGFnaqe#Rt;#QRQ;-SR8J+OCkc)O3-4z$L|}1yc>wK`iffI`"
+    "BZxM0w#;7JCkH3L|{_LZ8-%@F@~HH9tchV4-*C=m^1J{fyOjyU?-Nt&0P2xA{<A+&nl4?|dTgQ-Ple+{<51*H4#2=f4Gatyd"
+    "0kV1`a-pTN%rej)HnjyatIu1C=dQ*Ow16{Zab+kFGGJm79*6bB^ir5CQCj^Z%KyaDyvwLs5XJFvIOfAnx!7eCvhO5*v2YoWJ"
+    "fJ5$%v!bU;1FmGn1j<HV<rc7STQQFR<ccV~l&hG;Jy}MaMfG>N{Nt1?r#)YKb6sf(b0-qK*P2f|(D_C@ZY<^Ga17AE8Ja5#W"
+    "4o_|%ycxjU2!H#YBRoCcoR7JTlQa4w<z!STA0O|F==m7DPn5sc50v{OlO_1D=5p1}RnLied=2kS47HT%vv;wc;XIbg+B}Ln%"
+    "i*%;H=rMV_4tt~1+X8esj8Rw9?PKEvZ68*vYA+E&fqr;I!Ksi{KBlZw9>*d@p2V|0?R7PR=LHn&1L*{ZT?AJitpeCg(7qzqO"
+    "@*&(q(*|`)}Z%61wytzCk_dr9cL}D4Ra>d@ha78`NXJ3QZl98K@(%)p8;3udJRrfzH72%70n#L$n_l(>VW*f@g0j^88fbXK;"
+    "vqr><|gI*EVL{iF*2JG&jp+RgCuM$7*IyT@VBWh8R?xHzeNNJ8kZ%Gg7G5dax)aEsWmhk(Wk<kGtX%^<q^A+e+W5JbB@!cY7"
+    "3d<3FB#N8X+y~N!Y-F?K}AKm@LJrLak#61|@gTy@q-H(cUD7qgL_pnDG_BgpwY;}JG)l971N>=r}*Zu%GyE>unw4)PuUhLO7"
+    "9kKTp{}3V!A;O@}hA@Q)6GMa-iLfk0_>u_wLWHiBNT{qdgz-ce8zL+u!u$|n0}<W`5q1$_M~Lt(5xxo$W}&83JiW>gmJ?xVi"
+    "10oUc83V#yAU5;LVOTmeu(fg5mtr>z3DaC9$gKAPVg7c2@&2T!fPQy6?U)UPTfLvN=A+cg$Sc4#PASd1`(bP5uPW)bDDtt-<"
+    "wB;nNuY_cS%RFC-;oUhQw!k%CxO|QP-zeTa@oiIhncXUVdY>!crJT<Evo5mW;^@VfC1pVvx~VWCcgB;7!X4j!?nt%L>+fBwj"
+    "c|TLvvGCR*v}b$KvXgmN#Ex0-yY*zPGGdR3s}b(h`uL&Xkx&gor`Zv9oTEoXAcbFwa`+d-7rW4JOZ7_e1YNLs{}3`!W(V;~E"
+    "Hj5a_Tj^5ge(3n9RE1pE)w^Fe1;rv?Z=xHu|I5Cdr_VS=~xLDCa@mShT+}#llCF4Liw)csm(!1sV#`cBBr9I!nHhWTDBIt_^"
+    "x>(wL61M+DpWPUQ6LyD0f~Iw`h*Ql|3z=Qq`2J3Gzpn0sR@}-I9MYK$NU03^i+dkb4B)ulF!cEW$?JT@t?F!xB;9wBUMXE{6"
+    "4Fr{sTeQ#Igr6MM8#_TB-S*XEh_Hk<jJh+8h)lQhKv2whq;i!0;e9O*R;N-fcrg2JtO`2Gh8tC%;lI}av{}K+&{!2^&?lFSB"
+    "dnE4?%j}Lu_og08(2G>U(4lD)kytUY7tEmzc=oDtIN2Osu8+fCAr$P0038(TA6G9<H(~+Cgdzw?Guto(gR1iB!P3#B(JX^JS"
+    "iM2B7C{kQoo^Y6fDN*}%S1tr-42HyFa+(O6p^C9gcUV8afldX`uI9={LVlhOcN>hl)DtZkU*(fY+Ic{_?WuIQ%5$MP5(d?sC"
+    "YWL<eE<9YHpjP2n~mOu-RVECmx*8%IbW3u>6xSC;q*^e7}6vLSp2>p15kDkPE&qWLu|Bm4n>4h+|0mE&Q;CuQp$}eg$eDh|8"
+    "{f=SSS+?TVUt*2VVLgQR=U$Qo`p6o5oQ&?dr!br~Spp2#JPf>w;n$M%Q;&;B@0)}d8KRQK=TfL=^#h6BWfNd3YMdF=yuA)fq"
+    "Tp@7f#<z3gtbnbq`d7jeem9<A0d1^8{HqwHiXXaqr1cVhR|^lM*m@<Nn=zcx`$U9!mI1i{nGkSh!q%p_zIK8)PCqWnSSW%(D"
+    "<)?Rvot<1^I<!`{yeU+{b|q<kPKzO}N(FTMVvO%oeL~)X=$Xdc%MYTSxQRz?RP|*rI&4?sSqe_D7ea?!YjIt9uAJxZJ-OmA-"
+    "s+SetIIV35MNI>p_z16j<cJ+?~$c4EFcg`hUdT+Hs71m>5gvh!NAML2%8*yl^Wlwt#3;bMxhfymk8WFqQHfC*wzs_GAB`w_w"
+    "0$VZoMM}y<k{fpytz!ibxe4pFlS-0S|;q>;Cv%3~JpVp4ys?~|1%3J6h1<v#p=&^kTE@Iy%*R~a|@3{F+eQ+9}BhPU?XXA<B"
+    "Y&x;nd1^TZn7SM(ehZp?oSBP}Fl({f8;6*W3^_SBIa{AY+FQ@LhdGauYY4fN9TLYs!YKo1>wKghn2%YwZJdcWgEQ&oe5czyB"
+    "zB+YMo^-ofN<Pm=g}laPR5-#E&=DwOPV;7pGB`J&thu(=TZuD-R|@Nrjr9s2Al-)dWw$R&~g9hd^H2HuV=VrjvLh;xy}lrzB"
+    "t2es!8>ooj8=7T`z&}ppKpwA!en1S~;5^L%z2>7IB^LO2GNPWWVbWk9kygXMocXobnP1cRe`Qo#^zLh>7-{=r(iwnDcv@otz"
+    "t8r?440T*Yj2a9Y%H+<MOW;9Ssz7)pRs9CNUrQ3b`R8Yhm!u#?8QEj1gp9J+esOd9JB0tZ|7yHSWu8%-rEaCUdYh<mz43LW<"
+    "d2dnCjhbs;v&IcngRA&l`#mc?L!HRnYCp72PVaWbUa;+NXVunqrg>lG4gStO~DEZ(NM5!)P;FKZdTxT#=(;(XEEF~^mgL6_N"
+    "DiRi;5!Qc><Nlrsb}BfJfOBd+$Nd9UPorWAES=+6ox^dOa)fg@IL$E4GF{jrXIUQ%wY-mush{MGItiSSCuPWa2ROG^k_zYS-"
+    "iP(o_jCMda+Tx8oFZ@v^K>T*ih*VOyZ9#JnpoGFaXR+-(=$51BdMg^>Pssz(3|v=Xy7dCL|k-oAEdtcSV#08))8AmswG0nV~"
+    "?m+sI%SYI=EhPI>Q;NB2vz=;2d+F4j<$X+L3Zre~IDO(2o=$huRbSavICh!np#R%X_)h*Gj>u6LZ|tb?>Q7v3p`VJ*XodMV$"
+    "v_ymK}<S7P{MojTx@=21~`j8W^=(|Oh+X5ae&!+uIXeq(3LY2a)=t*+{S7`Kk|%?R}Pb_BH5_0tQSA1?sshYLy^ob{avZrVx"
+    "Xh%2DsHWQT~XV$xrtK-+zIl1aDLCuMjPB&r2+=PT*lfY?-{pWpfX1+y{--1ypY#~sFUo63d1}?=P96;C!-E+tTH6!Px=aIN;"
+    "F_C{wK7YrNN7j{&rIF~~Nm2kaD)3be$BBqFe<TKqQv3bz8Yc1MYY_B}Q=P}xA!*n;xX{_S7G0axLML!OSxt4bT3t1B;=U?GQ"
+    "|B;n8e`R6=U~|}?Q^iI3#sS3r#byGJPv?|+frd0fK&f6Y962NJc2{Db2z4O88rkp)q_AuZAK--`6~*O<p}GX>i7k!r1{Q8*r"
+    "$<%wOhYFbqN$Bm?$pooa>Nu42=;SH5hXd>a@<ZCHRwb48@i9rwfs8x#Ko)+JbXtYt(|N0***HO~7edqFPc$-QmvV;9QYb9U_"
+    ";i1be}+=+#Y<&tp+EEj&M;nr;OuZq8#^U)b^bJ_~0$JLi(9oJ%H?m4rYM9gR}6FT4$$=Wfe$#`nVjPxPZfz!g1O)lYE_C5KH"
+    "}6jOB?bx>O?%%%9XkJCY$I6q9MW}1$%si*tYa>yS^nq11H4LGO#f4!Y~oE62nzpLu>nKNfLh8^Jy;Fh>=N5yCeYD{8WvT35p"
+    "O}yS*jV3NpV{-G$jmfYK%&-otti!&qvV$zcA}9#5ufq-_;=(GTApX8@_4l1VOcIm)b3Y%Z`+d5rtE;P?s;)lFoc@8NM&soBi"
+    "*YsGuU}2ay42U5WzP%3ZhDJpfYKtD$7DMSQk3PBHPP*j_3+CLX8UFxZgAz8(wm;6?4@e=4{1UWrYto3hf6CDw{^6qJ*{Ku6="
+    "nb~q5m~^noSi*v$+Bj)`QZu4h^xF$hDwNp2X$U7ok`$@+HU;H*~&ezcC--4s-qy2suE$<utsIr1b6)7{Xq^Ggk($3H_1j#Qw"
+    "IxR9%VN?v;0GZrNtotJpRCReQOw&4wn(_Bj-py)u&TlLasA882a2ktosa=J(dTe7E@vhVnLE^suE;=5F6h@4wg^d%MYTCO>Y"
+    "1dRljR<`A9;%)v6u6E~uJZb;?nJ++=zbQ2>l;5L)HV$|TiY&||<Rw4V<P^uE^C0RLUN>;8MxIL@6DFq_w<gClh!FWB>DXTzi"
+    "pB}Gc%8>ZB%S>rJX$Hhw$%TvwE;74h6uHTqiZwRFgNx1HSf2SL)`CORlvu*xiNxf{|DhYqicZ0%x3J;naQH}?BN*dPqO{B9H"
+    "h?Re63tC+(y_6znbKCeVq46@*tLG47xkzP!!dL274-I3vdu?WAAQBoAaZf)z~HIPY=7lGvk#-$-d|m9aIgDXN<8Z;RWuB@)e"
+    "}#D*L?nKXz=SBwSlhH;Mb-a?ey;Nljh9JnCZNHk0@CsJqSN7?^YEP{%+OO-!}Z6dpT~T@4w`y1>I!~X)VX~e*tB~j!pI%^K)"
+    "y~K4;BnY&tEUj9w*o-;UVQ>A5T9O?tldQDskAbL2e)AFhviFVJ^}iE?nAceIq06$9GE)*I#(LFX^W_1=d<V3pTYl58G?<2DV"
+    "F(fpFAACFjr^^CPKDQA`r0GCSFK`Z^DzQ3rO<Ww>q%5YxrxLhUb9mCj-x&CC0Omk~mpo9KN^SwoLx-Ob)!qp=A=0bDirzqA>"
+    "Tj-coU~uPp#^;C8`59-P#*8k@Jm$=Qg*Q2C9*vn_I6t1oWy<$ZU><Ph`*HJaYrYeg*-)Fn+~&+3`R0-wZMjBfH*TqW9?UljP"
+    ";Cp*MAI<)nwM42^vlYF;TM^6(0V}DwWboLABbONuCk``Vf63sH#Q674W(eGQK3EJ*GSO^1`W)fpg`)QJHlB(3v(uxG-W}`Y>"
+    "36p&RBtrz6*Y6&5-Y9nbo-D=8a5oEM`h#ml-@~o5k>b3T_u~e-G2c?_HHKAbXo)<}>_!feG>%++xn6;~vKIMq5n8s_=|;67d"
+    "dnfTP%6g)|2+MO*-0Z<GEjU6$EwGZWii7nK4tNjkqxz?8s@#ikKRG8);4igNqwZtI!Dn996&FDC2LQH+(-V_z37Fo^xmntK}"
+    "g77S!mXaRY1WU7?sXW}>dTfNL@!&+`>X5&KSSs`3IGZX7s7(>QD;EAZia`cP=(%lQq4h(G{V@Mr>BrWTh-6-^jxPU5@a34nB"
+    "nc!u%(2RnJQ?b1Q+ehLmj$nx1jM4a2>@UTYbg^~KZ!R_SR^m$LuEbCeb3Ph}t0)_f@yC_eXmW}{r+!kpjf}we>h|X}D91R89"
+    "(o94?0)<l$|*3ba^hxVPE#{1C)do%xxs8nHZdhR_eyVAgr6_2ZebRnmX6<&@OSo0%>3*tO_$`i%-+GsaZjIEb8`YBjlD(w<N"
+    "8L<)>hnzUM{_Obe~wt^v13A>+*(4vni{AIh%E{^q_;+W0<<K(44~^W-FdQu1QOc&yDAro$>HCe7!jqzyQ$G7nw~#7IdsHH_J"
+    "X4gI~w}p?~1afFRGb!@4A>YYxVo&WthE$TS#r_cqpRP_J)d{T8NbmH2rJa!o_sE=HZpe*(V-$tn;}#d<Id8fpCuxfD1<rc?Q"
+    "tgvZeeN%N<`v_<$wYyMx-cUzS08`2M8P4mm6W~k_n_0aCP_WdaEfy)M9?gp7=T=I(4>n(n)xy6~AtVt*QOe$`gJJTYNmc;;_"
+    "on;CVX8g;z=e%5Cs;&G!L(J?)u@2$vVSmUm>rkM5&}9>NCt^%v=K{CN_m<R!R0&*Ao{?L*Tt$;y(*d6KK*GNSm;mOOmz?>1%"
+    "wRlzG2n>wo0{RsnQ%0{-^mlecN6C8F>_azxz(ChF)22#v{jZoW;s8nl1s=kDO^HKMrO_coRP<#613%cl&LM&pJDwuPJIN0`^"
+    "5U2$Zix$9#?V-%__9XcI?fPFI&t)U-vWE>A1Xk{w*13B%kX<dAi9pay!F=*&yW89XopB$iLt;m^eMr#GFU+FOc>e)}LcEKZf"
+    "4<F$CU#Qf$YQ&N$?}7(5uQH4$C4EAAljaY4&Mj7JF+x*_U0j`}V%D^P$n$aNK_D}x%u%q+}{2Fg4iCzPj%GVBkZ(gM>JX?iw"
+    "r=C6VI<HLHhuB#LO)<&K}mIZ-Xfb~MGXJb7lXly#;LPlWvIj3$58H6fh`DTU39620ac2ca4*^F@)MaK<cIiBgt^PPF4@Dka%"
+    "9|m@b`Kbi@U$%@*P9FQVpgYW|6Ub1s2s60Rz@`ba3=@zksN+#cxFj!W=H@xGub{puM%8qZ+gl7nae(&mkME&<NwXWp*@IKcL"
+    "ytTupG4o>jh?p;9dk<%GdpFHhmjZ;B2QJ>&CO@Hh~7bw*@4@}`?01{x|s;~<J9AG{Qck~oUKfHOjERrAISINaRIAxnU80i8L"
+    "}$G6KP<2$b(AEY(v4`m4X$R<p@{982Nhf#aPR?56!T0FNkY>Un~9TqNGPZ!B0Aq)x>P>k9;@vmrroM;@c?Z$Ib8)Eact748~"
+    "A06eC;BXE%>p^HXPjVhv`_vW)rLvVQ>oMj#Jw$n17!TF3ltIoEu}nJW`=8<p(+<Sg5n+?bq!og>R+7eBo?z2solo;B{`A(zC"
+    "uT^pNrd*O${$V*p!C2RcMy<^2$4Xfo-T^v#suI)A)TjgI}?YGG~w<`RU2dnIA{~z|oR{K{wnpk!C-e6h#ESR0s7!S<u$c5|t"
+    "YTMhzt8JOHNEKB3UkUIz+1+8Bg*Z!2&V5ez9b~RKMm|5xGxG6af&BiV{IW+~gIh3e?(*Ac4dr`9<hz-g$mgIo%*Wb#_xcNHZ"
+    "fpx<Tizfa3#W{Hn$Io9UTow!C%h^X&pdyXEwq<DnW(l-i;Qd?cG-+1m)gsk+Y68K>lo{!re5@lGr0B|#|^WIXk!xVCOEfER{"
+    "ILKDBjh`_zpb*_FW}Kmi8;Suv|6km=;DaJ(iJx*Zg&xD748~Mme7HTW-LX);@YZWBFGN682$Z|Kmv?Kj)HI{#k;jj7{bT&ph"
+    "k?;DbLsfU`97tsy_#Y%ALq=fUV^JJ@*8&N_*Gag(z829muXzp9n|5u$hEDDTXKOE$MjJeDSNP^8rsUSJBgyQb=PYKwozCL5r"
+    "|MYJ2@7fNN_g%|BFwO+V(S!CbRN9?^eQO72~q7{NRxz#0aw~1Vr{H9Ix_l;rMZ=#NXLI+5mg)oNAE3Au-kJ{vje_dnP#^`I8"
+    "YX>^WZ9Afllp)8uxG#EG!kEu0@aMTuBUe+H^Nmr+Zm6-xTUOf%fzS3JyF4n+?X|yl*_+;%iVJe8ZA)bM1N`)HHhH;C;)y)j4"
+    "3+aWr~~{@o5-`tqmo!JN;*Q^cZO<vbNGtYX%*HsZJQ-mn+UIVO#&(ROT+gSd3)u11*+{8zRW(Kz$Qm)>*4NIZSO+Dg_8S&ew"
+    "?YY-*&b74zBRVT73r(R>>=EvcM+4Ccm|k_!iRN;F904i3e;lX%oNkTc=z3W1{2_oEX~#<&5E6KaC|{6!{a4k=K9wbZ7lr?h="
+    "2o$v^nucQ)D0zh*Vj&bee@6Y|dGhitN*f79&fm`%2G-dNE1m`i@p9{Vfn$L$?B$GoJ=nlu2Hz2Zu@P1-Jo8Zq&0Hai=&7!QS"
+    "PjtlQ2TD{&3huFGMI1$#h)Y}u5Bf}?7dL+`Gi@C!!6>whb@1z8hBq5E1^^O=C;yEvOVt64Qaz3}k;WxrXKk|#<fpfv_80Q|$"
+    "*q&!ycAZRiE+^@~6SdayG5LL>3y;f>xkCGYaUTDHtotqM{!U|En}F+k!u1^wk{#DM7p_|yS;t)KI<=11^mlXJiuu(iXV*%1C"
+    "-eI*^K-TK*D6<=y8`*$((su3WbIt*`?>D{u5Xcb+}+Xe?`;qMw#+%<xxZHb@1@6i8rCY)eYN)An#s6^y8qxBYG3>9tQ(g94#"
+    "Vwv{yz_E;;4+5xF0u{b%9I!v_<ZzqHzE9JT`sdI@Tt!JFu}kjf9w(Xw;}CYV0EydkPaWZj=9Omk9Hjcz8t%;iS*D6|--38?!"
+    "gln7u2Hqp4@d5WSO)O8!>E@X#A=nDVC$x(7AcvVxj1w+~(F!kTIo`*Kd#;;;P^{^nH|TKh;^)(Q6@O==Zd7`wXl%$U|fQfq<"
+    "DhHD+io$hL1FBsUm=lHKGyv(|WCH4k8#OBzu$%NZsJE4s?VBTeC<XX2Nx0`$qrjZ{fQ+oWM3nI^!1w&j@Jc(P(r}2~Tw=$)T"
+    "H7VGIy^Xmy7kk6w;&@V$$I5G5NB_qih0ewD19wqD++C3`zj|+7qr6-^Gqpr18@qUJl;+z=)2b#-6Zgw{@@xM0xrJey6uA3MX"
+    "4S>qEwOOD!Ug^h0$fSV)EWX37wVnn_Dzynem-$L;-Ok8+hno&saa^(c<1IO`sIgX)!o>17uMgl1Fh>P&zoO0b=@U+#&MI9>v"
+    "FU4EEU7#{W9Nq^n^M5k+`0(v1i>h*FlE9n+o0ixA=E$;3?-}*U=R_436ef_syDPV|ZvgV%^+eW`O68>oX5(g?s;OcdL8)#xS"
+    "wH>CedEy#1p)fm=z!6&U|W?2LR>plR?|>^x&NDV~bQIGF}xJjY&nXH&~V&TWWKOXRo)Xw;mVpL|q%j{9Xv_>vsg&Nh)ulde6"
+    "cUGDDZ|6cOv+yoS2Z$npkb@ywW7cKe;Pz6`Ye_0}qdA+2VS!Q9}wS9Kz<8046*ebVi9d^oC>-ycErT4Ad{M{t3P5lc-t61wF"
+    "j(xUfgmK!Besn>r$J*4LSUca=ajvs!orfcBn{RMkz;pq#`u=v!>W=(cHw+fBbu;b7?`qPT(o@UUkJK7-dG^+={=rozc(o7pe"
+    "Xize3p8?d{-y@>^7I5X1AfhDI`z3)Wo!LVtt8)^S97jLMx*O=tokQKjc!d%xQ;X1hd!*y))i=Gw$?rRTea?AY=t)VAJiAqX+"
+    "Eu!wdMva+@&(W{SZ$QK{!Bm4dQWkHqc8*vxxa`JYQ3zwkE1q6Xj}jcg^0f*?;Yb+p~DddVk|dU7K8<+<y9Rp4_$4EN;H=&Kz"
+    "COkl+5h*Hh<TydHBW3z06Yb<)e${Py3>qLuc&Z~wijNw{Nq;g`+gw$T0s`Hav==xU;NHVnNcVY=R5n(p43bR%o0i)Cao<8OD"
+    "~Q?ql~zgUuuUz#q;@4&y9-^njc_drd$_Ah?PmG%DHozamaU;M{saF|Ir+*)S6C`%^``FtR%&}A?Fi`DX_=?cFZ-kY=eoD$Sp"
+    "=ha$=>0+_#FZ-C)gF8@}{qzN_o$=(iF>YrS(CxA^4k&x^pC0hQ1qTdx@!ved_<w%D6BisX@83PcTmSR`R~Wv<DrOSf<;%)DO"
+    "SN~hyIyquw~x@K2e7%#|M*1mS83rhT`5}X2QfE1?{l<WMP7URX~w~yM+dim3De>BwOUL*ICtw_C{q+`y1ei|EJyZ8`P(G4pf"
+    "fKc_}zG9(I%F8e&<%bn0f5+=-6f9v3MwNL>qoCdA#*Ec_77CaAfXR`92dHi*3k1@Vo6VWz@k-Q5|6OLwXqvGA_fumm9N#U%{"
+    "5q&dzu-u&-l6P=CoEf9onr?9b%}Qy)Jq+#kakIQqyf?w5WRCG*H8?gl?eYUZv37x>ANOq3eCzNPZN!Ea)jiz%pe!%Hn^>Tml"
+    "<dTCRxv-~>2b<9r-qwSZvTTM8VcRq(3-7gql!Q<}Cn9Dlzbvx!3T+Z}5Zfk>;74}$;t7^D(maRR<`?4Q7wZ_pbHOqe4y0QDU"
+    "&2dvKo(WRs|KemZ*UMgT;el&p+Lgy_zYpbo$$inblZIl^9^=V}|6}b!`5d&mk+mO9@xN7T`wqamct5uGK8{5@+%2mvL6RR@J"
+    "NGhcPc^mnbllo=uzpH&YX=NOqUji<&J|eO8S6!NS-azAYrEs1U6YYlb$x3q9z*JswWEGu?f(C?c2Illn0=qM%OAlG963v}sr"
+    "WMvyU5z{qvbbvFSd3JU=+$W3I**^f<yMB)N66(x4+}RbKic3Jf|T4nJ8Ij@FW~K2BqqFIrbG=+Ye8cJLQ_I@u;>G8#W-(>96"
+    "DGT5H#T4^^-dJ6B=j+}~Tf014*YX6-th_SpBWJ#q!=2ag`M4@$WIRum4EaYWwDheYLAk9*wO<K5)dNVAb@*L*8~z-EUH$9g#"
+    "qsYbq~xXAaewszkLDFupq2K~*Jos>_bk>eJe^2mcISHjxYFml*8U&Z2+QCMukon+3ptv&xIv|AAvb+}M!W_CSmS72i~gkFlG"
+    "?)hJ9Kj?uS?{t+``wFV)uQ&yIZ)a4~hf=erQ4f_^ANv{V4lP-ZN?m~p{;V0Et<Oqrqe=H;1US(Ut%;2%aOvAnsU2TJBAjmr%"
+    "K5ytho<3Tw@4#m+ZH+J&ShB4MZ53CdZxS%@G6`F%~YHZd63&C9C<nkzizkoC~`e=4a$e~hdRg~r{iZP68C!nX2FYfsD>p|<x"
+    "_gpZda+omZ(om-FjYX?eJdMF##K@(Bfl|ayhb{ghu>G%s{r=<i%IG<PO*`H8>27K465rWN#d(D;ld5mpFMVVAglhdN_RCHU3"
+    "pjb|!?`P!|P4`yIym6iQos9rnSMvV%zQ_986a>W<6~K4j%DNbTT;{_mvi4y=b^Jqj1K3e__BIkfg5c{|59Va|G_93Wk)DvjK"
+    "*rMLuJ7D{d>&}+w_uJ^*l^IhamzI)2cWpH7W&@@$O$J3~VnekBNrEq61_D#X|NhmEEXA3H260YbCDb{J6cHVDLV}C&N=Av@G"
+    "g)2hM9Y#}^<4SwTC*Ox*<a{*WJY+Tjd=QzB{HnEU&<5vm@YEC7_<@x96KU5c(VcG!8^7bzXaFhtbSSwI)^(R^+lAt{LuY7@i"
+    "#sYAj)v34^<pr=*_pS+?8G0TPUWylH0D7R;~shQhJ6^vqfbx8DbMFRJK-W{->x6C#i+{8vA`Z|A>Z9^AH}h#(22-=dSf^+Sb"
+    "CcDe&lxsCC9nsuMqkp+YQp?@G}iHv`%*8B&eCUQSx!H05iWgv2{M29D_`D<L59^9)u_>T-cW-m(S#Vm)O1=2JArGNdA{a{$@"
+    "DOm-=z}@&S8LniiYS<DkQ+H~0>F_XlCtVsQU(Bwc{;1j^r4`b^xXnu#XIHCLgZi2hq}k#lk2AFb`OM~o=L05h?DLCn9E)mGq"
+    "~^1=N($fz@Z(6Zf;&#zGE@cSI(4{@#Zieo7JbgV^obdbT)dvMvC3VgYTg@3YZw_x)JSc_|2{d-32C@235h9oH1G_0RRN~Bs4"
+    "gcXzRPr9NoyyEUz;T52Drbr#fLh(;Pssm`bQ!>!lu#6L&ztH9Wy)AZ&f90LMDIB0t>HU$*DqK+ocAm!0N~D`EZ?43l-4PE&L"
+    "(O;Lz*{a?Z~b*`K=PO5FNmd_arvVU+uw#A_?*076~#Rjgm;Mf$fYaFz1IJK4{|_m_saX;q!p*2fAm4iRE@}!FY~Y?(9@6ZMc"
+    "to9!=uj(dlN@?N5giMY8!eUrRZnxaqm?J>o+HyyD2Nz)os9Oe(vVY2~N&#)c@MZ&b$F<{y2VYRC}AN`8X-~hv}@lGLGq89%g"
+    "F(6S=buT-6teqdCo7p_$##oxiGjcD5W>2m9Mw*Wc~%ADRsg+=T2Y{u_2$xj!6~8BepMD=3J$oPwL(6Y@V8^2)4BPFnX-%zw9"
+    "xyimF6IqS~H4$2?bn9sA^nf!JI@Aa^5!%$Z>)cF?(`@<TcBn_n&V)9qt@==Ou=qj7IUN`o-5oHxN@lz|UJKQ67u7}S}Hl@M}"
+    "yKwP{TgsVB%$gzcZ4t(Y&PSDR2lmr${$;EdEw^+v3~9d-i^0~972Rz(Dt{x~ay`ai^tZVy&~)23=KF2{fiQNiS_^t(3ApMdK"
+    "QNq=4eze?uM4qLVMArEKgFhEEH-`tBQRL5d^wyVH1eYodfzg@!9RGrF$`Vf_k@-|;YW;mUiSt*f&ZUIyJH7V@kuo<Vf9OX)F"
+    "|DJ4M%t7`{4yF_tw>+=y%G?Dy`hLFq7&SZoAv(a+M$XaRSV8#=-fa@^W^0LlAt&$h;lJU5i0^ap12FMUa`+TIUBc>72)o;d}"
+    "><=KG649#{Cxie*IjI6oW<&Ync@nC~k?<UWUkk9M=Z8v2)qV+0D)=QE@#JCpB=)ZC|Dbq@5}xv;jS3-7~)Es^nQQSb2hQQ=K"
+    "xN(mAyX@|uMSsZQa-(Dz{x61lzJk(E4EK{MM`211l-K3{49feNXO%{g*v;03?LV0i0_t;)oRF@a{;_c~x^DmT<4lqkb(f#k@"
+    "u;mL79W4tRsE16AK9a?+d{g1xByWr9CRcq2s!G<y17r~Hk43w1JoN97l|L=J!Vf6Te9J%PG21s+qp%jG@z5YLeLN!r`H-Plw"
+    "DrG$;FVb_v#w#fV;-oLwI9p;?z9|wl~?(G%*TaROvD0Hk_8ixcFi~}CZHU<P@+9Dq8^)!MNb)%G5e|dnXi>CKZdn3IO4`VR;"
+    "HWhWOkVCW&4x-J)YhB8uB^054Ey?diW|9J22+!V%=2iStyHL*mwjRKb$4=WSQkkxuvt6lR1YZ=^=}f*X2$mmD_bTaP%xJx(L"
+    "20i=X)`#sQ;V$M*K<HoI~6-#TA9q4dO07Z-Rv#D2Lq|G*FP&-kFZ@0ZgTA;m^Xb{eJm3u?;W?N?a&r3c$bW*1YJVR1xm1B=6"
+    "Zbq`s~*nf++t4!QFyee$%T(9x5^{9-+?_jY&=Ih-ghl)4la%9|S>PvlWtz4rl&?J=`uwH}`%#Z-SF5D=$ZCPyJ7`j%mC2YN`"
+    "yb^Nb+9g|hNwbft65DrTF>V(Y%LI2%gQ!EMU@@W^cwIPs=&_{Gcd2bVWv20Nf$zWH^L~v#Twue$fRxTLT&8uSq?yWOF-%%#E"
+    "sh;>6si6k_U!dCx9GSTTZf*+*3yp){Gsok!g{XE_2g-9gv@dq_+ep(Jj-nf2d?9C^V@m=`!-Y~gSWmY@OCYedY%3rw(OJy2M"
+    "z<v#h|43v}<Qr^+qWc%VcBM_pP5u$VfI^W*~>p7J9#T%DVVG77M!}acK`M*2`0tG!r_~gx+<+2~LRw<$bX@+6Rl>GW_>mglP"
+    "UrP5_QdP%U$ip3<Wa&M5RsEtA<G`ueOD`M%&Y(WHka$vj(nX09JiH!c>RWfAx)z?^l`aO6E%7PyN@$LS-FR`Rss{Onbpb~+*"
+    "TN8v#jo@Wl{!{J1EJ6#3F;jUkVJ246zo{ycY=gBpU#bU_Vy1pw88;|u;Bv~^V!73T5oA~Pv!iKvmoTte%GFI|f*)beEc6F4="
+    "QK|EHiXO6FTjt+eXG`ZI|Dm(%_%V3B%z8R^!Q%6E@+95^6>$u~JFDvYN}1jRAhjiPt$xsY%#u3N8|(Nx+Dsejaco5$dDk6wA"
+    "3vNc-^FJ!q*T3+u(z;GtY_}1<IDBhW@!@Zi#2~6;?c60kIPx)-=`<vZ)ZP4XT&qZsy*1XYdaS2Pn9o<k=tLfY#ZJkMVmiEu2"
+    "`Jhe@N!`hp}S<im<h!p1)&lnuYzFj$!N6(b)3lSS<RUsN<c*Guyz^b!6C+Gt8Fv&drfG#fNo=$@ZSPa>9i;<n?0YRTYF&|6P"
+    "^NTX|}URA@KsnfMOU3|v>wzvbRarBCc3z2FUbs9fRS3~R$D4J`4b-+54B+oXG74kl0c*nHE~Irl)PL<G-<dt3<No)G$Hcg(V"
+    "L?zM$(E+gm0=55Tg8}IkgraZeTj5g=lZ4$jH+qO!yN}?)>R@Prs-wt@#M_cRLfj(-qsFB_EV;^m4WUInxYa_c`qF#-+HnvA4"
+    "TG4n>V_W_cA7NWBiB`(Co_<@CEluopi56e9`64^$5!rUp(u?e9L@|l5bxgPw(a12`a*-V+(W+=~(?w0~@i5xj)Si@RrEEJP("
+    "e`Gmn%PB<`skfzwh~cHB5Yj}Zr#(&E|sXNW?N;dZOR>d!n%qlJ+(`@LlL!4x$1~Iq};m^m89I^h&ra+dl7X?xg!ykrri4xm8"
+    "IMV5p_<v4<qW5avw$1HRX;*)Gg(XMbtgzjz`oZ<xWIYo^mH6>X~w<BI=cLA4k+X<xWS`C*?kgsBg-hiKt)7eHziLDfd}K{Zs"
+    "C2L<3UpTtov??(>KSrQG?52B+K?5e-SX;wNjUBIVjfG&JSfMKmns+D9}z<vK((BIQaV8kuq(BN~-*ogx~Ya-|WCNx8C!#-?2"
+    "7h{mN{mx#uvT-S&uq+GX%CZ=5Xh$f|6kBBCxTzN!OQm&`c5_NEBNOX`y2T630L<dQ9kVFSbbdW>`Npz4z2T630L<dQ9kVFSb"
+    "bdW>`Npz4z2T630L<dQ9kVFSbbdW>`Npz4z2T630L<dQ9kVFSbbdW>`Npz4z2T630L<dQ9kVFSbbdW>`Npz4z2T630L<dQ9("
+    "9=?Na9BumkVFSbbdW>`Npz4z2T630L<dQ9kVFSbbdW>`Npz4z2T630L<dQ9kVFSbbdW>`Npz4z2T630L<dQ9kVFSbbdW>`Np"
+    "z4z2T630L<dQ9kVFSbbdW>`Npz4z2T630L<dQ9kVFSbbdW>`Np#TDGIelxNOX`y2T630L<dQ9kVFSbbdW>`Npz4z2T630L<d"
+    "Q9kVFSbbdW>`Npz4z2T630L<dQ9kVFSbbdW>`Npz4z2T630L<dQ9kVFSbbdW>`Npz4z2T630L<dQ9kVFSbbdW>`Npz4z2T63"
+    "0L<dQ9(9?2ta70LSkVFSbbdW>`Npz4z2T630L<dQ9kVFSbbdW>`Npz4z2T630L<dQ9kVFSbbdW>`Npz4z2T630L<dQ9kVFSb"
+    "bdW>`Npz4z2T630L<dQ9kVFSbbdW>`Npz4z2T630L<dQ9kVFSbbdW>`Np#TDn$+}^?dRu-MQw}R7({zQYFFgOM%1Cmjf<#bk"
+    "sBXTry@5YqS7KaF`}{}Hz}gdMQ%z&U5nh*h`JTI=@E4=a?>K}QRHSsR9@s}M%1&&&5Ed3k((V+?;<xRqCQ1#ZbW^H+`NeT6}"
+    "kBly;|g6kEnl<TM*HJBDXN2fkkdnM1zXl;)n(pxyp!!6uBi4RTR0U5e+SJ%OV<9<d#P?yvV%~(TF0qBBGH+Ze>KHi`<(LjV*"
+    "F-MKrF+t%_)Tky{<ngd#UNqKQTB?T987xit|@E^=!lno{K6iKwb5hT{rRH-+4?E8Ox%v}JdZ8yy|7r^vmgv_$RO8xrj!(LNI"
+    "GBhfw*?IY1X673_=J`(LC(LNIGBhfw*?IY1X673_=J`(LC(LNIGBhfw*?IY1X673_=J`(LC(LNIGBhfw*?IY1X673_=J`(LC"
+    "(LNIGBhfw*?IY1X673_=K2nB#+>&7*x6nQk?enx$?b{a;?IY1X673_=J`(LC(LNIGBhfw*?IY1X673_=J`(LC(LNIGBhfw*?"
+    "IY1X673_=J`(LC(LNIGBhfw*?IY1X673_=J`(LC(LNIGBhfw*?IY1X673_=J`(LC(LNIGBhfxmhJD<UVIQ~9J`(Nov`p>W9}"
+    "?{&(LNIGBhfw*?IY1X673_=J`(LC(LNIGBhfw*?IY1X673_=J`(LC(LNIGBhfw*?IY1X673_=J`(LC(LNIGBhfw*?IY1X673"
+    "_=J`(LC(LNIGBhfw*?IY1X673_=K2nB#+>&7*x6nQk?enx;?K=<>?IY1X673_=J`(LC(LNIGBhfw*?IY1X673_=J`(LC(LNI"
+    "GBhfw*?IY1X673_=J`(LC(LNIGBhfw*?IY1X673_=J`(LC(LNIGBhfw*?IY1X673_=J`(LC(LNIGBhfxmhJD<UVIQ~9J`(No"
+    "w5Di!k=-QG@#ZI*+q1v&(W&P4i!dr~VLz8>dW+-D-2p_O;wL6_BIL8mr$YWh8ArB#${%?$N(uTnN(Vx!;xJWPrk^2as@5~j2"
+    "+vflXPOb7sanr8BRo_4@W_)<O3=qqIuKH|3sbda`q3??w6vAaBAS&hPP-M)TldNHp4z6}%81&f-J21$PrJ7w>X3G;A}UF{)e"
+    "&_}ySF3ily++(Dowk!5tXIgI}vqGyLAzDNxStCbxpes5p_$ujS+QEyG;@GNW0Aum8ad7h<c{o)`)tg-L{B&r``65`lQ{Ci2A"
+    "18&WQS@T~$P{rroZH`lsFQhz6wHo`?pf-QI`>rQN=W2B+Qrh=!!yfru*7?qEbi)9z42!_uxgqTy-xZbT!}?r=mS)9$^9My1`"
+    "6h(@Q~`w@*vyAL87n|2>YG%oEvifDY=9gS#0+8v8%V%i;7nysFl35lMO=oyKgk?0wTo{{JoiJp<@8Ht{e=oyKgk?0wTo{{Jo"
+    "iJp<@8Ht{e=oyKgk?0wTo{{JoiJp<@8Ht{e=oyKgk?0wTo{{JoiJp<@8Ht{e=oyKgk?0wTo{{JoiJp<@8Ht{e=oyKgd77i1e"
+    "Hs!yBhfPwJtNUG5<Mf)GZH-`(K8Y~BhfPwJtNUG5<Mf)GZH-`(K8Y~BhfPwJtNUG5<Mf)GZH-`(K8Y~BhfPwJtNUG5<Mf)GZ"
+    "H-`(K8Y~BhfPwJtNUG5<Mf)GZH-`(K8Y~BhfPwJ@YhQJv$c?JtNUG5<Mf)GZH-`(K8Y~BhfPwJtNUG5<Mf)GZH-`(K8Y~Bhf"
+    "PwJtNUG5<Mf)GZH-`(K8Y~BhfPwJtNUG5<Mf)GZH-`(K8Y~BhfPwJtNUG5<Mf)GZH-`(K8Y~BhfPwJtNUG5<T-&a_g*H?e-T"
+    "Cb&_bOL}e1~lBkPBdnD>6(LRZKN_0q~`4aVc5zzvP`bo4%q5%>umS~_vOC=gC(X7p`c(ZedFe@JTtB~7*t24MA_}vU{4?dj1"
+    "9l-Bpa0&QG26qI%pTV8LA7pST_`?h?1Ammkoxw*lxC{7L26qJ?&){z06B*ncd@_T3fKO#`Ir!rY?g>7f!M(trWN>frnGEg&{"
+    "xpO8f<MdPe&Dki{3`fd2KNVlp1}ja=QDU9_=^l41TOwn#Dl?YGk6HNT?SWx+h_1laEA;Y1}@3q;oy!LJObP)gGYi(Gk6rZEQ"
+    "3dbJ7@41aF+}o3+|f1<G|fAcs#g!22TL@$l!_K@(i8??wP@p!M!qg3b=O$PX+f;o*nr=h^+oAtN+UCzq0zTto|#j|H|sWvih"
+    "&A{wu5h%Id$e`me11E35y?>c6u3udMzntN+UCzq0zTto|#j|H|sWvih&A{wu5h%Id$e`me11E35y?>c6u3udMzntN+UCzq0z"
+    "Tto|#j|H|sWvih&A{wu5h%Id$e`me11E35y?>c8iCk^dEB^<P>2S62U()qiF6Us?TER{xdNe`WPwS^Za5|CQB$W%XZK{a051"
+    "mDPV`^<P>2S62U()qiF6Us?TER{xdNe`WPwS^Za5|CQB$W%XZK{a051mDPV`^<P>2S62U()qiF6Us?TER{xdNe`WPwS^Za5|"
+    "CQB$W%XZK{a051J-;6LKa8yYE35y?>c6u3udMzntN+UCzq0zTto|#j|H|sWvih&A{wu5h%Id$e`me11E35y?>c6u3udMzntN"
+    "+UCzq0zTto|#j|H|sWvih&A{wu5h%Id$e`me11E35y?>c6u3udMzntN+UCzq0zTto|#j|H|sWvih&A{wu5h%Id%81(E;5$?C"
+    "td`me11E35y?>c6u3udMzntN+UCzq0zTto|#j|H|sWvih&A{wu5h%Id$e`me11E35y?>c6u3udMzntN+UCzq0zTto|#j|H|s"
+    "Wvih&A{wu5h%Id$e`me11E35y?>c6u3udMzntN+UCzq0zTto|#j|H|sWvih&A{(D}3Hg>apzfBlDU{8EAjE2eIW%+1)!jAq<"
+    "817HljSQz|+wyzE@U<Mf`@S$-mupM!55sYJc0I%L0=w+NFzi~#cKBWxuBv0_Ff1;#vzfNCP`>!Yhb8swsUL-5-}-jvLkt_(i"
+    "ia6CwA(anWGjBmu(92*VH4Z;Ck!vLdo^roCqBYcG_$7}zM8TJo(RLyMRwGaEKYMfj<r<W(yo0b3^!hEJMoH#U2c1QKMa?D)$"
+    "aWr54+M<y&Q%;uC>$t#I)Di)ePHTXRCf4h9j@Drx-4~&UXGy7#_IJ4rN$;z1{I#7>>EY_Irt2Z?fZg*t(nS@aMTTZQs!FW;>"
+    "lZ47=HO{VlKfR=f2DmZ6nB_e++ym3>#wcAK5|bQtcq%?{!P4ZhRnh0&zD><rp6{{i`?knpHS?bPpv;k2LGZEV-okK1YT?N<^"
+    "{{I4i3`K4{&h4I$e)~*{&*Gk`Tc7g6$_m;D(`Vih)<?M$4<>jn#cJC`Z@j7Qa{FGOL_!P_DZoRXUxxMoSXD6}grXlXcxWh(g"
+    "D_&$io1E>*ioyNB9#jFgI=lQ)Zr_Fim1ybC#_aCO`rK0-*bjzsPjN|L_x2|Y1DsbV?ikqW0fcFQ&I1YW1NO24i#rAOlW}@Hp"
+    "x<~xpVGjN(L>e&-ccwn3vAcHgjs+&)UUX6U?=L1Ie<+H?YacEYzSc~V6wu>u7Rx_t~r;Z0HX+%fa)=XlYkKl{dxv=p28`>I)"
+    "&n1fgQ@;Jq+<Qt$=la)e6PE1AA(_UUViD_X+H${~gAA5l<V<9ew)-cCErTz=pAUNIx`(?x_TPu7%kP=%dMcyc*bXHOKT1>?j"
+    "I0d_Z77V^8fh5DoZj81F*dSp_H^64;sAOam&=W}4MfKo{L}4lrC{@zB8TQ#cNIU5_alh6dnOwjUnY<8*f&;{Dn%?MDQ5B!_|"
+    "xh{yhn+eZfWZN{ae0z2?Oc!8r~#m~cd5#kNp-giu3r*nI+u_(F5;{v<z7wjD416%r77<ZqD{5770?f=O-n;h6T8NWIOP4i!2"
+    "++`Z_d_0V2zJ@aN;{|k`9@sB<z}gvsoy$aBX2Qj%!ng|YV#bxT0y{+yUOoq{T0!VO7hQql^$EmhctrX9!0ur&jw2q#5pKon="
+    "q-#7Ekw-WZqTB@Zr3rOGO)|EuN~S0yVU!Q`=R=DHKjCe%Xbh4FOA#o+VkJp6u0NJu@-EO+re7gYQT|pdd!x%J*-#t#*VmMq#"
+    "0CJ#qB#C2*Y>9?J<So-EsSw4u<19WZ7-IwV?g8?3w-?K$joLvhVjL3_Fu$iwCK$OA~h4tAz4567~~?eSm&CL{-0qWD4t6Cu}"
+    "9}0Grn&><->U+O132vi3|=wjp81_)f8*OVBCH&hZtn!^azZ{Mv|MENopb=1vde4HB;$6D)#>Cw?BrTM?g>xZT*`Em(P0;tpe"
+    "j*Aag%ahI{dQpD}W(DE=%iNx4A7x5g%l4dqzNi$dCdE<j=F#65M!gxO7m5di6UM2C|iNREuULu0d3*(Lw&zc@ggSfLq){3QZ"
+    "{Ik=f#bO~01<%UhVc<EwMY(gjg6x^8Fj5Z_7zLQEFgi1X@qpJf_wiwdVankdrxu9LJ0dd~kD1}&z>fI45bm(gFa+WEbm!q3;"
+    "GTCqyqA&e{{u8gK{f"
+)
+# END generated by tools/gen_locale_collation.py
+
+# The FCD values of U+0F73, U+0F75 and U+0F81, which ICU always decomposes.
+_LC_TIBETAN_VOWELS = ((129, 130), (129, 132))
+_LC_SURROGATE = re.compile("[\ud800-\udfff]")
+_LC_HANGUL_FIRST, _LC_HANGUL_LAST = 0xAC00, 0xD7A3
+
+
+class LocaleCollation(object):
+    """The door: the order of `String.prototype.localeCompare` (ICU 78 root collation, en-US)."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def key(text: str) -> str:
+        """A sort key: key(a) < key(b) exactly when a.localeCompare(b) < 0, equal when it is 0."""
+        return _lc_key(text)
+
+    @staticmethod
+    def compare(a: str, b: str) -> int:
+        """The sign of a.localeCompare(b): -1, 0 or 1."""
+        left, right = _lc_key(a), _lc_key(b)
+        return (left > right) - (left < right)
+
+
+class _LcData(object):
+    """The decoded table (built on first use): weights, ideographs, normalisation, contractions."""
+
+    def __init__(self):
+        self.starts, self.counts, self.steps, self.elements = [], [], [], []
+        self.core, self.ext, self.ccc, self.nfd = {}, [], {}, {}
+        self.contractions, self.trailing = {}, set()
+        self.ext_base = self.common = 0
+        self.lccc, self.tccc = {}, {}
+        self.levels = (_LcLevel(0, self), _LcLevel(1, self), _LcLevel(2, self))
+        self.marks = self.starters = self.seconds = frozenset()
+
+
+class _LcLevel(dict):
+    """One level's weights per code point, as text for str.translate; filled on first sight."""
+
+    def __init__(self, level, data):
+        super().__init__()
+        self.level, self.data = level, data
+
+    def __missing__(self, cp):
+        weights = _lc_weights(self.data, cp)
+        for level, part in zip(self.data.levels, weights):
+            dict.__setitem__(level, cp, part)
+        return weights[self.level]
+
+
+def _lc_varints(blob):
+    """The unsigned LEB128 numbers of the table, in order."""
+    number = shift = 0
+    for byte in blob:
+        number |= (byte & 0x7F) << shift
+        if byte & 0x80:
+            shift += 7
+        else:
+            yield number
+            number = shift = 0
+
+
+def _lc_signed(number):
+    return (number >> 1) if not number & 1 else -((number + 1) >> 1)
+
+
+@functools.lru_cache(maxsize=None)
+def _lc_data():
+    """Decode _LC_TABLE (the format of tools/gen_locale_collation.py, version 1)."""
+    import zlib  # only the collation needs it, and only once
+    numbers = _lc_varints(zlib.decompress(base64.b85decode("".join(_LC_TABLE.split()))))
+    take = functools.partial(next, numbers)
+    data = _LcData()
+    if take() != 1:
+        raise ValueError("collation table: unknown format")
+    data.ext_base, secondary, tertiary = take(), take(), take()
+    data.common = (secondary, tertiary)
+    _lc_read_explicit(data, take)
+    _lc_read_core(data, take)
+    end = 0
+    for _ in range(take()):
+        low = end + take()
+        end = low + take()
+        data.ext.append((low, end))
+    _lc_read_normalisation(data, take)
+    _lc_read_contractions(data, take)
+    return data
+
+
+def _lc_read_explicit(data, take):
+    end = previous = 0
+    for _ in range(take()):
+        start = end + take()
+        count, step, length = take(), take(), take()
+        elements = []
+        for _ in range(length):
+            primary = take()
+            if primary:
+                previous += _lc_signed(primary - 1)
+            elements.append((previous if primary else 0, take(), take()))
+        data.starts.append(start)
+        data.counts.append(count)
+        data.steps.append(step)
+        data.elements.append(tuple(elements))
+        end = start + count
+
+
+def _lc_read_core(data, take):
+    previous = end = 0
+    for _ in range(take()):
+        start = previous + _lc_signed(take())
+        count = take()
+        value = end + take()
+        for offset in range(count):
+            data.core[start + offset] = value + offset
+        previous, end = start + count, value + count
+
+
+def _lc_read_normalisation(data, take):
+    end = 0
+    for _ in range(take()):
+        start = end + take()
+        count, number = take(), take()
+        for cp in range(start, start + count):
+            data.ccc[cp] = number
+        end = start + count
+    cp, previous = 0, ()
+    for _ in range(take()):
+        cp += take()
+        length = take()
+        chars = []
+        for index in range(length):
+            base = previous[index] if index < len(previous) else cp
+            chars.append(base + _lc_signed(take()))
+        data.nfd[cp] = previous = tuple(chars)
+    for cp in set(data.ccc) | set(data.nfd):
+        chars = data.nfd.get(cp, (cp,))
+        lead, trail = data.ccc.get(chars[0], 0), data.ccc.get(chars[-1], 0)
+        if lead:
+            data.lccc[cp] = lead
+        if trail:
+            data.tccc[cp] = trail
+    data.marks = frozenset(chr(cp) for cp in data.lccc)
+
+
+def _lc_read_contractions(data, take):
+    for _ in range(take()):
+        chars = tuple(take() for _ in range(take()))
+        elements = tuple((take(), take(), take()) for _ in range(take()))
+        trie = data.contractions.setdefault(chars[0], {})
+        suffix = chars[1:]
+        for length in range(1, len(suffix)):
+            value, _ = trie.get(suffix[:length], (None, True))
+            trie[suffix[:length]] = (value, True)
+        _, more = trie.get(suffix, (None, False))
+        trie[suffix] = (_lc_text(elements), more)
+        if data.lccc.get(suffix[-1], 0):
+            data.trailing.add(chars[0])
+    data.starters = frozenset(chr(cp) for cp in data.contractions)
+    data.seconds = frozenset(chr(suffix[0]) for trie in data.contractions.values() for suffix in trie)
+
+
+def _lc_text(elements):
+    """Collation elements (primary, secondary, tertiary values) as the three levels' text."""
+    primary = "".join(chr(1 + (p >> 15)) + chr(p & 0x7FFF) for p, _, _ in elements if p)
+    return (primary, "".join(chr(s) for _, s, _ in elements if s),
+            "".join(chr(t) for _, _, t in elements if t))
+
+
+def _lc_weights(data, cp):
+    """The three levels' text of one code point, as ICU looks it up (no context)."""
+    index = bisect.bisect_right(data.starts, cp) - 1
+    if index >= 0 and cp < data.starts[index] + data.counts[index]:
+        offset = (cp - data.starts[index]) * data.steps[index]
+        return _lc_text([(p + offset if p else 0, s, t) for p, s, t in data.elements[index]])
+    if cp in data.nfd:
+        return _lc_join(_lc_weights(data, part) for part in data.nfd[cp])
+    if _LC_HANGUL_FIRST <= cp <= _LC_HANGUL_LAST:
+        return _lc_join(_lc_weights(data, part) for part in _lc_jamo(cp))
+    value = data.core.get(cp)
+    if value is None:
+        ext = bisect.bisect_right(data.ext, (cp, 0x110000)) - 1
+        inside = ext >= 0 and data.ext[ext][0] <= cp <= data.ext[ext][1]
+        value = data.ext_base + cp if inside else data.ext_base + 0x40001 + cp
+    return _lc_text([(value,) + data.common])
+
+
+def _lc_join(parts):
+    primary, secondary, tertiary = zip(*parts)
+    return "".join(primary), "".join(secondary), "".join(tertiary)
+
+
+def _lc_jamo(cp):
+    index = cp - _LC_HANGUL_FIRST
+    jamo = [0x1100 + index // 588, 0x1161 + (index % 588) // 28]
+    return jamo + [0x11A7 + index % 28] if index % 28 else jamo
+
+
+def _lc_key(text):
+    data = _lc_data()
+    if not text.isascii() and _LC_SURROGATE.search(text) is not None:
+        # JavaScript sees a surrogate pair as one character; a lone surrogate stays itself.
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    if data.marks.isdisjoint(text) and (data.starters.isdisjoint(text) or data.seconds.isdisjoint(text)):
+        primary, secondary, tertiary = data.levels
+        return text.translate(primary) + "\0" + text.translate(secondary) + "\0" + text.translate(tertiary)
+    parts = _lc_elements(data, _lc_fcd(data, [ord(ch) for ch in text]))
+    primary, secondary, tertiary = _lc_join(parts) if parts else ("", "", "")
+    return primary + "\0" + secondary + "\0" + tertiary
+
+
+def _lc_fcd(data, cps):
+    """ICU's FCD pass: a segment that fails the FCD check is replaced by its NFD."""
+    out, start, count = [], 0, len(cps)
+    while start < count:
+        index, previous = start, 0
+        while True:
+            cp = cps[index]
+            lead = data.lccc.get(cp, 0)
+            if lead == 0 and index != start:  # a boundary before cp
+                out.extend(cps[start:index])
+                break
+            if lead and (previous > lead or (lead, data.tccc.get(cp, 0)) in _LC_TIBETAN_VOWELS):
+                index += 1
+                while index < count and data.lccc.get(cps[index], 0):
+                    index += 1
+                out.extend(_lc_nfd(data, cps[start:index]))
+                break
+            previous = data.tccc.get(cp, 0)
+            index += 1
+            if index == count or previous == 0:  # a boundary after cp
+                out.extend(cps[start:index])
+                break
+        start = index
+    return out
+
+
+def _lc_nfd(data, cps):
+    """Canonical decomposition and canonical ordering (Unicode 17, from the table)."""
+    out = []
+    for cp in cps:
+        if _LC_HANGUL_FIRST <= cp <= _LC_HANGUL_LAST:
+            out.extend(_lc_jamo(cp))
+        else:
+            out.extend(data.nfd.get(cp, (cp,)))
+    index = 0
+    while index < len(out):
+        end = index
+        while end < len(out) and data.ccc.get(out[end], 0):
+            end += 1
+        if end > index + 1:
+            out[index:end] = sorted(out[index:end], key=lambda cp: data.ccc[cp])
+        index = end + 1
+    return out
+
+
+def _lc_elements(data, cps):
+    """The levels' text of each unit of the string: characters, and contractions where they match."""
+    out, index = [], 0
+    while index < len(cps):
+        trie = data.contractions.get(cps[index])
+        if trie is None:
+            out.append(_lc_level_text(data, cps[index]))
+            index += 1
+        else:
+            value, index, cps = _lc_contraction(data, cps, index, trie)
+            out.extend(value)
+    return out
+
+
+def _lc_level_text(data, cp):
+    primary, secondary, tertiary = data.levels
+    return primary[cp], secondary[cp], tertiary[cp]
+
+
+def _lc_contraction(data, cps, start, trie):
+    """ICU's nextCE32FromContraction: the longest contiguous match, then a discontiguous one."""
+    value, matched, state, index, since = _lc_level_text(data, cps[start]), (), (), start + 1, 0
+    while index < len(cps):
+        state += (cps[index],)
+        index += 1
+        since += 1
+        node = trie.get(state)
+        if node is None:
+            break
+        if node[0] is not None:
+            value, matched, since = node[0], state, 0
+            if not node[1]:
+                return [value], index, cps
+    if since == 0:
+        return [value], index, cps
+    after = index - since
+    if cps[start] in data.trailing and data.lccc.get(cps[after], 0):
+        return _lc_discontiguous(data, cps, trie, value, matched, after)
+    return [value], after, cps
+
+
+def _lc_discontiguous(data, cps, trie, value, matched, index):
+    """UCA S2.1.1-S2.1.3 as ICU does it: non-starters not blocked from the match may join it."""
+    count = len(cps)
+    if index + 1 >= count or not data.lccc.get(cps[index + 1], 0):
+        return [value], index, cps
+    skipped, kept, previous = [cps[index]], 0, data.tccc.get(cps[index], 0)
+    position, since = index + 1, 1
+    while True:
+        cp = cps[position]
+        position += 1
+        since += 1
+        node = trie.get(matched + (cp,)) if previous < data.lccc.get(cp, 0) else None
+        if node is not None and node[0] is not None:
+            value, since, kept = node[0], 0, len(skipped)
+            if not node[1]:
+                break
+            matched += (cp,)
+        else:
+            skipped.append(cp)
+            previous = data.tccc.get(cp, 0)
+        if position == count or not data.lccc.get(cps[position], 0):
+            break
+    position -= since
+    if not kept:
+        return [value], position, cps
+    # The marks skipped before the last match follow the contraction, then the rest of the text.
+    return [value], 0, skipped[:kept] + cps[position:]
 
 
 # The command line runs once every section above is defined (the engines included).
