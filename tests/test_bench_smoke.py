@@ -22,8 +22,6 @@ import sys
 
 import pytest
 
-import _support as support
-
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(REPO_ROOT, "bench", "bench.py")
 SERVER_MODULE = os.path.join(REPO_ROOT, "adrkit_mcp.py")
@@ -259,9 +257,6 @@ def test_madr_corpora_hold_every_dialect_and_are_deterministic():
 
 
 @pytest.mark.skipif(not os.path.isfile(SERVER_MODULE), reason="adrkit_mcp.py does not exist yet")
-@pytest.mark.skipif(not hasattr(support.M, "LocaleCollation"),
-                    reason="the importer orders paths with the collation engine (LocaleCollation), not in "
-                           "this module yet")
 def test_quick_madr_bench_against_the_real_program(tmp_path):
     out_json = tmp_path / "results.json"
     proc = subprocess.run(
