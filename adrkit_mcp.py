@@ -2687,7 +2687,8 @@ class RecordCache(object):
     def __init__(self):
         self.memos = {}  # type: Dict[str, _Memo]
         self.last = None  # type: Optional[Tuple[Any, Projection]]
-        self.parses = {}  # type: Dict[bytes, _ParsedFile]  # --from madr: parses by path and content
+        self.parses = {}  # type: Dict[Tuple[str, Any], _ParsedFile]  # --from madr: by path and content
+        self.imports = MadrImport.Memo()  # --from madr: the importer's per-file work, between calls
         self.reported = set()  # content keys whose engine failure is already on stderr
         self._gate = threading.Condition(threading.Lock())
         self._busy = False
@@ -3192,7 +3193,7 @@ class _MadrLoad(object):
                  for key, data in self.files.items() if isinstance(data, bytes)]
         texts = {}  # type: Dict[str, str]
         run = MadrImport.migrate(files, record_names, False, lambda file, name: False,
-                                 lambda file, text, name: texts.__setitem__(file.path, text))
+                                 lambda file, text, name: texts.__setitem__(file.path, text), self.cache.imports)
         if run.crashed is not None:
             _diagnose("--from madr: the migrate run stops at a file it cannot convert (%s); "
                       "later files are read as they are" % run.crashed)
@@ -3226,16 +3227,18 @@ def _load_madr_projection(config, cache, should_stop, canonical_root, canonical_
             _read_outcome(data[0], data[1], path, parsed, pre_read)
             continue
         text = texts.get(prefix + name)
-        data = data if text is None else JS.utf8(text)
-        if len(data) > MAX_SOURCE_BYTES:
-            _read_outcome("too-large", None, path, parsed, pre_read)
-            continue
-        key = hashlib.sha256(path.encode("utf-8", "surrogatepass") + b"\0" + data).digest()
-        entry = cache.parses.get(key) or parse_record_file(path, data)
+        key = (path, data if text is None else text)  # the bytes read, or the text migrate writes
+        entry = cache.parses.get(key)
+        if entry is None:
+            source = data if text is None else JS.utf8(text)
+            if len(source) > MAX_SOURCE_BYTES:
+                _read_outcome("too-large", None, path, parsed, pre_read)
+                continue
+            entry = parse_record_file(path, source)
+            if entry.failure is not None:
+                _diagnose("engine failure reading %s: %s" % (path, entry.failure))
         if entry.failure is None:
             parses[key] = entry
-        elif key not in cache.parses:
-            _diagnose("engine failure reading %s: %s" % (path, entry.failure))
         parsed.append(entry)
     cache.parses = parses
     projection = _assemble(parsed, pre_read, len(names))
@@ -3334,6 +3337,7 @@ _MADR_ORDER = ("schemaVersion", "id", "title", "status", "date", "created", "dec
                "review", "evaluation", "externalRefs", "complianceControls", "reviewBy")
 _MADR_AUTHORS = ("human", "agent", "agent-drafted")
 _MADR_MERGE_ATTEMPTS = 20
+_NOT_KEPT = object()  # what an _ImportMemo answers for what it does not hold
 
 
 class _MadrCrash(Exception):
@@ -3459,13 +3463,18 @@ def _madr_fingerprint(body):
     return hashlib.sha256(JS.utf8(text)).hexdigest()
 
 
-def _madr_read(file):
+def _madr_read(memo, file):
     """readMadrFile: a _Source, or the reason the file is not MADR (a string). An engine that
-    fails unexpectedly makes the file not MADR, with the failure as the reason and on stderr."""
-    try:
-        return _madr_read_text(file)
-    except Exception as error:  # a bug or a resource limit, not the file's fault
-        return _madr_engine_failure(file, error)
+    fails unexpectedly makes the file not MADR, with the failure as the reason and on stderr
+    (and it is not kept in the memo, so the next run tries again)."""
+    found = memo.take("reads", file)
+    if found is _NOT_KEPT:
+        try:
+            found = _madr_read_text(file)
+        except Exception as error:  # a bug or a resource limit, not the file's fault
+            return _madr_engine_failure(file, error)
+        memo.keep("reads", file, found)
+    return found
 
 
 def _madr_engine_failure(file, error):
@@ -3690,9 +3699,10 @@ class _Migration(object):
     the end); the files committed before it keep their new text, as the reference's do.
     """
 
-    __slots__ = ("results", "divergence", "findings", "crashed")
+    __slots__ = ("results", "divergence", "findings", "crashed", "memo")
 
-    def __init__(self):
+    def __init__(self, memo):
+        self.memo = memo      # type: _ImportMemo
         self.results = []     # type: List[Dict[str, Any]]
         self.divergence = []  # type: List[Dict[str, Any]]
         self.findings = []    # type: List[Finding]
@@ -3739,15 +3749,16 @@ class _Allocator(object):
             self.next = following
 
 
-def _madr_existing(files):
+def _madr_existing(files, memo):
     """existingRecordsFromFiles: (id, path, frontmatter) of every candidate already a valid record,
     in id order (localeCompare, stable)."""
     records = []
     for file in files:
-        parsed = _madr_record(file)
+        found = memo.take("records", file)
+        parsed = memo.keep("records", file, _madr_record(file)) if found is _NOT_KEPT else found
         if parsed is not None:
             records.append((parsed[0]["id"], file.path, parsed[0]))
-    return sorted(records, key=lambda record: LocaleCollation.key(record[0]))
+    return sorted(records, key=lambda record: memo.collation_key(record[0]))
 
 
 def _madr_buckets(sources, records):
@@ -3784,42 +3795,117 @@ def _madr_incomplete(records):
     return findings
 
 
+class _ImportMemo(object):
+    """The per-file work of the latest run, for a caller that runs the import again and again
+    over mostly unchanged files (the `--from madr` read-through). An entry is keyed by all it
+    depends on: a read or a record check by the file (path, name, place, text); a merge also by
+    the id the run gave the file and the path it ends at, and it holds the answers the run's
+    superseded-by resolver gave it, so that it is used again only while they are the same. Only
+    the latest run's entries are kept, and an engine failure is never kept."""
+
+    __slots__ = ("old", "new")
+    _TABLES = ("reads", "records", "merges", "keys")
+
+    def __init__(self):
+        self.old = {table: {} for table in self._TABLES}  # type: Dict[str, Dict[Any, Any]]
+        self.new = {table: {} for table in self._TABLES}  # type: Dict[str, Dict[Any, Any]]
+
+    def begin(self):
+        self.new = {table: {} for table in self._TABLES}
+
+    def end(self):
+        """The run is over: what it used is what the next run may use."""
+        self.old = self.new
+
+    def take(self, table, key):
+        """The latest run's entry (kept for this run too), or _NOT_KEPT."""
+        value = self.old[table].get(key, _NOT_KEPT)
+        if value is not _NOT_KEPT:
+            self.new[table][key] = value
+        return value
+
+    def keep(self, table, key, value):
+        self.new[table][key] = value
+        return value
+
+    def collation_key(self, text):
+        """LocaleCollation.key(text), worked out once per text."""
+        found = self.take("keys", text)
+        return self.keep("keys", text, LocaleCollation.key(text)) if found is _NOT_KEPT else found
+
+
+def _madr_merge(memo, source, ident, final_path, resolve_ref):
+    """mergeMadr, through the memo: ("ok", findings, frontmatter, text), ("skip", findings), or
+    ("failed", error) when the YAML writer failed (never kept); _MadrCrash where the reference's
+    run stops."""
+    key = (source.file, ident, final_path)
+    found = memo.take("merges", key)
+    if found is not _NOT_KEPT and all(resolve_ref(ref) == answer for ref, answer in found[0]):
+        return found[1]
+    asked = []  # type: List[Tuple[str, Optional[str]]]
+
+    def resolve(ref):
+        answer = resolve_ref(ref)
+        asked.append((ref, answer))
+        return answer
+    findings = []  # type: List[Finding]
+    try:
+        candidate = _madr_candidate(source, ident, final_path, resolve, findings)
+        frontmatter = _madr_validated(candidate, source.file.path)
+    except _MadrSkip as skip:
+        outcome = ("skip", skip.findings)  # type: Tuple[Any, ...]
+    else:
+        try:
+            outcome = ("ok", findings, frontmatter, _madr_render(frontmatter, source.body))
+        except Exception as error:  # a bug or a resource limit of the writer, not the file's fault
+            return ("failed", error)
+    memo.keep("merges", key, (tuple(asked), outcome))
+    return outcome
+
+
 class MadrImport(object):
     """The importer's door: `migrate`, one run of the reference's `adr migrate --from madr`."""
 
     __slots__ = ()
     File = _MadrFile
+    Memo = _ImportMemo
 
     @staticmethod
     def migrate(files: Sequence[_MadrFile], record_names: Iterable[str], rename: bool,
                 exists: Callable[[_MadrFile, str], bool],
-                commit: Callable[[_MadrFile, str, Optional[str]], None]) -> _Migration:
+                commit: Callable[[_MadrFile, str, Optional[str]], None],
+                memo: Optional[_ImportMemo] = None) -> _Migration:
         """Migrate `files` (every candidate under the ADR folder) as the reference does.
 
         record_names  the names of the record files directly in the ADR folder (the id seed)
         exists        whether a file of that name lies beside the file already (--rename)
         commit        called, in the reference's order, for each file whose text changes or that
                       moves: (file, new text, new name or None); the caller writes or keeps it
+        memo          a MadrImport.Memo kept between runs over the same folder: each file's work
+                      is done again only when something it depends on changed
         """
-        run = _Migration()
+        run = _Migration(memo if memo is not None else _ImportMemo())
+        run.memo.begin()
         try:
-            _madr_run(run, sorted(files, key=lambda file: LocaleCollation.key(file.path)),
+            _madr_run(run, sorted(files, key=lambda file: run.memo.collation_key(file.path)),
                       record_names, rename, exists, commit)
         except _MadrCrash as crash:
             run.crashed = crash.message
+        finally:
+            run.memo.end()
         return run
 
 
 def _madr_run(run, files, record_names, rename, exists, commit):
     sources = []
     for file in files:
-        read = _madr_read(file)
+        read = _madr_read(run.memo, file)
         if isinstance(read, str):
             run.results.append({"path": file.path, "outcome": "skipped"})
             run.findings.append(_import_finding("import-not-madr", file.path, read))
         else:
             sources.append(read)
-    records = _madr_existing(files)
+    records = _madr_existing(files, run.memo)
     buckets = _madr_buckets(sources, records)
     by_id = {ident: (path, frontmatter) for ident, path, frontmatter in records}
     allocator = _Allocator(_madr_seed(record_names),
@@ -3844,7 +3930,7 @@ def _madr_run(run, files, record_names, rename, exists, commit):
         _madr_write_one(run, source, bucket, allocated[source.file.path], numbers.get, rename, exists,
                         commit, incomplete)
     run.findings.extend(_madr_incomplete(incomplete))
-    run.results.sort(key=lambda result: LocaleCollation.key(result["path"]))
+    run.results.sort(key=lambda result: run.memo.collation_key(result["path"]))
     run.findings = sort_findings(run.findings)
 
 
@@ -3856,21 +3942,13 @@ def _madr_write_one(run, source, bucket, ident, resolve_ref, rename, exists, com
     target = _madr_target_name(ident, source.title) if rename and needs_rename else file.name
     moving = rename and needs_rename and not (target != file.name and exists(file, target))
     final_path = (file.path[:len(file.path) - len(file.name)] + target) if moving else file.path
-    findings = []  # type: List[Finding]
-    try:
-        candidate = _madr_candidate(source, ident, final_path, resolve_ref, findings)
-        frontmatter = _madr_validated(candidate, file.path)
-    except _MadrSkip as skip:
+    merged = _madr_merge(run.memo, source, ident, final_path, resolve_ref)
+    if merged[0] != "ok":  # skipped; or the YAML writer failed, and stderr says why
         run.results.append({"path": file.path, "outcome": "skipped"})
-        run.findings.extend(skip.findings)
+        run.findings.extend(merged[1] if merged[0] == "skip" else [_import_finding(
+            "import-not-madr", file.path, _madr_engine_failure(file, merged[1]), ident, "frontmatter")])
         return
-    try:
-        content = _madr_render(frontmatter, source.body)
-    except Exception as error:  # the YAML writer failed: the file is skipped, and stderr says why
-        run.results.append({"path": file.path, "outcome": "skipped"})
-        run.findings.append(_import_finding("import-not-madr", file.path,
-                                            _madr_engine_failure(file, error), ident, "frontmatter"))
-        return
+    _, findings, frontmatter, content = merged
     run.findings.extend(findings)
     if content != file.text or moving:
         commit(file, content, target if moving else None)
