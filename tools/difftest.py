@@ -25,10 +25,35 @@ Building the reference (nothing of it is committed; it makes no network calls at
      `bun run build` in packages/mcp and run `node packages/mcp/dist/bin.js`.) Read
      packages/mcp/src/main-module.ts for its flags and defaults before changing them.
 
-Running it (from the repository root):
+Running it (from the repository root, with a Python that has the module's requirements):
 
   python3 tools/difftest.py --seed 7 --corpora 300 --jobs 2
   python3 tools/difftest.py --seed 7 --only 41 --keep /tmp/dt   # one corpus, kept on disk
+  python3 tools/difftest.py --from madr --seed 7 --corpora 300  # MADR and Nygard folders
+
+Each corpus is run once per era (`--eras legacy,modern`, the default): legacy sessions open with
+`initialize`, modern ones send every request with the 2026-07-28 `_meta` claim and no handshake;
+both sides in fresh processes on fresh copies, with the same calls.
+
+`--from madr` writes MADR 2 (header bullets), MADR 3/4 (frontmatter, with adrkit `affects` globs
+in some so that get_decision_context speaks) and Nygard (`## Status` sections) records with
+statuses in any case and decoration, superseded-by forms whose number resolves or not, valid,
+missing, rolled-over and invalid dates (2024-13-01 stops the reference's migrate, which then
+leaves the files before it migrated), deciders that are identities or not, nested folders, names
+with and without four digits, README/template files, adrkit records (some claiming to have been
+imported from one of the files), files that are not MADR at all, CRLF, lone CR, a BOM, invalid
+UTF-8; a quarter of the corpora went through an earlier partial migration (by the reference CLI)
+and some of those files were edited since. This server runs with `--from madr` on the folder as
+it is (even corpora) or with ADRKIT_MCP_FROM=madr (odd ones); the reference server runs on a copy
+after `adr migrate --from madr --dir docs/adr` (the reference CLI, `--reference-cli`). Mid-session
+the folder is changed (a file edited, added, deleted, renamed, touched, a status rewritten) and
+the reference's copy is made again from the changed folder and migrated again, so the calls after
+the change compare against what a migration of the folder as it now is gives. Our
+`migrate --from madr` is also run against the reference CLI's on two more copies: exit status,
+stdout, the first line of stderr and every file left, byte for byte. Documented departures are
+modelled and counted as allowed: a file over the 64 KiB cap takes no part in the reference's
+migration either (it joins the copy afterwards, as it was), and where the reference's migrate
+spins forever (ids past 2**53) it is stopped after 30 s and our migrate's error counts as agreeing.
 
   --reference CMD   the reference command line (default: the Bun command above); the tester
                     appends `--cwd ROOT --dir docs/adr`
@@ -38,6 +63,9 @@ Running it (from the repository root):
   --keep DIR        keep each corpus under DIR/corpus-<index> instead of deleting it
   --only I          run only corpus number I of the seed (repeatable)
   --examples N      examples printed per difference class (default 1)
+  --eras E          legacy, modern or legacy,modern (default)
+  --from madr       the MADR mode above; --reference-cli CMD is the reference CLI (default: Bun
+                    running packages/cli/src/index.ts), --no-migrate-check skips the migrate check
 
 Comparison (the conformance pack's rules, tests/conformance/README.md): fingerprints by
 bijection within a session; cursors only null versus non-null; finding messages exactly for the
