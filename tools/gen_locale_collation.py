@@ -221,10 +221,11 @@ def build(single, contraction_ces, dump):
     explicit = {cp: single[cp] for cp in range(0x110000)
                 if cp not in unified and cp not in HANGUL and cp not in SURROGATES and not implicit(cp)}
     everything = list(explicit.values()) + contraction_ces + [single[cp] for cp in core]
-    plain = sorted({p for elements in everything for p, s, t in elements if p and not 0xFA000000 <= p < 0xFF000000})
+    plain = sorted({p for elements in everything for p, s, t in elements if 0 < p < 0xFA000000})
+    high = sorted({p for elements in everything for p, s, t in elements if p >= 0xFF000000})  # U+FFFD, U+FFFF
     seconds = sorted({s for elements in everything for p, s, t in elements if s})
     thirds = sorted({t for elements in everything for p, s, t in elements if t})
-    assert plain[-1] == 0xFFFF0000 and len(seconds) < 0xD800 and len(thirds) < 0xD800
+    assert high[-1] == 0xFFFF0000 and len(seconds) < 0xD800 and len(thirds) < 0xD800
     core_order = sorted(core, key=lambda cp: single[cp][0][0])
     ext_primaries = {p for p, cp in han_owner.items() if cp in ext_han}
     # Han primaries: those of the core ideographs, and the few others the data uses (script
@@ -232,10 +233,10 @@ def build(single, contraction_ces, dump):
     # primaries of other ideographs are replaced by their code points (the departure above).
     hans = sorted({p for elements in everything for p, s, t in elements
                    if 0xFA000000 <= p < 0xFE000000 and p not in ext_primaries})
-    rank = {p: index + 1 for index, p in enumerate(plain[:-1])}   # U+FFFF's primary is the top, see below
+    rank = {p: index + 1 for index, p in enumerate(plain)}
     for index, p in enumerate(hans):
-        rank[p] = len(plain) + index
-    ext_base = len(plain) + len(hans)
+        rank[p] = len(plain) + 1 + index
+    ext_base = len(plain) + 1 + len(hans)
     unassigned_base = ext_base + 0x40000
     for p, cp in han_owner.items():
         if cp in ext_han:
@@ -243,7 +244,8 @@ def build(single, contraction_ces, dump):
     for p in {p for elements in everything for p, s, t in elements if p >> 24 == 0xFE}:
         assert p < unassigned_primary(0), hex(p)  # [first unassigned], below every unassigned code point
         rank[p] = unassigned_base
-    rank[0xFFFF0000] = unassigned_base + 0x110001
+    for index, p in enumerate(high):  # above every unassigned code point
+        rank[p] = unassigned_base + 0x110001 + index
     srank = {s: index + 1 for index, s in enumerate(seconds)}
     trank = {t: index + 1 for index, t in enumerate(thirds)}
 
