@@ -1575,6 +1575,14 @@ NODE_ERROR_TEXTS = {
     "ENAMETOOLONG": "name too long", "EINVAL": "invalid argument", "ETXTBSY": "text file is busy",
 }
 
+# What doctor says of a folder whose Markdown reads as MADR or Nygard but not as adrkit records.
+DOCTOR_MADR_HINT = (
+    "{count} Markdown {count_files} in {dir} read as MADR or Nygard (adr-tools) records, which the "
+    "tools skip for want of adrkit frontmatter. Two ways in: serve them as they are with --from "
+    "madr ({records} {records_word} then; see `adrkit-mcp config <client> --from madr`), or add "
+    "the frontmatter for good with `adrkit-mcp migrate --from madr --dir {dir}` (try --dry-run "
+    "first; --rename gives files not named NNNN-slug.md a name the tools read).")
+
 # The cross-field rules of the frontmatter: (rule name, message, field path).
 CROSS_FIELD_RULES = {
     "superseded-requires-supersededBy":
@@ -3048,6 +3056,11 @@ class CorpusConfig(object):
 # every candidate's stat proves it unchanged and settled (ADR 0010), since one new or edited
 # file can change every other file's id.
 
+# A folder being walked: its descriptor (None without dir_fd), path, subfolders below the ADR
+# folder, and the (name, is a folder) entries still to visit.
+_WalkFolder = Tuple[Optional[int], str, Tuple[str, ...], List[Tuple[str, bool]]]
+
+
 class WalkFailed(Exception):
     """A folder under the ADR folder could not be listed: the reference then finds nothing."""
 
@@ -3059,7 +3072,7 @@ def walk_madr_candidates(path: str, visit: Callable[[Optional[int], str, Tuple[s
     in `path` (regular files named like records: the id seed). WalkFailed when a folder cannot
     be listed or opened."""
     records = []  # type: List[str]
-    stack = [(dir_fd, path, (), _walk_entries(dir_fd, path))]
+    stack = [(dir_fd, path, (), _walk_entries(dir_fd, path))]  # type: List[_WalkFolder]
     try:
         while stack:
             fd, folder, parts, entries = stack[-1]
@@ -3296,11 +3309,11 @@ _MADR_COPY_KEYS = ("created", "deciders", "consulted", "informed", "tags", "scop
                    "reversibility", "blastRadius", "supersedes", "supersededBy", "relatesTo",
                    "conflictsWith", "affects", "assertions", "review", "evaluation", "externalRefs",
                    "complianceControls", "reviewBy")
-_MADR_FALLBACKS = (("deciders", []), ("consulted", []), ("informed", []), ("tags", []),
-                   ("scope", "component"), ("reversibility", "unknown"),
-                   ("blastRadius", "component"), ("supersedes", []), ("relatesTo", []),
-                   ("conflictsWith", []), ("affects", []), ("assertions", []),
-                   ("externalRefs", []), ("complianceControls", []))
+_MADR_FALLBACKS: Tuple[Tuple[str, Any], ...] = (
+    ("deciders", []), ("consulted", []), ("informed", []), ("tags", []), ("scope", "component"),
+    ("reversibility", "unknown"), ("blastRadius", "component"), ("supersedes", []),
+    ("relatesTo", []), ("conflictsWith", []), ("affects", []), ("assertions", []),
+    ("externalRefs", []), ("complianceControls", []))
 _MADR_FALLBACK_KEYS = frozenset(key for key, _ in _MADR_FALLBACKS)
 _MADR_REMOVABLE = frozenset(("created", "domain", "supersededBy", "review", "evaluation", "reviewBy"))
 _MADR_ORDER = ("schemaVersion", "id", "title", "status", "date", "created", "deciders", "consulted",
@@ -3327,7 +3340,7 @@ class _MadrSkip(Exception):
         self.findings = findings
 
 
-class MadrFile(NamedTuple):
+class _MadrFile(NamedTuple):
     """One candidate handed to the importer: where it is and what it holds.
 
     path    its display path, '/'-separated and relative to the folder migrate runs in
@@ -3429,7 +3442,21 @@ def _madr_fingerprint(body):
 
 
 def _madr_read(file):
-    """readMadrFile: a _Source, or the reason the file is not MADR (a string)."""
+    """readMadrFile: a _Source, or the reason the file is not MADR (a string). An engine that
+    fails unexpectedly makes the file not MADR, with the failure as the reason and on stderr."""
+    try:
+        return _madr_read_text(file)
+    except Exception as error:  # a bug or a resource limit, not the file's fault
+        return _madr_engine_failure(file, error)
+
+
+def _madr_engine_failure(file, error):
+    failure = "%s: %s" % (type(error).__name__, error)
+    _diagnose("engine failure importing %s: %s" % (file.path, failure))
+    return failure
+
+
+def _madr_read_text(file):
     text = file.text
     first_end = text.find("\n")
     first = text if first_end == -1 else text[:first_end]
@@ -3455,6 +3482,9 @@ def _madr_record(file):
         yaml_text, body = split_frontmatter(file.text)
         frontmatter, issues = validate_frontmatter(FrontmatterYaml.load(yaml_text))
     except (FenceError, FrontmatterYaml.Error):
+        return None
+    except Exception as error:  # the reference's loader is best-effort too; ours says so
+        _madr_engine_failure(file, error)
         return None
     return None if issues else (frontmatter, body)
 
@@ -3740,12 +3770,12 @@ class MadrImport(object):
     """The importer's door: `migrate`, one run of the reference's `adr migrate --from madr`."""
 
     __slots__ = ()
-    File = MadrFile
+    File = _MadrFile
 
     @staticmethod
-    def migrate(files: Sequence[MadrFile], record_names: Iterable[str], rename: bool,
-                exists: Callable[[MadrFile, str], bool],
-                commit: Callable[[MadrFile, str, Optional[str]], None]) -> _Migration:
+    def migrate(files: Sequence[_MadrFile], record_names: Iterable[str], rename: bool,
+                exists: Callable[[_MadrFile, str], bool],
+                commit: Callable[[_MadrFile, str, Optional[str]], None]) -> _Migration:
         """Migrate `files` (every candidate under the ADR folder) as the reference does.
 
         record_names  the names of the record files directly in the ADR folder (the id seed)
@@ -3815,15 +3845,21 @@ def _madr_write_one(run, source, bucket, ident, resolve_ref, rename, exists, com
         run.results.append({"path": file.path, "outcome": "skipped"})
         run.findings.extend(skip.findings)
         return
+    try:
+        content = _madr_render(frontmatter, source.body)
+    except Exception as error:  # the YAML writer failed: the file is skipped, and stderr says why
+        run.results.append({"path": file.path, "outcome": "skipped"})
+        run.findings.append(_import_finding("import-not-madr", file.path,
+                                            _madr_engine_failure(file, error), ident, "frontmatter"))
+        return
     run.findings.extend(findings)
-    content = _madr_render(frontmatter, source.body)
     if content != file.text or moving:
         commit(file, content, target if moving else None)
     if file.nested or (needs_rename and not moving):
         reason = IMPORT_MESSAGES["undiscoverable-nested" if file.nested else "undiscoverable-name"]
         run.findings.append(_import_finding("import-undiscoverable", file.path,
                                             IMPORT_MESSAGES["undiscoverable"].format(reason=reason),
-                                            frontmatter["id"], "path"))
+                                            ident, "path"))
     result = {"path": file.path, "outcome": "updated" if bucket == "updated" else "migrated",
               "frontmatter": frontmatter}
     if moving:
@@ -4919,7 +4955,8 @@ def command_doctor(options: Any) -> int:
         return 1
     report.ok("repository root %s has a .git entry" % canonical_root)
     report.ok("ADR directory %s is inside the root" % canonical_dir)
-    config = CorpusConfig(cwd, adr_dir, canonical_root)
+    source = _source(options)
+    config = CorpusConfig(cwd, adr_dir, canonical_root, source)
     try:
         projection = load_projection(config)
     except CorpusUnavailable as error:
@@ -4942,14 +4979,18 @@ def command_doctor(options: Any) -> int:
         if len(group) > 20:
             sys.stdout.write("        ... and %d more\n" % (len(group) - 20))
         sys.stdout.write("      fix: %s\n" % _finding_fix(rule))
-    for path, why in _markdown_outside_the_corpus(canonical_root, canonical_dir):
-        report.note("%s is not read as a record: %s" % (path, why))
-    _doctor_handshake(report, canonical_root, adr_dir)
+    outside = _markdown_outside_the_corpus(canonical_root, canonical_dir)
+    if source is None:
+        for path, why in outside:
+            report.note("%s is not read as a record: %s" % (path, why))
+    _doctor_madr(report, canonical_root, canonical_dir, adr_dir, source, projection, bool(outside))
+    _doctor_handshake(report, canonical_root, adr_dir, source)
     _doctor_hook(report, canonical_root, adr_dir, projection)
     if report.failed:
         sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
         return 1
-    sys.stdout.write("A client configured with --cwd %s --dir %s would work.\n" % (canonical_root, adr_dir))
+    sys.stdout.write("A client configured with --cwd %s --dir %s%s would work.\n"
+                     % (canonical_root, adr_dir, " --from %s" % source if source else ""))
     return 0
 
 
@@ -5013,9 +5054,45 @@ def _markdown_outside_the_corpus(canonical_root, canonical_dir, depth_limit=8):
     return found
 
 
-def _doctor_handshake(report, canonical_root, adr_dir):
+def _doctor_madr(report: "_Report", canonical_root: str, canonical_dir: str, adr_dir: str,
+                 source: Optional[str], projection: "Projection", outside: bool) -> None:
+    """MADR and Nygard folders: what `--from madr` and `migrate --from madr` would give, and,
+    with --from madr, what migrate would report (the tools' answers stay the reference's)."""
+    unfenced = any(finding["rule"] == "frontmatter-fence" for finding in projection.findings)
+    if source is None and not (unfenced or outside):
+        return
+    found = _MigrateFolder(canonical_root, canonical_dir)
+    try:
+        names = walk_madr_candidates(canonical_dir, found.visit)
+    except WalkFailed as error:
+        report.note("the ADR folder's subfolders cannot all be listed (%s): migrate --from madr "
+                    "would find nothing to migrate" % error)
+        return
+    run = MadrImport.migrate(found.files, names, False, lambda file, name: False,
+                             lambda file, text, name: None)
+    converted = [result for result in run.results if result["outcome"] in ("migrated", "updated")]
+    if source is None:
+        if not converted:
+            return
+        seen = load_projection(CorpusConfig(canonical_root, adr_dir, canonical_root, "madr"))
+        report.note(DOCTOR_MADR_HINT.format(
+            count=len(converted), count_files=_plural(len(converted), "file", "files"), dir=adr_dir,
+            records=seen.record_count, records_word=_plural(seen.record_count, "record", "records")))
+        return
+    if run.crashed is not None:
+        report.note("migrate --from madr would stop with %r; the files after that one are read as "
+                    "they are" % run.crashed)
+    report.ok("--from madr: %d of %d Markdown %s read as MADR or Nygard records"
+              % (len(converted), len(run.results), _plural(len(run.results), "file", "files")))
+    for finding in run.findings:
+        if finding["rule"] != "import-incomplete":
+            report.note("migrate would report for %s: %s" % (finding["path"], finding["message"]))
+
+
+def _doctor_handshake(report, canonical_root, adr_dir, source):
     """Start a child server as a client config would and talk to it in both eras."""
     command = server_launch_command() + ["--cwd", canonical_root, "--dir", adr_dir]
+    command += ["--from", source] if source else []
     modern_meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                    "io.modelcontextprotocol/clientCapabilities": {}}
     sessions = (
@@ -5647,7 +5724,7 @@ def hook_answer(options: Any, stream: Any) -> Optional[Dict[str, Any]]:
     event = _hook_read_event(stream)
     target = _hook_target(event)
     root, adr_dir, base = _hook_location(options, event)
-    config = CorpusConfig(root, adr_dir)
+    config = CorpusConfig(root, adr_dir, source=_source(options))
     problem = check_roots(config)
     if problem is not None:
         raise _HookRefusal("corpus", message="%s (root %s, ADR folder %s)" % (problem[1], root, adr_dir))
@@ -8679,11 +8756,15 @@ except pathspec.util.AlreadyRegisteredError:
 # 13. YAML: the frontmatter loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
 # ---------------------------------------------------------------------------
 
-"""YAML engine: reproduces how yaml 2.9.0 reads frontmatter (parseDocument strict, then toJS).
+"""YAML engine: reproduces how yaml 2.9.0 reads frontmatter (parseDocument strict, then toJS),
+and how the reference's importer has it write frontmatter (stringify, lineWidth 0).
 
 Door: FrontmatterYaml.load(source, route="auto"), which returns JS-shaped
 plain data or raises FrontmatterYaml.Error (stage "parse" or "toJS", the
-library's first error code, a message).  Everything else is private.
+library's first error code, a message); FrontmatterYaml.stringify(value),
+the text `stringify(value, {lineWidth: 0, sortMapEntries: false})` returns
+for a map of strings, numbers, booleans, nulls, lists and maps (untrimmed:
+`adr migrate` trims it).  Everything else is private.
 
 Guarantees: the library's value (numbers as doubles, JS own-key order, the
 YAML 1.2 core schema, or its 1.1 schema under %YAML 1.1) or its first error,
@@ -8693,6 +8774,10 @@ and alias expansion is capped as in toJS (maxAliasCount 100).  Two routes: a
 line-based fast path for plain frontmatter, which declines everything else to
 the full path (our scanner, PyYAML's event parser subclassed, our composer and
 converter; ADR 0003).  No C extension: a checkout and the .pyz run this code.
+The writer gives the library's bytes, its three lossy writes included (they
+read back as the library reads them), at any depth (a stack, not recursion);
+a cycle (ValueError), a key that is not a str or a value of another type
+(TypeError) is refused, never guessed.
 
 Equivalence: tests/data/vectors/yaml.json, 573 cases recorded from the
 library, through both routes (tests/test_vectors_yaml.py, with hostile-input
@@ -8700,6 +8785,11 @@ time bounds); the fast path equals the full path on every vector, on the
 conformance and benchmark corpora and under a differential fuzz
 (tests/test_yaml_fast_path.py); tests/test_yaml_quoted_cut.py pins the lexer's
 quoted-scalar cut before a less-indented line (48 cases, both routes).
+The writer: tests/data/vectors/yaml-stringify.json, 4,247 values written by
+the library (tools/record_yaml_stringify.mjs; Bun and Node record the same
+bytes), each output equal byte for byte and read back by `load` as the
+library reads it; property tests write and read back generated values and
+every string the other vector files load to (tests/test_vectors_yaml_stringify.py).
 """
 
 #
@@ -12158,6 +12248,316 @@ def _yaml_js_exponential(value):
 
 
 # ---------------------------------------------------------------------------
+# 13. YAML: stringify (Document -> text, yaml 2.9.0 with lineWidth 0)
+# ---------------------------------------------------------------------------
+#
+# `stringify(value, {lineWidth: 0, sortMapEntries: false})`, the call with
+# which the reference's `adr migrate` writes a migrated record's frontmatter.
+# The library first builds a Document (createNode: a map for an object, a
+# sequence for an array, a scalar for the rest, no tags, no comments, no
+# flow style) and then prints it.  Over such a document only these of its
+# decisions can differ, and each is ported from the 2.9.0 source named:
+#
+#   stringifyDocument  the body, then one line break; no `---`, no directives;
+#   stringifyCollection (block)  a map's pairs at its indent, a sequence's
+#                      items as "- " at its indent + 2, an empty one as {} / [];
+#   stringifyPair      `key: value`; a non-empty collection value on the next
+#                      line at indent + 2; a key whose written form is over
+#                      1024 UTF-16 units becomes explicit (`? key` / `: value`);
+#   stringifyNumber    JSON.stringify of the double, "-0", .nan, .inf, -.inf;
+#   stringifyString    plain, single quoted, double quoted (JSON escapes plus
+#                      YAML's \0 \a \v \e, multi-line from 40 units on) or a
+#                      block literal (chomping and indentation indicators).
+#
+# lineWidth 0 turns folding off (foldFlowLines returns its text; the block
+# string is always literal, never folded).  Unreachable for a value, and so
+# left out: tags, anchors and aliases (the importer's values are rebuilt by
+# zod, so no object is shared; a cycle is refused), comments and spaceBefore,
+# flow collections with items, allNullValues (a null value is a node, never
+# missing), BLOCK_FOLDED and QUOTE_* scalar types (a created scalar has no
+# type), folding, an empty block scalar (an empty string is quoted before)
+# and a value written empty or from a line break (no value is).  A Python str is read as the JS string it stands for:
+# adjacent surrogates pair up, as the loader pairs them.
+
+_YAML_OUT_FORCE_DOUBLE_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_YAML_OUT_PLAIN_FORBIDDEN_RE = re.compile(
+    r"\A[\n\t ,\[\]{}#&*!|>'\"%@`]|\A[?-]\Z|\A[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]\Z"
+)
+# containsDocumentMarker: /^(%|---|\.\.\.)/m, where JS's `^` also follows \r, U+2028 and U+2029.
+_YAML_OUT_DOC_MARKER_RE = re.compile("(?:\\A|(?<=[\n\r\u2028\u2029]))(?:%|---|\\.\\.\\.)")
+_YAML_OUT_BLOCK_QUOTED_RE = re.compile(r"\n[\t ]+\Z")
+_YAML_OUT_SINGLE_REFUSED_RE = re.compile(r"[ \t]\n|\n[ \t]")
+_YAML_OUT_BLOCK_END_NEWLINES_RE = re.compile(r"(?:\A|(?<!\n))\n+(?!\n|\Z)")
+_YAML_OUT_NEWLINES_RE = re.compile(r"\n+")
+# The core schema's tests a plain string must not pass (it would read back as another type).
+_YAML_OUT_CORE_TESTS = (_YAML_NULL_RE, _YAML_BOOL_RE, _YAML_INT_OCT_RE, _YAML_INT_RE, _YAML_INT_HEX_RE,
+                        _YAML_FLOAT_NAN_RE, _YAML_FLOAT_EXP_RE, _YAML_FLOAT_RE)
+_YAML_OUT_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+                          "\t": "\\t"}
+# doubleQuotedString's YAML spellings of JSON's \uXXXX escapes; any other \u00XX becomes \xXX.
+# (\N \_ \L \P never fire: JSON.stringify leaves U+0085, U+00A0, U+2028 and U+2029 raw.)
+_YAML_OUT_DQ_SHORT = {"0000": "\\0", "0007": "\\a", "000b": "\\v", "001b": "\\e", "0085": "\\N",
+                      "00a0": "\\_", "2028": "\\L", "2029": "\\P"}
+_YAML_OUT_STEP = "  "  # indentStep: the default indent of 2
+_YAML_OUT_KEY_LIMIT = 1024  # an implicit key's written length, in UTF-16 units
+_YAML_OUT_DQ_MULTILINE = 40  # doubleQuotedMinMultiLineLength
+
+
+def _yaml_out_units(text):
+    """The length of a JS string: UTF-16 code units."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def _yaml_out_number(value):
+    """stringifyNumber for a double (a Python int is the double it stands for)."""
+    if not isinstance(value, float):
+        value = _yaml_int_to_double(value)
+    if value != value:
+        return ".nan"
+    if value in (math.inf, -math.inf):
+        return ".inf" if value > 0 else "-.inf"
+    if value == 0 and math.copysign(1.0, value) < 0:
+        return "-0"
+    return JS.number_text(value)
+
+
+def _yaml_out_json(value):
+    """JSON.stringify of a string (well-formed: a lone surrogate becomes \\udXXX)."""
+    out = ['"']
+    for ch in value:
+        esc = _YAML_OUT_JSON_ESCAPES.get(ch)
+        if esc is not None:
+            out.append(esc)
+        elif ch < " " or "\ud800" <= ch <= "\udfff":
+            out.append("\\u%04x" % ord(ch))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _yaml_out_double(value, indent, implicit_key):
+    """doubleQuotedString: JSON escapes re-spelled for YAML; long ones break at \\n."""
+    json_text = _yaml_out_json(value)
+
+    def at(i):  # JS json[i]: "" past the end
+        return json_text[i] if i < len(json_text) else ""
+
+    indent = indent or ("  " if _YAML_OUT_DOC_MARKER_RE.search(value) else "")
+    one_line = implicit_key or _yaml_out_units(json_text) < _YAML_OUT_DQ_MULTILINE
+    out, start, i = [], 0, 0
+    while i < len(json_text):
+        ch = json_text[i]
+        if ch == " " and at(i + 1) == "\\" and at(i + 2) == "n":
+            # A space before a line break is escaped so that folding keeps it.
+            out.append(json_text[start:i] + "\\ ")
+            i += 1
+            start = i
+            ch = "\\"
+        if ch == "\\":
+            following = at(i + 1)
+            if following == "u":
+                out.append(json_text[start:i])
+                code = json_text[i + 2:i + 6]
+                short = _YAML_OUT_DQ_SHORT.get(code)
+                if short is None:
+                    short = "\\x" + code[2:] if code[:2] == "00" else json_text[i:i + 6]
+                out.append(short)
+                i += 5
+                start = i + 1
+            elif following == "n" and not (one_line or at(i + 2) == '"'):
+                # Folding eats the first line break, hence two; a space after one is escaped.
+                out.append(json_text[start:i] + "\n\n")
+                while at(i + 2) == "\\" and at(i + 3) == "n" and at(i + 4) != '"':
+                    out.append("\n")
+                    i += 2
+                out.append(indent)
+                if at(i + 2) == " ":
+                    out.append("\\")
+                i += 1
+                start = i + 1
+            else:
+                i += 1
+        i += 1
+    return "".join(out) + json_text[start:] if start else json_text
+
+
+def _yaml_out_single(value, indent, implicit_key):
+    """singleQuotedString: '' for ', a blank line per line break."""
+    if (implicit_key and "\n" in value) or _YAML_OUT_SINGLE_REFUSED_RE.search(value):
+        return _yaml_out_double(value, indent, implicit_key)
+    indent = indent or ("  " if _YAML_OUT_DOC_MARKER_RE.search(value) else "")
+    body = _YAML_OUT_NEWLINES_RE.sub(lambda m: m.group() + "\n" + indent, value.replace("'", "''"))
+    return "'" + body + "'"
+
+
+def _yaml_out_quoted(value, indent, implicit_key):
+    """quotedString: single quotes for text with " and no ', else double quotes."""
+    if '"' in value and "'" not in value:
+        return _yaml_out_single(value, indent, implicit_key)
+    return _yaml_out_double(value, indent, implicit_key)
+
+
+def _yaml_out_block(value, indent, force_indent):
+    """blockString, literal (lineWidth 0 never folds): |, chomping, indentation indicator."""
+    if _YAML_OUT_BLOCK_QUOTED_RE.search(value):
+        return _yaml_out_quoted(value, indent, False)
+    indent = indent or ("  " if force_indent or _YAML_OUT_DOC_MARKER_RE.search(value) else "")
+    end_start = len(value)
+    while end_start > 0 and value[end_start - 1] in "\n\t ":
+        end_start -= 1
+    end = value[end_start:]
+    end_nl = end.find("\n")
+    if end_nl == -1:
+        chomp = "-"  # strip
+    elif value == end or end_nl != len(end) - 1:
+        chomp = "+"  # keep
+    else:
+        chomp = ""  # clip
+    if end:
+        value = value[:-len(end)]
+        if end[-1] == "\n":
+            end = end[:-1]
+        end = _YAML_OUT_BLOCK_END_NEWLINES_RE.sub(lambda m: m.group() + indent, end)
+    start_with_space, start_end, start_nl = False, 0, -1
+    while start_end < len(value) and value[start_end] in " \n":
+        if value[start_end] == " ":
+            start_with_space = True
+        else:
+            start_nl = start_end
+        start_end += 1
+    start = value[:start_nl + 1 if start_nl < start_end else start_end]
+    if start:
+        value = value[len(start):]
+        start = _YAML_OUT_NEWLINES_RE.sub(lambda m: m.group() + indent, start)
+    header = (("2" if indent else "1") if start_with_space else "") + chomp
+    value = _YAML_OUT_NEWLINES_RE.sub(lambda m: m.group() + indent, value)
+    return "|" + header + "\n" + indent + start + value + end
+
+
+def _yaml_out_plain(value, indent, implicit_key):
+    """plainString: the value as it is, unless reading it back would change it."""
+    if implicit_key and "\n" in value:
+        return _yaml_out_quoted(value, indent, implicit_key)
+    if _YAML_OUT_PLAIN_FORBIDDEN_RE.search(value):
+        if implicit_key or "\n" not in value:
+            return _yaml_out_quoted(value, indent, implicit_key)
+        return _yaml_out_block(value, indent, False)
+    if not implicit_key and "\n" in value:
+        return _yaml_out_block(value, indent, False)
+    if _YAML_OUT_DOC_MARKER_RE.search(value):
+        if indent == "":
+            return _yaml_out_block(value, indent, True)
+        if implicit_key and indent == _YAML_OUT_STEP:
+            return _yaml_out_quoted(value, indent, implicit_key)
+    if any(test.match(value) for test in _YAML_OUT_CORE_TESTS):
+        return _yaml_out_quoted(value, indent, implicit_key)
+    return value
+
+
+def _yaml_out_string(value, indent, implicit_key):
+    """stringifyString for a created scalar: plain, unless a character forces double quotes."""
+    value = _yaml_join_surrogates(value)  # a JS string pairs adjacent surrogates
+    if _YAML_OUT_FORCE_DOUBLE_RE.search(value):
+        return _yaml_out_double(value, indent, implicit_key)
+    return _yaml_out_plain(value, indent, implicit_key)
+
+
+def _yaml_out_scalar(value, indent):
+    """stringify() for a scalar at `indent` (never a key): null, true/false, a number or a string."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return _yaml_out_number(value)
+    if isinstance(value, str):
+        return _yaml_out_string(value, indent, False)
+    raise TypeError("stringify: cannot write a %s" % type(value).__name__)
+
+
+_YAML_OUT_DONE = object()  # a frame's items are all written
+
+
+class _YamlOutFrame(object):
+    """A non-empty map or sequence being written (stringifyBlockCollection): its lines so far
+    and the head of the item under way, `key:` (stringifyPair) or `- `."""
+
+    __slots__ = ("ident", "indent", "is_map", "items", "lines", "head", "value_below")
+
+    def __init__(self, value, indent):
+        self.ident = id(value)
+        self.indent = indent
+        self.is_map = isinstance(value, dict)
+        self.items = iter(value.items() if self.is_map else value)
+        self.lines = []
+        self.head = "- "
+        self.value_below = False  # a non-empty collection value starts on the next line
+
+    def advance(self):
+        """The next item's value, its head made ready; _YAML_OUT_DONE after the last."""
+        entry = next(self.items, _YAML_OUT_DONE)
+        if entry is _YAML_OUT_DONE or not self.is_map:
+            return entry
+        key, value = entry
+        if not isinstance(key, str):
+            raise TypeError("stringify: a mapping key must be a str, not %s" % type(key).__name__)
+        key_text = _yaml_out_string(key, self.indent + _YAML_OUT_STEP, True)
+        # Written longer than an implicit key may be, the key becomes explicit: `? key` / `: value`.
+        explicit = _yaml_out_units(key_text) > _YAML_OUT_KEY_LIMIT
+        self.head = "? %s\n%s:" % (key_text, self.indent) if explicit else key_text + ":"
+        self.value_below = not explicit and isinstance(value, (dict, list)) and bool(value)
+        return value
+
+    def add(self, text):
+        """Append the item under way, whose value was written as `text`."""
+        if not self.is_map:
+            line = "- " + text
+        elif self.value_below:
+            line = self.head + "\n" + self.indent + _YAML_OUT_STEP + text
+        else:
+            line = self.head + " " + text
+        self.lines.append(line)
+
+
+def _yaml_out_enter(value, indent, stack, path):
+    """The text of a scalar or an empty collection, or None after pushing a frame for a
+    non-empty collection (`path` holds the ids of the collections being written)."""
+    if not isinstance(value, (dict, list)):
+        return _yaml_out_scalar(value, indent)
+    if not value:
+        return "{}" if isinstance(value, dict) else "[]"
+    if id(value) in path:
+        raise ValueError("stringify: the value contains itself")
+    path.add(id(value))
+    stack.append(_YamlOutFrame(value, indent))
+    return None
+
+
+def _yaml_stringify_value(value):
+    """stringify(value, {lineWidth: 0, sortMapEntries: false}): the document, then a line break.
+
+    Depth-first with a stack of frames rather than recursion, so that any depth the loader
+    accepts (800 levels) is written too; every item is written at its parent's indent + 2.
+    """
+    stack = []  # the frames of the collections under way, innermost last
+    path = set()
+    text = _yaml_out_enter(value, "", stack, path)
+    while stack:
+        frame = stack[-1]
+        if text is not None:
+            frame.add(text)
+        item = frame.advance()
+        if item is _YAML_OUT_DONE:
+            stack.pop()
+            path.discard(frame.ident)
+            text = ("\n" + frame.indent).join(frame.lines)
+        else:
+            text = _yaml_out_enter(item, frame.indent + _YAML_OUT_STEP, stack, path)
+    return text + "\n"
+
+
+# ---------------------------------------------------------------------------
 # 13. YAML: Entry point
 # ---------------------------------------------------------------------------
 
@@ -12478,7 +12878,8 @@ def _load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
 
 
 class FrontmatterYaml(object):
-    """The YAML engine's door: `load` reads frontmatter as yaml 2.9.0 does, or raises `Error`."""
+    """The YAML engine's door: `load` reads frontmatter as yaml 2.9.0 does, or raises `Error`;
+    `stringify` writes a value as the reference's importer has yaml 2.9.0 write it."""
 
     __slots__ = ()
     Error = _FrontmatterYamlError  # .stage ("parse" or "toJS"), .code, .message
@@ -12487,6 +12888,15 @@ class FrontmatterYaml(object):
     def load(source: str, route: str = "auto") -> Any:
         """Plain JS-shaped data, or FrontmatterYaml.Error (see _load_frontmatter_yaml)."""
         return _load_frontmatter_yaml(source, route)
+
+    @staticmethod
+    def stringify(value: Any) -> str:
+        """yaml 2.9.0's `stringify(value, {lineWidth: 0, sortMapEntries: false})`, untrimmed.
+
+        *value*: None, bool, int or float (a JS number), str, list, or dict with str keys
+        (written in its order), nested; anything else raises TypeError, a cycle ValueError.
+        """
+        return _yaml_stringify_value(value)
 
 
 # ---------------------------------------------------------------------------

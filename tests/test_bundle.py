@@ -67,10 +67,13 @@ def test_manifest_describes_the_server(manifest):
     assert config["args"] == ["${__dirname}/server/adrkit-mcp.pyz"]
     assert config["platform_overrides"] == {"win32": {"command": "python"}}
     assert config["env"] == {"ADRKIT_MCP_CWD": "${user_config.repository}",
-                             "ADRKIT_MCP_DIR": "${user_config.adr_dir}"}
+                             "ADRKIT_MCP_DIR": "${user_config.adr_dir}",
+                             "ADRKIT_MCP_FROM": "${user_config.records_format}"}
     options = manifest["user_config"]
     assert options["repository"]["type"] == "directory" and options["repository"]["required"]
     assert options["adr_dir"]["type"] == "string" and options["adr_dir"]["default"] == "docs/adr"
+    # Empty by default: an empty variable counts as unset, so the folder holds adrkit records.
+    assert options["records_format"]["type"] == "string" and options["records_format"]["default"] == ""
     tools = [(tool["name"], tool["description"]) for tool in spec.tool_definitions()]
     assert [(tool["name"], tool["description"]) for tool in manifest["tools"]] == tools
     assert manifest["compatibility"]["platforms"] == ["darwin", "linux", "win32"]
@@ -129,8 +132,10 @@ def host_command(manifest, variables):
     return command, args, env
 
 
-@pytest.mark.parametrize("adr_dir", [None, "decisions/records"], ids=["default", "chosen"])
-def test_the_host_starts_it_from_the_manifest(bundle, manifest, tmp_path, adr_dir):
+@pytest.mark.parametrize("adr_dir, records_format", [(None, None), ("decisions/records", None),
+                                                     (None, "madr")],
+                         ids=["default", "chosen", "madr"])
+def test_the_host_starts_it_from_the_manifest(bundle, manifest, tmp_path, adr_dir, records_format):
     install = tmp_path / "Claude Extensions" / "adrkit-mcp"  # a space, as on macOS and Windows
     install.mkdir(parents=True)
     with zipfile.ZipFile(str(bundle)) as archive:
@@ -141,7 +146,8 @@ def test_the_host_starts_it_from_the_manifest(bundle, manifest, tmp_path, adr_di
     home = tmp_path / "home"
     home.mkdir()
     user_config = {"repository": repo,
-                   "adr_dir": adr_dir or manifest["user_config"]["adr_dir"]["default"]}
+                   "adr_dir": adr_dir or manifest["user_config"]["adr_dir"]["default"],
+                   "records_format": records_format or manifest["user_config"]["records_format"]["default"]}
     variables = {"__dirname": str(install)}
     variables.update({"user_config." + key: value for key, value in user_config.items()})
     command, args, env = host_command(manifest, variables)
