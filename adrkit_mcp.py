@@ -5881,8 +5881,8 @@ def command_migrate(options: Any) -> int:
         return 2
     adr_dir = given_dir or DEFAULT_ADR_DIR
     folder = os.path.normpath(os.path.join(cwd, adr_dir))
-    try:
-        os.listdir(folder)
+    try:  # readdir(dir) on the path as given: `missing/../docs/adr` is not found, as in the reference
+        os.listdir(os.path.join(cwd, adr_dir))
     except (FileNotFoundError, NotADirectoryError):
         sys.stderr.write("%s\n" % MIGRATE_MESSAGES["dir-not-found"].format(dir=adr_dir))
         return 2
