@@ -39,6 +39,7 @@ the case's arguments, e.g. `migrate --from madr --rename`, and runs it in the ca
                     root (default nobody; they run through `runuser -u NAME --`). Run as another
                     user, the recorder runs them as itself.
   --timeout S       seconds one reference run may take (default 300)
+  --manifest-only   only rewrite MANIFEST.sha256 (after editing the pack README)
 
 The runs get a fixed environment (PATH and HOME only, LANG=C.UTF-8, TZ=UTC); the reference's
 output never depends on the clock. The case folder's absolute path, wherever it appears in
@@ -370,7 +371,6 @@ def _frontmatter_edge():
         ("0003-scalar-frontmatter.md", "---\njust text\n---\n# A scalar as frontmatter\n"),
         ("0004-unclosed-flow.md", "---\ntags: [a, b\n---\n# Unclosed flow sequence\n"),
         ("0005-duplicate-keys.md", "---\nstatus: accepted\nstatus: proposed\n---\n# Duplicate keys\n"),
-        ("0006-bad-indent.md", "---\nstatus: accepted\n  date: 2020-01-01\n---\n# Bad indentation\n"),
         ("0007-undefined-alias.md", "---\nstatus: *nope\n---\n# Undefined alias\n"),
         ("0008-tab-indent.md", "---\nreview:\n\ttier: arb\n---\n# Tab indentation\n"),
         ("0009-unterminated.md", "---\nstatus: accepted\n# Unterminated frontmatter\n\nNo closing fence.\n"),
@@ -390,6 +390,15 @@ def _frontmatter_edge():
         ("0021-fence-later.md", "\n---\nstatus: accepted\n---\n# Fence on the second line\n"),
         ("0022-bad-escape.md", "---\ntitle: \"bad \\q escape\"\n---\n# Bad escape\n"),
         ("0023-comment-only.md", "---\n# only a comment\n---\n# Comment-only frontmatter\n* Status: accepted\n"),
+    )
+
+
+@corpus("yaml-two-errors", "Frontmatter with two YAML errors: the reference's finding joins every error "
+        "message of the document with \"; \"", ["frontmatter", "invalid-yaml"], args=DEFAULT)
+def _yaml_two_errors():
+    return adr(
+        ("0001-bad-indent.md", "---\nstatus: accepted\n  date: 2020-01-01\n---\n# Bad indentation\n"),
+        ("0002-plain.md", madr2("Plain", "accepted", "2020-01-01", "@x")),
     )
 
 
@@ -525,8 +534,8 @@ def _rename_collisions():
     )
 
 
-@corpus("rename-onto-symlinks", "--rename where the target name is a symlink: to a file and to a folder "
-        "(taken), dangling (the reference renames over it)",
+@corpus("rename-onto-symlinks", "--rename where the target name is a symlink to a file or to a folder "
+        "(taken: not renamed)",
         ["rename", "symlinks", "collision"])
 def _rename_symlinks():
     return adr(
@@ -535,8 +544,44 @@ def _rename_symlinks():
         ("0011-to-a-file.md", Link("0001-a.md")),
         ("s2.md", madr3("id: \"0012\"\nstatus: proposed\ndate: 2020-01-03\n", "To a folder")),
         ("0012-to-a-folder.md", Link("..")),
+    )
+
+
+@corpus("rename-onto-dangling-symlink", "--rename where the target name is a dangling symlink: the "
+        "reference's pathExists follows it, finds nothing, and renames over the link",
+        ["rename", "symlinks", "collision"], args=[BASE + ["--rename"], BASE + ["--rename", "--json"]])
+def _rename_dangling():
+    return adr(
+        ("0001-a.md", madr2("First", "accepted", "2020-01-01", "@x")),
         ("s3.md", madr3("id: \"0013\"\nstatus: proposed\ndate: 2020-01-04\n", "Dangling")),
         ("0013-dangling.md", Link("gone.md")),
+    )
+
+
+def _add_superseded(root):
+    """After the first run of `superseded-resolution`: the records that point at the migrated ones."""
+    adr_dir = os.path.join(root, "docs", "adr")
+    for name, text in (("0001-old.md", madr2("Old, superseded by a migrated record", "superseded by 0002", "2019-01-01")),
+                       ("0003-older.md", madr2("Older, superseded by a renamed id", "superseded by [ADR-0004](0004-x.md)",
+                                               "2019-01-02")),
+                       ("0005-oldest.md", madr2("Oldest, superseded by its declared id", "superseded by 0050",
+                                                "2019-01-03")),
+                       ("loose.md", madr2("Superseded by a record without a number", "Superseded by 0099", "2019-01-04"))):
+        with open(os.path.join(adr_dir, name), "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+
+
+@corpus("superseded-resolution", "`superseded by <ref>` resolved through earlier runs (the successor is "
+        "unchanged), through a frontmatter id that differs from the file number, and not through a file "
+        "number its frontmatter id replaced", ["superseded-by", "rerun", "ids"],
+        prepare=[("run", BASE), ("edit", _add_superseded)])
+def _superseded_resolution():
+    return adr(
+        ("0002-new.md", madr2("The successor, migrated first", "accepted", "2020-01-01", "@x")),
+        ("0004-x.md", madr3("id: \"0050\"\nstatus: accepted\ndate: 2020-01-02\ndeciders: [\"@x\"]\n",
+                            "Number four declares fifty")),
+        ("zz.md", madr3("id: \"0099\"\nstatus: accepted\ndate: 2020-01-03\ndeciders: [\"@x\"]\n",
+                        "No number, declared ninety-nine")),
     )
 
 
@@ -1133,8 +1178,6 @@ def _stderr_kind(status, stderr):
     if status == 2 and "Usage:" in lines:
         cut = lines.index("Usage:")
         return {"stderr_kind": "usage", "stderr_sentence": "\n".join(lines[:cut])}
-    if stderr.startswith(pack.PID_TOKEN):
-        return {"stderr_kind": "runtime-warning"}
     return {"stderr_kind": "exact"}
 
 
@@ -1161,12 +1204,19 @@ def _write_manifest(out):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Record the reference CLI's `adr migrate` on the pack's corpora")
-    parser.add_argument("--reference", required=True)
+    parser.add_argument("--reference")
     parser.add_argument("--out", default=DEFAULT_OUT)
     parser.add_argument("--only", action="append", default=[])
     parser.add_argument("--user", default="nobody")
     parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--manifest-only", action="store_true",
+                        help="only rewrite MANIFEST.sha256 (after editing the pack's README)")
     options = parser.parse_args(argv)
+    if options.manifest_only:
+        _write_manifest(options.out)
+        return 0
+    if not options.reference:
+        parser.error("--reference is required (the reference CLI's command line)")
     names = [spec["name"] for spec in CORPORA]
     unknown = sorted(set(options.only) - set(names))
     if unknown:
