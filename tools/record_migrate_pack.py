@@ -431,7 +431,8 @@ def _names_and_order():
 
 
 @corpus("case-colliding", "Names that differ only in case (Decision.md, decision.md, DECISION.md, "
-        "README.md and readme.md): one record each on a case-sensitive file system",
+        "README.md and readme.md, 0000-template.md and 0000-Template.md): one file each on a "
+        "case-sensitive file system",
         ["names", "case", "rename"])
 def _case_colliding():
     return adr(
@@ -442,20 +443,21 @@ def _case_colliding():
         ("readme.md", "# readme\n"),
         ("0001-x.md", madr2("One", "accepted", "2022-02-04", "@d")),
         ("0001-X.md", madr2("One upper", "accepted", "2022-02-05", "@e")),
+        ("0000-template.md", madr2("The template", "accepted", "2022-02-06", "@f")),
+        ("0000-Template.md", madr2("Capital template, a candidate", "accepted", "2022-02-07", "@g")),
     )
 
 
 @corpus("conventional-files", "README, index, CONTRIBUTING, template and 0000-template.md are never "
-        "candidates, at any depth and in any case; look-alikes are",
+        "candidates, at any depth and in any case; look-alikes are (0000-Template.md: see case-colliding)",
         ["names", "conventional"])
 def _conventional():
     record = madr2("Would be a record", "accepted", "2020-01-01", "@x")
     return adr(
         ("README.md", record), ("index.md", record), ("CONTRIBUTING.md", record), ("Template.md", record),
         ("0000-template.md", record), ("adr-template.md", madr2("Template look-alike", "accepted", "2020-01-02")),
-        ("0000-Template.md", madr2("Capital template", "accepted", "2020-01-03")),
-        ("sub/README.md", record), ("sub/InDeX.md", record), ("sub/index.MD", record),
-        ("template/0001-in-a-template-folder.md", madr2("In a template folder", "proposed", "2020-01-04")),
+        ("sub/README.md", record), ("sub/InDeX.md", record), ("other/index.MD", record),
+        ("templates/0001-in-a-templates-folder.md", madr2("In a templates folder", "proposed", "2020-01-04")),
         ("readme.md.md", madr2("Double extension", "proposed", "2020-01-05")),
         ("0001-first.md", madr2("First", "proposed", "2020-01-06")),
     )
@@ -481,8 +483,8 @@ def _nested():
     return files
 
 
-@corpus("symlinks", "Symlinks to files and to folders, dangling ones, one named like a record: never "
-        "candidates, never followed, never written through",
+@corpus("symlinks", "Symlinks to files and to folders, dangling ones, two named like records: never "
+        "candidates, never followed, never written through, never counted for the next id",
         ["symlinks", "nested"])
 def _symlinks():
     files = adr(
@@ -605,14 +607,13 @@ def _exponent_seed():
     )
 
 
-@corpus("seeds", "What counts for the next id: top-level record names only (not the template, symlinks, "
-        "nested files, three digits), non-MADR record-named files too; ids from frontmatter colliding",
-        ["ids", "seed", "symlinks"])
+@corpus("seeds", "What counts for the next id: top-level record names only (not the template, nested "
+        "files, three digits; symlinks: see `symlinks`), non-MADR record-named files too; ids from "
+        "frontmatter colliding", ["ids", "seed"])
 def _seeds():
     return adr(
         ("0100-not-madr.md", ""),
         ("0000-template.md", madr2("Template", "proposed", "2020-01-01")),
-        ("0700-link.md", Link("0100-not-madr.md")),
         ("sub/0900-nested.md", madr2("Nested high number", "proposed", "2020-01-02")),
         ("999-three.md", madr2("Three digits", "proposed", "2020-01-03")),
         ("a.md", madr2("Gets one past the highest", "proposed", "2020-01-04")),
