@@ -93,35 +93,48 @@ def test_an_unreachable_folder_exits_2_with_the_reference_message(folder, dir_ar
     assert (status, out, err) == (2, "", message + "\n")
 
 
-@platforms.PERMISSIONS
-def test_an_unreadable_folder_exits_2_and_an_unreadable_file_stops_with_nodes_words(folder):
-    adr = folder / "docs" / "adr"
-    os.chmod(str(folder), 0o755)
-    os.chmod(str(folder.parent), 0o755)
-
-    def attempt():
-        os.chmod(str(adr / "use-postgresql.md"), 0)
-        try:
-            stopped = run(["migrate", "--from", "madr"], folder)
-        finally:
-            os.chmod(str(adr / "use-postgresql.md"), 0o644)
-        os.chmod(str(adr), 0)
-        try:
-            refused = run(["migrate", "--from", "madr"], folder)
-        finally:
-            os.chmod(str(adr), 0o755)
-        return stopped, refused
-    for path in (adr, folder / "docs"):
-        os.chmod(str(path), 0o777)
-    for name in os.listdir(str(adr)):
-        os.chmod(str(adr / name), 0o666)
+def in_process(args, cwd):
+    """(status, stdout, stderr) of the command run by this process's module in `cwd`."""
+    import contextlib
+    import io
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(str(cwd))
     try:
-        stopped, refused = support.run_unprivileged(attempt)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = M.main(list(args))
+    finally:
+        os.chdir(here)
+    return status, out.getvalue(), err.getvalue()
+
+
+@platforms.PERMISSIONS
+def test_an_unreadable_file_stops_with_nodes_words_and_an_unreadable_folder_exits_2(public_tmp):
+    root = os.path.join(public_tmp, "repo")
+    adr = os.path.join(root, "docs", "adr")
+    os.makedirs(adr)
+    for name, text in (("0001-record-architecture-decisions.md", NYGARD), ("use-postgresql.md", MADR2)):
+        with open(os.path.join(adr, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    locked = os.path.join(adr, "use-postgresql.md")
+    in_process(["migrate", "--from", "madr", "--dry-run"], root)  # every lazy import, before the drop
+    attempt = (lambda: in_process(["migrate", "--from", "madr"], root))
+    try:
+        os.chmod(locked, 0)
+        stopped = support.run_unprivileged(attempt)
+        os.chmod(locked, 0o644)
+        os.chmod(adr, 0)
+        refused = support.run_unprivileged(attempt)
     except support.Unavailable as reason:
         pytest.skip(str(reason))
-    path = os.path.join(os.path.realpath(str(adr)), "use-postgresql.md")
+    finally:
+        os.chmod(adr, 0o755)
+        os.chmod(locked, 0o644)
+    path = os.path.join(os.path.realpath(adr), "use-postgresql.md")
     assert stopped == (1, "", "EACCES: permission denied, open '%s'\n" % path)
     assert refused == (2, "", "Corpus directory not readable: 'docs/adr'.\n")
+    with open(os.path.join(adr, "0001-record-architecture-decisions.md"), encoding="utf-8") as handle:
+        assert handle.read() == NYGARD  # the run that stopped wrote nothing
 
 
 def test_an_unknown_from_exits_2_naming_what_is_supported(folder):
@@ -214,15 +227,14 @@ def test_symlinks_are_never_followed_nor_written_through(folder, tmp_path):
 
 def test_rename_never_replaces_a_file_that_has_the_name(folder):
     adr = folder / "docs" / "adr"
-    # use-postgresql.md gets id 0002 and the name 0002-use-postgresql.md: make that name taken.
-    (adr / "0002-use-postgresql.md").write_bytes(b"not a record, and not ours to replace\n")
-    status, out, _ = run(["migrate", "--from", "madr", "--rename", "--dry-run"], folder)
-    assert status == 0
-    taken = tree(folder)["docs/adr/0002-use-postgresql.md"]
-    assert taken == b"not a record, and not ours to replace\n"
+    # A MADR 3 source declaring id 0007 is to move to 0007-use-postgresql.md: make that name taken.
+    (adr / "use-postgresql.md").write_bytes(b"---\nid: \"0007\"\nstatus: accepted\n---\n" + MADR2.encode("utf-8"))
+    taken = b"not a record, and not ours to replace\n"
+    (adr / "0007-use-postgresql.md").write_bytes(taken)
     status, out, _ = run(["migrate", "--from", "madr", "--rename"], folder)
-    assert status == 0 and tree(folder)["docs/adr/0002-use-postgresql.md"] == taken
-    assert " -> " not in out.split("summary:")[0]
+    assert status == 0 and tree(folder)["docs/adr/0007-use-postgresql.md"] == taken
+    assert "migrated  docs/adr/use-postgresql.md\n" in out  # reported where it stays
+    assert tree(folder)["docs/adr/use-postgresql.md"].startswith(b"---\nschemaVersion: 0.1.0\nid: \"0007\"\n")
 
 
 def test_rename_moves_a_file_to_its_record_name(folder):
