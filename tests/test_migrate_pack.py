@@ -104,15 +104,35 @@ def _params():
 
 # ---- running our command ---------------------------------------------------------------------
 
+def _in_process(args, cwd):
+    """(status, stdout, stderr) of this process's module run with `args` in `cwd`."""
+    import contextlib
+    import io
+    for name in pack.SCRUBBED:
+        os.environ.pop(name, None)  # in the unprivileged child only
+    out, err = io.StringIO(), io.StringIO()
+    os.chdir(cwd)
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = support.M.main(list(args))
+        except SystemExit as stop:
+            status = stop.code if isinstance(stop.code, int) else 1
+    return status, out.getvalue().encode("utf-8"), err.getvalue().encode("utf-8")
+
+
 class Runner(object):
-    """Runs our migrate as this user, or (root, unprivileged case) as uid 65534."""
+    """Runs our migrate as this user, or (root, unprivileged case) as uid 65534: as a process
+    when that user can run an interpreter with the module's libraries, else (no
+    $ADRKIT_MCP_SERVER) this process's module in a forked child that dropped root."""
 
     def __init__(self, unprivileged, scratch):
         self.user = None
+        self.in_process = False
         self.command = pack.our_command()
         if unprivileged and POSIX and os.geteuid() == 0:
             self.user = support.NOBODY
             self.command = self._unprivileged_command(scratch)
+            self.in_process = self.command is None
 
     def _unprivileged_command(self, scratch):
         if os.environ.get("ADRKIT_MCP_SERVER", "").strip():
@@ -132,8 +152,15 @@ class Runner(object):
                 continue
             if probe.returncode == 0:
                 return command
-        pytest.skip("root, and no interpreter that uid %d may run with the module's libraries (tried %s)"
-                    % (self.user, ", ".join(command[0] for command in candidates)))
+        if os.environ.get("ADRKIT_MCP_SERVER", "").strip() or support.USING_DEV_BUILD:
+            pytest.skip("root, and no interpreter that uid %d may run with the module's libraries (tried %s)"
+                        % (self.user, ", ".join(command[0] for command in candidates)))
+        return None
+
+    def prime(self, args, cwd):
+        """Load every lazily imported module before the drop (a dry run, as root: nothing written)."""
+        if self.in_process:
+            _in_process([arg for arg in args if arg not in ("--rename",)] + ["--dry-run"], cwd)
 
     def own(self, root):
         if self.user is None:
@@ -144,6 +171,14 @@ class Runner(object):
                 os.chown(os.path.join(dirpath, name), self.user, self.user, follow_symlinks=False)
 
     def run(self, args, cwd):
+        if self.in_process:
+            here = os.getcwd()
+            try:
+                return support.run_unprivileged(lambda: _in_process(args, cwd))
+            except support.Unavailable as reason:
+                pytest.skip(str(reason))
+            finally:
+                os.chdir(here)
         extra = dict(user=self.user, group=self.user, extra_groups=[]) if self.user is not None else {}
         process = subprocess.run(self.command + args, cwd=cwd, env=pack.our_environment(), stdin=subprocess.DEVNULL,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT, **extra)
@@ -210,6 +245,7 @@ def test_case(name, index, with_cwd):
             args, cwd = args + ["--cwd", folder], elsewhere
         else:
             cwd = folder
+        runner.prime(list(run["args"]), folder)
         problems = []
         for step in ("first", "second"):
             status, stdout, stderr = runner.run(args, cwd)
