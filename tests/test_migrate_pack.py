@@ -13,8 +13,9 @@ usage text is ours, so only the reference's sentence before it must appear in ou
 differences allowed are the departures listed in the pack's README (none so far).
 
 $ADRKIT_MCP_SERVER (shell-split) replaces `python adrkit_mcp.py`, as for the conformance pack.
-The permission cases need an unprivileged user: run as root, the suite runs them as uid 65534
-with an interpreter that user may execute (else they skip, saying why).
+The permission cases need an unprivileged user: run as root, the suite runs them as uid 65534,
+as a process when that user may run an interpreter with the module's libraries, else as this
+process's module in a forked child that dropped root (else they skip, saying why).
 """
 
 import difflib
