@@ -5947,8 +5947,11 @@ def _replace_file(folder: str, name: str, data: bytes) -> None:
     the name (never a write through a symlink), with the old file's permission bits."""
     path = os.path.join(folder, name)
     mode = stat.S_IMODE(os.lstat(path).st_mode)
-    flags = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-             | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+    follow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    # The reference's writeFile opens the file itself for writing, so a file its user may not
+    # write stops the run with EACCES: ask the same question (opened, closed, nothing written).
+    os.close(os.open(path, os.O_WRONLY | follow))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | follow
     while True:
         temporary = os.path.join(folder, ".adrkit-migrate-%s.tmp" % binascii.hexlify(os.urandom(6)).decode())
         try:
@@ -5978,8 +5981,8 @@ def command_migrate(options: Any) -> int:
         return 2
     adr_dir = given_dir or DEFAULT_ADR_DIR
     folder = os.path.normpath(os.path.join(cwd, adr_dir))
-    try:
-        os.listdir(folder)
+    try:  # readdir(dir) on the path as given: `missing/../docs/adr` is not found, as in the reference
+        os.listdir(os.path.join(cwd, adr_dir))
     except (FileNotFoundError, NotADirectoryError):
         sys.stderr.write("%s\n" % MIGRATE_MESSAGES["dir-not-found"].format(dir=adr_dir))
         return 2

@@ -24,3 +24,9 @@ EXECUTABLE_BIT = pytest.mark.not_on(
 FIONREAD = pytest.mark.not_on(
     "win32", reason="asks a pipe how many bytes are unread with the FIONREAD ioctl (fcntl), which "
                     "Windows pipes do not have")
+CASE_SENSITIVE_NAMES = pytest.mark.not_on(
+    "win32", "darwin", reason="two names that differ only in case are one file on the default file "
+                              "systems of Windows (NTFS) and macOS (APFS)")
+REPLACE_WHILE_READ = pytest.mark.not_on(
+    "win32", reason="the test reads the records while migrate replaces them; on Windows a file open "
+                    "for reading (without FILE_SHARE_DELETE, as Python opens it) cannot be replaced")
