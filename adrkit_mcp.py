@@ -43,6 +43,7 @@ import binascii
 import bisect
 import collections
 import copy
+import errno
 import functools
 import hashlib
 import heapq
@@ -172,6 +173,7 @@ _RESOURCE_NOT_FOUND = -32002
 _ENV_CWD = "ADRKIT_MCP_CWD"
 _ENV_DIR = "ADRKIT_MCP_DIR"
 _ENV_EXPOSE = "ADRKIT_MCP_EXPOSE"
+_ENV_FROM = "ADRKIT_MCP_FROM"
 
 
 class _Absent(object):
@@ -1299,8 +1301,9 @@ def _check_expose(expose: Iterable[str]) -> Tuple[str, ...]:
 class _Server(object):
     """The state behind a handle from create_server."""
 
-    def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms, expose=()):
+    def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms, expose=(), source=None):
         self.cwd, self.adr_dir = cwd, adr_dir  # None: the working directory, docs/adr
+        self.source = source
         self.stdin, self.stdout = stdin, stdout
         self.request_timeout_ms = request_timeout_ms
         self.expose = expose
@@ -1317,7 +1320,8 @@ class _Server(object):
             self.state = "starting"
         try:
             config = CorpusConfig(root=os.getcwd() if self.cwd is None else self.cwd,
-                                  adr_dir=DEFAULT_ADR_DIR if self.adr_dir is None else self.adr_dir)
+                                  adr_dir=DEFAULT_ADR_DIR if self.adr_dir is None else self.adr_dir,
+                                  source=self.source)
             problem = check_roots(config)
             if problem is not None:
                 raise _UnusableConfigError(problem[0], problem[1])
@@ -1397,7 +1401,8 @@ class _ServerHandle(object):
 def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: Any = None,
                   stdout: Any = None,
                   request_timeout_ms: int = _DEFAULT_REQUEST_TIMEOUT_MS,
-                  expose: Iterable[str] = ()) -> "_ServerHandle":
+                  expose: Iterable[str] = (),
+                  source: Optional[str] = None) -> "_ServerHandle":
     """Create an adrkit-mcp stdio server for one repository; touches no file.
 
     cwd      repository root, a Git worktree (default: the working directory
@@ -1415,15 +1420,20 @@ def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: A
              MCP resources), "prompts" (adr-context, adr-check, explain-decision),
              both or neither (the default: capabilities {"tools": {}} and -32601
              for those methods, as without the option); ADR 0015.
+    source   None: the folder holds adrkit records; "madr": read it as
+             `adrkit-mcp migrate --from madr` would leave it, writing nothing
+             (ADR 0017).
 
     Returns a handle with exactly start() and close().
     """
+    if source is not None and source not in SOURCE_FORMATS:
+        raise ValueError("source must be None or one of %s" % ", ".join(SOURCE_FORMATS))
     return _ServerHandle(_Server(cwd, dir, stdin, stdout, _check_timeout(request_timeout_ms),
-                                 _check_expose(expose)))
+                                 _check_expose(expose), source))
 
 
 # ---------------------------------------------------------------------------
-# 3. Dispatch: the server command (its command line is parsed in section 9, Commands)
+# 3. Dispatch: the server command (its command line is parsed in section 10, Commands)
 # ---------------------------------------------------------------------------
 
 class _SignalShutdown(BaseException):
@@ -1470,7 +1480,7 @@ def _ignore_late_signals(handled: Iterable[int]) -> None:
 
 
 def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: int,
-               expose: Iterable[str] = ()) -> int:
+               expose: Iterable[str] = (), source: Optional[str] = None) -> int:
     """Serve stdio until stdin closes or SIGTERM/SIGINT; the server command's exit status.
 
     None for cwd or adr_dir means the default (the working directory, docs/adr); `expose` is
@@ -1479,15 +1489,16 @@ def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: i
     during the exit must not turn status 0 into a kill.
     """
     try:
-        return _serve(cwd, adr_dir, request_timeout_ms, expose)
+        return _serve(cwd, adr_dir, request_timeout_ms, expose, source)
     except _SignalShutdown:
         # SIGTERM/SIGINT is how clients escalate after closing stdin: a
         # normal, quiet end, even when it lands in the middle of cleaning up.
         return 0
 
 
-def _serve(cwd, adr_dir, request_timeout_ms, expose):
-    server = create_server(cwd=cwd, dir=adr_dir, request_timeout_ms=request_timeout_ms, expose=expose)
+def _serve(cwd, adr_dir, request_timeout_ms, expose, source):
+    server = create_server(cwd=cwd, dir=adr_dir, request_timeout_ms=request_timeout_ms, expose=expose,
+                           source=source)
     # Frames go to fd 1 directly; anything print()ed by accident lands on
     # stderr instead of corrupting the protocol stream.
     real_stdout = sys.stdout
@@ -1603,6 +1614,68 @@ FINDING_MESSAGES = {
         'see get_decision("{ref}") for the full candidate list',
 }
 
+# The importer (`migrate --from madr`, `--from madr`): the reference's sentences, to the letter.
+ADR_SCHEMA_VERSION = "0.1.0"          # what the schema section checks, and what migrate writes
+IMPORT_EPOCH_DATE = "1970-01-01"      # the date of a source that declares none
+IMPORT_MESSAGES = {
+    "no-title": "File has no leading YAML frontmatter or top-level title",
+    "no-usable-title": "MADR source is missing a usable title",
+    "status-unrecognized": 'MADR status "{status}" is not recognized; using "proposed"',
+    "status-missing": 'MADR status is missing; using "proposed"',
+    "date-missing": 'MADR source declares no date; using "%s" as a placeholder \u2014 backfill the '
+                    'real decision date' % IMPORT_EPOCH_DATE,
+    "deciders-unmapped": "MADR source declares deciders that are not valid identities and were not "
+                         "imported: {listed} \u2014 rewrite them as @handle, team:slug, or an email address",
+    "no-valid-frontmatter": "Unable to produce valid frontmatter after removing invalid optional fields",
+    "undiscoverable": "Migrated record is not discoverable: {reason}. Until it is, lint, check, "
+                      "explain, graph, and queue will skip it",
+    "undiscoverable-name": "its filename does not match <id>-<slug>.md (four or more leading digits) "
+                           "\u2014 re-run with --rename, or rename it by hand",
+    "undiscoverable-nested": "it is in a subdirectory of the corpus, and discovery reads only the top "
+                             "level of the corpus directory \u2014 move it up, or point --dir at its "
+                             "directory",
+    # What the reference prints when `new Date(...)` of a date like 2024-13-01 throws (Bun's
+    # wording; Node says "Invalid time value"), after which its run stops.
+    "invalid-date": "Invalid Date",
+    # Past 2**53 the reference's id counter stands still and its run never ends; ours stops here.
+    "ids-exhausted": "cannot allocate an id after {id}: the next number is beyond what a "
+                     "JavaScript number counts exactly",
+}
+
+# `migrate` and `--from`: the formats the importer reads, and runMigrate's usage errors (the
+# reference CLI's sentences; ADR-0008 is the reference's record of migration being one-way).
+SOURCE_FORMATS = ("madr",)
+SOURCE_UNSUPPORTED = ("{named} is not supported: the one format adrkit-mcp reads besides its own is "
+                      "madr (MADR 2-4 and Nygard/adr-tools Markdown)")
+MIGRATE_MESSAGES = {
+    "positional": "adr migrate does not accept positional arguments",
+    "from-missing": "adr migrate requires --from madr; non-MADR sources and round-trip sync are "
+                    "unsupported in this phase (ADR-0008)",
+    "from-unsupported": "adr migrate --from {source} is not supported yet; only --from madr is "
+                        "available, and round-trip sync is unsupported (ADR-0008)",
+    "dir-not-found": "Corpus directory not found: '{dir}'.",
+    "dir-not-readable": "Corpus directory not readable: '{dir}'.",
+    "cwd-unusable": "adrkit-mcp migrate: --cwd {cwd} is not a folder to run in",
+}
+# How Node (libuv) words the errors a file operation meets, by errno name.
+NODE_ERROR_TEXTS = {
+    "EACCES": "permission denied", "EPERM": "operation not permitted",
+    "ENOENT": "no such file or directory", "ENOTDIR": "not a directory",
+    "EISDIR": "illegal operation on a directory", "ELOOP": "too many symbolic links encountered",
+    "EMFILE": "too many open files", "ENFILE": "file table overflow",
+    "ENOSPC": "no space left on device", "EROFS": "read-only file system", "EIO": "i/o error",
+    "EBUSY": "resource busy or locked", "EEXIST": "file already exists",
+    "ENAMETOOLONG": "name too long", "EINVAL": "invalid argument", "ETXTBSY": "text file is busy",
+}
+
+# What doctor says of a folder whose Markdown reads as MADR or Nygard but not as adrkit records.
+DOCTOR_MADR_HINT = (
+    "{count} Markdown {count_files} in {dir} read as MADR or Nygard (adr-tools) records, which the "
+    "tools skip for want of adrkit frontmatter. Two ways in: serve them as they are with --from "
+    "madr ({records} {records_word} then; see `adrkit-mcp config <client> --from madr`), or add "
+    "the frontmatter for good with `adrkit-mcp migrate --from madr --dir {dir}` (try --dry-run "
+    "first; --rename gives files not named NNNN-slug.md a name the tools read).")
+
 # The cross-field rules of the frontmatter: (rule name, message, field path).
 CROSS_FIELD_RULES = {
     "superseded-requires-supersededBy":
@@ -1617,6 +1690,23 @@ CROSS_FIELD_RULES = {
     "one-way-door-disallows-auto":
         ("one-way-door decisions may not take the auto-approve fast path", ("review", "tier")),
 }
+
+
+# What a record file is called: NNNN-slug.md directly in the ADR folder (the reference's
+# RECORD_FILE_PATTERN, `.` being JavaScript's), and the conventional documentation beside records
+# (isConventionalNonRecordFileName), which is never a record nor a migration candidate.
+RECORD_FILE_NAME = re.compile(r"[0-9]{4,}-[^\n\r\u2028\u2029]+\.md\Z")
+TEMPLATE_FILE_NAME = "0000-template.md"
+_NON_RECORD_NAMES = frozenset(("readme.md", "index.md", "contributing.md", "template.md"))
+
+
+def is_record_file_name(name: str) -> bool:
+    return name != TEMPLATE_FILE_NAME and RECORD_FILE_NAME.match(name) is not None
+
+
+def is_conventional_name(name: str) -> bool:
+    """The ADR folder's README, index, CONTRIBUTING or template (any case), or 0000-template.md."""
+    return name == TEMPLATE_FILE_NAME or name.lower() in _NON_RECORD_NAMES
 
 
 def _plural(count, one, many):
@@ -3391,14 +3481,6 @@ def resolve_canonical_roots(root: str, adr_dir: str) -> Tuple[str, str]:
     return canonical_root, canonical_dir
 
 
-RECORD_FILE_NAME = re.compile(r"[0-9]{4,}-[^\n\r\u2028\u2029]+\.md\Z")
-TEMPLATE_FILE_NAME = "0000-template.md"
-
-
-def is_record_file_name(name: str) -> bool:
-    return name != TEMPLATE_FILE_NAME and RECORD_FILE_NAME.match(name) is not None
-
-
 class Projection(object):
     """What one tool call sees: records in (id, sourcePath) order, findings, fingerprint."""
 
@@ -3475,7 +3557,9 @@ class RecordCache(object):
 
     def __init__(self):
         self.memos = {}  # type: Dict[str, _Memo]
-        self.last = None  # type: Optional[Tuple[List[str], Projection]]
+        self.last = None  # type: Optional[Tuple[Any, Projection]]
+        self.parses = {}  # type: Dict[Tuple[str, Any], _ParsedFile]  # --from madr: by path and content
+        self.imports = MadrImport.Memo()  # --from madr: the importer's per-file work, between calls
         self.reported = set()  # content keys whose engine failure is already on stderr
         self._gate = threading.Condition(threading.Lock())
         self._busy = False
@@ -3661,13 +3745,8 @@ class _Load(object):
 
     def _read(self, name, path, memo):
         data, identity = _read_candidate(self.dir_fd, self.canonical_dir, name)
-        if data == "file-read":
-            self.parsed.append(_ParsedFile(None, [{"rule": "file-read", "severity": "error",
-                                                   "message": identity, "path": path}]))
-        elif data == "stat-error" or data == "too-large":
-            rule = "record-stat-error" if data == "stat-error" else "record-too-large"
-            self.pre_read_findings.append({"rule": rule, "severity": "error", "path": path,
-                                           "message": FINDING_MESSAGES[rule]})
+        if not isinstance(data, bytes):
+            _read_outcome(data, identity, path, self.parsed, self.pre_read_findings)
         else:
             key = hashlib.sha256(data).digest()
             parsed = memo.parsed if memo is not None and memo.key == key else parse_record_file(path, data)
@@ -3696,6 +3775,17 @@ class _Load(object):
         return self.recheck_upto == 0 and not self.pre_read_findings
 
 
+def _read_outcome(reason, detail, path, parsed, pre_read):
+    """A candidate that was not read: a file-read finding among the parsed files, or a finding
+    made before any read (record-stat-error, record-too-large)."""
+    if reason == "file-read":
+        parsed.append(_ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": detail,
+                                          "path": path}]))
+    else:
+        rule = "record-stat-error" if reason == "stat-error" else "record-too-large"
+        pre_read.append({"rule": rule, "severity": "error", "path": path, "message": FINDING_MESSAGES[rule]})
+
+
 def _folder_identity(canonical_dir):
     """(st_dev, st_ino) of the ADR folder's path itself: a link put in its place is not followed."""
     try:
@@ -3713,6 +3803,11 @@ def _load_projection_entered(config, cache, should_stop):
             raise CorpusUnavailable("corpus-changed-during-load")
         load = _Load(cache, dir_fd, canonical_dir, _display_prefix(canonical_root, canonical_dir))
         load.folder = folder
+        if config.source == "madr":
+            projection = _load_madr_projection(config, cache, should_stop, canonical_root,
+                                               canonical_dir, dir_fd)
+            if projection is not None:
+                return projection
         names = _list_candidates(canonical_dir, dir_fd)
         # Every display path shares one prefix: the name decides. ASCII sorts alike either way.
         names.sort(key=None if all(map(str.isascii, names)) else utf16_key)
@@ -3728,15 +3823,15 @@ def _load_projection_entered(config, cache, should_stop):
     cache.reported = load.failed_keys
     if load.reused_everything() and cache.last is not None and cache.last[0] == names:
         return cache.last[1]
-    projection = _assemble(load, len(names))
+    projection = _assemble(load.parsed, load.pre_read_findings, len(names))
     cache.last = (names, projection)
     return projection
 
 
-def _assemble(load, candidate_count):
-    records = [entry.record for entry in load.parsed if entry.record is not None]
-    findings = [finding for entry in load.parsed for finding in entry.findings]
-    findings.extend(load.pre_read_findings)
+def _assemble(parsed, pre_read_findings, candidate_count):
+    records = [entry.record for entry in parsed if entry.record is not None]
+    findings = [finding for entry in parsed for finding in entry.findings]
+    findings.extend(pre_read_findings)
     findings.extend(corpus_findings(records))
     records.sort(key=lambda record: (utf16_key(record.id), utf16_key(record.path)))
     return Projection(records, sort_findings(findings), candidate_count)
@@ -3807,19 +3902,942 @@ class CorpusConfig(object):
     servers in one process never share or evict each other's parses.
     """
 
-    __slots__ = ("root", "adr_dir", "expected_root", "cache")
+    __slots__ = ("root", "adr_dir", "expected_root", "cache", "source")
 
     def __init__(self, root: str, adr_dir: str = DEFAULT_ADR_DIR,
-                 expected_root: Optional[str] = None) -> None:
+                 expected_root: Optional[str] = None, source: Optional[str] = None) -> None:
         self.root = root
         self.adr_dir = adr_dir
+        # None: the folder holds adrkit records; "madr": read it as `migrate --from madr` leaves it.
+        self.source = source
         # The canonical root seen at start-up; every call must find the same one.
         self.expected_root = expected_root
         self.cache = RecordCache()
 
 
 # ---------------------------------------------------------------------------
-# 7. Reader: one file -> a Record, or findings
+# 6. Projection: `--from madr`, the corpus as `adr migrate --from madr` would leave it
+# ---------------------------------------------------------------------------
+#
+# The reference's migrate reads every Markdown file under the ADR folder (subfolders included,
+# symlinks never), gives each MADR or Nygard source an id that depends on the whole folder, and
+# rewrites it with adrkit frontmatter. With `--from madr` a call sees the folder as that run
+# would leave it, without writing: the walk below reads the candidates (the same containment
+# and 64 KiB cap as every read), the Importer's door renders the migrated texts in memory, and
+# the record files the server reads are those texts. A call reuses the last answer only when
+# every candidate's stat proves it unchanged and settled (ADR 0010), since one new or edited
+# file can change every other file's id.
+
+# A folder being walked: its descriptor (None without dir_fd), path, subfolders below the ADR
+# folder, and the (name, is a folder) entries still to visit.
+_WalkFolder = Tuple[Optional[int], str, Tuple[str, ...], List[Tuple[str, bool]]]
+
+
+class WalkFailed(Exception):
+    """A folder under the ADR folder could not be listed: the reference then finds nothing."""
+
+
+def walk_madr_candidates(path: str, visit: Callable[[Optional[int], str, Tuple[str, ...], str], None],
+                         dir_fd: Optional[int] = None) -> List[str]:
+    """Call visit(folder fd or None, folder path, subfolders, name) for every candidate under
+    `path`, depth first, symlinks never followed; returns the names of the record files directly
+    in `path` (regular files named like records: the id seed). WalkFailed when a folder cannot
+    be listed or opened."""
+    records = []  # type: List[str]
+    stack = [(dir_fd, path, (), _walk_entries(dir_fd, path))]  # type: List[_WalkFolder]
+    try:
+        while stack:
+            fd, folder, parts, entries = stack[-1]
+            if not entries:
+                stack.pop()
+                if fd is not None and fd != dir_fd:
+                    os.close(fd)
+                continue
+            name, is_dir = entries.pop()
+            if is_dir:
+                child_fd = _walk_open(fd, folder, name)
+                child = os.path.join(folder, name)
+                stack.append((child_fd, child, parts + (name,), _walk_entries(child_fd, child)))
+                continue
+            if not parts and is_record_file_name(name):
+                records.append(name)
+            if name.endswith(".md") and not is_conventional_name(name):
+                visit(fd, folder, parts, name)
+    except OSError as error:
+        raise WalkFailed(str(error))
+    finally:
+        for fd, _, _, _ in stack:
+            if fd is not None and fd != dir_fd:
+                os.close(fd)
+    return records
+
+
+def _walk_entries(fd, folder):
+    """(name, is a folder) of the folder's subfolders and regular files, symlinks left out."""
+    found = []
+    with os.scandir(fd if fd is not None else folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                found.append((entry.name, True))
+            elif entry.is_file(follow_symlinks=False):
+                found.append((entry.name, False))
+    found.reverse()  # popped from the end: listing order
+    return found
+
+
+def _walk_open(fd, folder, name):
+    """A descriptor of the subfolder `name`, never through a symlink (None without dir_fd)."""
+    if fd is None:
+        return None
+    flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    return os.open(name, flags, dir_fd=fd)
+
+
+def import_prefix(root: str, adr_dir: str) -> str:
+    """The ADR folder as migrate's display paths spell it: relative to the root, resolved
+    lexically like Node's path.resolve (not through symlinks), '/'-separated, '' for the root."""
+    folder = os.path.normpath(os.path.join(root, adr_dir))
+    relative = os.path.relpath(folder, root)
+    return "" if relative == os.curdir else relative.replace(os.sep, "/") + "/"
+
+
+class _MadrMemo(object):
+    """One candidate as the latest load read it: stat identity, whether settled, its outcome."""
+
+    __slots__ = ("identity", "settled", "data")
+
+    def __init__(self, identity, settled, data):
+        self.identity, self.settled, self.data = identity, settled, data
+
+
+class _MadrLoad(object):
+    """One `--from madr` load: the candidates read, each reused from the last load when its stat
+    proves it unchanged, and what the run that would migrate them leaves on disk."""
+
+    def __init__(self, cache, started_ns, should_stop):
+        self.cache, self.started_ns, self.should_stop = cache, started_ns, should_stop
+        self.memos = {}    # type: Dict[Tuple[str, ...], _MadrMemo]
+        self.files = {}    # type: Dict[Tuple[str, ...], Any]   # bytes, or (reason, detail)
+        self.checked = []  # type: List[Tuple[str, str, Tuple[int, ...]]]  # folder, name, identity
+        self.recheck_upto = 0  # candidates checked before the latest read are checked again
+        self.read_any = False  # False: every candidate was proven unchanged by its stat
+        self.old = cache.memos
+
+    def visit(self, fd, folder, parts, name):
+        if self.should_stop():
+            raise CallCancelled()
+        key = parts + (name,) if parts else (name,)
+        memo = self.old.get(key)
+        if isinstance(memo, _MadrMemo) and memo.settled:
+            info = _lstat_candidate(fd, folder, name)
+            if info is not None and _stat_identity(info) == memo.identity:
+                self.memos[key] = memo
+                self.files[key] = memo.data
+                self.checked.append((folder, name, memo.identity))
+                return
+        self.read_any = True
+        data, identity = _read_candidate(fd, folder, name)
+        if isinstance(data, bytes):
+            self.memos[key] = _MadrMemo(identity, _settled(identity, self.started_ns), data)
+            self.checked.append((folder, name, identity))
+            self.files[key] = data
+        else:
+            self.files[key] = (data, identity)
+        self.recheck_upto = len(self.checked)
+
+    def recheck(self):
+        """Every candidate checked before the latest read must still be the one checked."""
+        for folder, name, identity in self.checked[:self.recheck_upto]:
+            try:
+                info = os.lstat(os.path.join(folder, name))
+            except OSError:
+                raise CorpusUnavailable("corpus-changed-during-load")
+            if _stat_identity(info) != identity:
+                raise CorpusUnavailable("corpus-changed-during-load")
+
+    def migrated(self, prefix, record_names):
+        """display path -> text, for each file the migrate run would rewrite (none at all when a
+        candidate cannot be read: the reference's run then stops before writing anything)."""
+        if any(not isinstance(data, bytes) and data[0] != "too-large" for data in self.files.values()):
+            return {}
+        files = [MadrImport.File(prefix + "/".join(key), key[-1], len(key) > 1, data.decode("utf-8", "replace"))
+                 for key, data in self.files.items() if isinstance(data, bytes)]
+        texts = {}  # type: Dict[str, str]
+        run = MadrImport.migrate(files, record_names, False, lambda file, name: False,
+                                 lambda file, text, name: texts.__setitem__(file.path, text), self.cache.imports)
+        if run.crashed is not None:
+            _diagnose("--from madr: the migrate run stops at a file it cannot convert (%s); "
+                      "later files are read as they are" % run.crashed)
+        return texts
+
+
+def _load_madr_projection(config, cache, should_stop, canonical_root, canonical_dir, dir_fd):
+    """The `--from madr` load; None when a folder under the ADR folder cannot be listed, since
+    the reference's migrate then finds nothing to do and the corpus reads as it is."""
+    load = _MadrLoad(cache, _wall_clock_ns(), should_stop)
+    try:
+        names = walk_madr_candidates(canonical_dir, load.visit, dir_fd)
+    except WalkFailed:
+        return None
+    names.sort(key=None if all(map(str.isascii, names)) else utf16_key)
+    if _verified_roots(config) != (canonical_root, canonical_dir):
+        raise CorpusUnavailable("corpus-changed-during-load")
+    load.recheck()
+    state = ("madr", frozenset(load.files), tuple(names))
+    cache.memos = load.memos
+    if not load.read_any and cache.last is not None and cache.last[0] == state:
+        return cache.last[1]
+    prefix = import_prefix(canonical_root, config.adr_dir)
+    texts = load.migrated(prefix, names)
+    parsed, pre_read, parses = [], [], {}
+    display = _display_prefix(canonical_root, canonical_dir)
+    for name in names:
+        data = load.files[(name,)]
+        path = display + name
+        if not isinstance(data, bytes):
+            _read_outcome(data[0], data[1], path, parsed, pre_read)
+            continue
+        text = texts.get(prefix + name)
+        key = (path, data if text is None else text)  # the bytes read, or the text migrate writes
+        entry = cache.parses.get(key)
+        if entry is None:
+            source = data if text is None else JS.utf8(text)
+            if len(source) > MAX_SOURCE_BYTES:
+                _read_outcome("too-large", None, path, parsed, pre_read)
+                continue
+            entry = parse_record_file(path, source)
+            if entry.failure is not None:
+                _diagnose("engine failure reading %s: %s" % (path, entry.failure))
+        if entry.failure is None:
+            parses[key] = entry
+        parsed.append(entry)
+    cache.parses = parses
+    projection = _assemble(parsed, pre_read, len(names))
+    cache.last = (state, projection)
+    return projection
+
+
+# ---------------------------------------------------------------------------
+# 7. Importer: MADR and Nygard records, as the reference's `adr migrate --from madr` writes them
+# ---------------------------------------------------------------------------
+#
+# A port of @adrkit/core 0.8.0's importer (packages/core/src/import/: madr.ts, status.ts,
+# classify.ts, fingerprint.ts, merge.ts, index.ts; ids and slugs from scaffold/new.ts), decision
+# for decision: which files are records, their title, status, date and deciders read from MADR 2
+# header bullets, MADR 3/4 frontmatter or Nygard `## Status` sections, the id each is given, the
+# findings, and the exact text of every migrated file. It reads and writes nothing itself: its
+# callers hand it the candidate files' texts, and it hands back, file by file and in the
+# reference's order, the text to write and the name to move to.
+#
+# Door: MadrImport.migrate (one run of `adr migrate --from madr`), used by the Commands'
+# `migrate` (which writes) and by the Projection's `--from madr` read-through (which keeps the
+# texts in memory). The JavaScript regular expressions of the reference are spelled out below for
+# Python's `re`: `^`/`$` with the m flag see all four JS line terminators, `.` stops at them, and
+# `\s` is JavaScript's whitespace set.
+
+class _MadrPatterns(object):
+    """The reference's regular expressions, compiled on first use (the JS text engine's door,
+    which gives JavaScript's whitespace set and flagless regexes, is defined further down)."""
+
+    def __init__(self):
+        line_end = "\n\r\u2028\u2029"
+        space = "[%s]" % re.escape(JS.WHITESPACE)
+        anything = "[^%s]" % line_end
+        start = "(?:\\A|(?<=[%s]))" % line_end      # `^` under the m flag
+        stop = "(?=[%s]|\\Z)" % line_end            # `$` under the m flag
+        folded = re.IGNORECASE | re.ASCII            # the i flag without u: ASCII folding here
+        # extractMadrTitle: /^#\s+(.+?)\s*#*\s*$/m
+        self.title = re.compile("%s#%s+(%s+?)%s*#*%s*%s" % (start, space, anything, space, space, stop))
+        # headerRegion: /^##[^\n]*$/m (header bullets are read only above the first `##` heading)
+        self.first_section = re.compile("%s##" % start)
+        # headerBulletValue: /^[ \t]*(?:[*+-][ \t]+)?\*{0,2}_{0,2}FIELD_{0,2}\*{0,2}[ \t]*:[ \t]*(.+)$/im
+        self.bullet = {field: re.compile(
+            "%s[ \\t]*(?:[*+\\-][ \\t]+)?\\*{0,2}_{0,2}%s_{0,2}\\*{0,2}[ \\t]*:[ \\t]*(%s+)%s"
+            % (start, field, anything, stop), folded) for field in _MADR_FIELDS}
+        # sectionValue: /^#{2,6}[ \t]+FIELD[ \t]*#*[ \t]*$/im, then the first non-empty line below.
+        # Spelled to begin with the literal `##` and without the `^` (its caller checks the line
+        # start), so that `re` skips to each `##` instead of trying the pattern at every position
+        # of a long body; the i flag on the field name alone folds what the whole did.
+        self.section = {field: re.compile("##[#]{0,4}[ \\t]+(?i:%s)[ \\t]*#*[ \\t]*%s" % (field, stop), re.ASCII)
+                        for field in _MADR_FIELDS}
+        # parseDeciders: value.split(/[,;]|\s+and\s+/)
+        self.decider_split = re.compile("[,;]|%s+and%s+" % (space, space))
+        # mapMadrStatus: /^superse(?:ded|des)\s+by\b/
+        self.superseded_by = re.compile("superse(?:ded|des)%s+by\\b" % space, re.ASCII)
+        self.identity = JS.regex(_IDENTITY_SOURCE)
+        self.id = JS.regex(_ID_SOURCE)
+        self.schema_version = JS.regex(_SCHEMA_VERSION_SOURCE)
+
+
+@functools.lru_cache(maxsize=None)
+def _madr_patterns():
+    return _MadrPatterns()
+
+
+_MADR_FIELDS = ("status", "date", "deciders")
+_JS_LINE_ENDS = "\n\r\u2028\u2029"  # where `^` and `$` match under the m flag
+_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}  # the i flag's folding here
+_MADR_ANY_HEADING = re.compile("#{1,6}[ \\t]")
+# cleanFieldValue's passes
+_MADR_STRONG = re.compile(r"\*\*|__")
+_MADR_LINK = re.compile(r"\[([^\[\]]*)\]\([^()]*\)")
+_MADR_BRACKETS = re.compile(r"\A[\[<]+|[\]>]+\Z")
+_MADR_TRAILING_STOP = re.compile(r"[.,;]+\Z")
+_MADR_NUMBER = re.compile(r"\b([0-9]{4,})\b", re.ASCII)
+_MADR_FILE_NUMBER = re.compile(r"([0-9]{4,})-", re.ASCII)     # fileNameId
+_MADR_LEADING_NUMBER = re.compile(r"([0-9]+)-", re.ASCII)     # nextSequentialId
+_MADR_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z", re.ASCII)
+_MADR_SLUG_RUN = re.compile(r"[^a-z0-9]+")
+
+# merge.ts: the keys copied from a source's own frontmatter, the fallbacks of the required lists
+# and enums, the optional keys dropped when invalid, and the order the frontmatter is written in.
+_MADR_COPY_KEYS = ("created", "deciders", "consulted", "informed", "tags", "scope", "domain",
+                   "reversibility", "blastRadius", "supersedes", "supersededBy", "relatesTo",
+                   "conflictsWith", "affects", "assertions", "review", "evaluation", "externalRefs",
+                   "complianceControls", "reviewBy")
+_MADR_FALLBACKS: Tuple[Tuple[str, Any], ...] = (
+    ("deciders", []), ("consulted", []), ("informed", []), ("tags", []), ("scope", "component"),
+    ("reversibility", "unknown"), ("blastRadius", "component"), ("supersedes", []),
+    ("relatesTo", []), ("conflictsWith", []), ("affects", []), ("assertions", []),
+    ("externalRefs", []), ("complianceControls", []))
+_MADR_FALLBACK_KEYS = frozenset(key for key, _ in _MADR_FALLBACKS)
+_MADR_REMOVABLE = frozenset(("created", "domain", "supersededBy", "review", "evaluation", "reviewBy"))
+_MADR_ORDER = ("schemaVersion", "id", "title", "status", "date", "created", "deciders", "consulted",
+               "informed", "tags", "scope", "domain", "reversibility", "blastRadius", "supersedes",
+               "supersededBy", "relatesTo", "conflictsWith", "affects", "assertions", "provenance",
+               "review", "evaluation", "externalRefs", "complianceControls", "reviewBy")
+_MADR_AUTHORS = ("human", "agent", "agent-drafted")
+_MADR_MERGE_ATTEMPTS = 20
+_NOT_KEPT = object()  # what an _ImportMemo answers for what it does not hold
+
+
+class _MadrCrash(Exception):
+    """The reference's run stops here with an uncaught error: `message` is what it prints."""
+
+    def __init__(self, message: str) -> None:
+        Exception.__init__(self, message)
+        self.message = message
+
+
+class _MadrSkip(Exception):
+    """mergeMadr's MadrMergeError: the file is skipped with these findings."""
+
+    def __init__(self, findings):
+        Exception.__init__(self, "skipped")
+        self.findings = findings
+
+
+class _MadrFile(NamedTuple):
+    """One candidate handed to the importer: where it is and what it holds.
+
+    path    its display path, '/'-separated and relative to the folder migrate runs in
+    name    its file name
+    nested  True when it lies below the ADR folder rather than in it
+    text    its bytes decoded as UTF-8, invalid sequences replaced (Node's readFile 'utf8')
+    """
+
+    path: str
+    name: str
+    nested: bool
+    text: str
+
+
+class _Source(object):
+    """readMadrFile's answer for a file that reads as MADR."""
+
+    __slots__ = ("file", "frontmatter", "body", "title", "fields", "fingerprint", "raw_id")
+
+    def __init__(self, file, frontmatter, body, title, fields):
+        self.file, self.frontmatter, self.body, self.title = file, frontmatter, body, title
+        self.fields = fields
+        self.fingerprint = _madr_fingerprint(body)
+        raw_id = frontmatter.get("id")
+        self.raw_id = raw_id if isinstance(raw_id, str) and _madr_patterns().id(raw_id) else None
+
+
+def _js_slice(text, count):
+    """`text.slice(0, count)` in UTF-16 code units (an astral character may be cut in half)."""
+    units = JS.code_units(text)
+    if len(units) <= count:
+        return text
+    return units[:count].encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+
+
+def _madr_clean(value):
+    """cleanFieldValue: the Markdown around a field value removed, the words kept."""
+    value = _js_slice(value, 512).replace("`", "")
+    value = _MADR_STRONG.sub("", value)
+    value = _MADR_LINK.sub(lambda match: match.group(1), value)
+    value = _MADR_BRACKETS.sub("", value)
+    return JS.trim(_MADR_TRAILING_STOP.sub("", value, count=1))
+
+
+def _madr_bullet(region, field):
+    match = _madr_patterns().bullet[field].search(region)
+    value = _madr_clean(match.group(1)) if match else ""
+    return value or None
+
+
+def _madr_section(body, field):
+    pattern, position = _madr_patterns().section[field], 0
+    while True:  # the first match that starts a line (`^` under the m flag)
+        heading = pattern.search(body, position)
+        if heading is None:
+            return None
+        if heading.start() == 0 or body[heading.start() - 1] in _JS_LINE_ENDS:
+            break
+        position = heading.start() + 1
+    for line in body[heading.end():].split("\n"):
+        if _MADR_ANY_HEADING.match(line):
+            break
+        value = _madr_clean(line)
+        if value:
+            return value
+    return None
+
+
+def _madr_body_fields(body):
+    """extractMadrBodyFields: status, date and deciders from header bullets or sections."""
+    patterns = _madr_patterns()
+    first_section = patterns.first_section.search(body)
+    region = body if first_section is None else body[:first_section.start()]
+    folded = body.translate(_ASCII_LOWER)  # both patterns need the field's name: look for it first
+    found = {}  # type: Dict[str, Optional[str]]
+    for field in _MADR_FIELDS:
+        value = _madr_bullet(region, field) if field in folded else None
+        found[field] = value if value is not None or field not in folded else _madr_section(body, field)
+    fields = {key: found[key] for key in ("status", "date") if found[key] is not None}
+    identities, unmapped = [], []
+    for entry in patterns.decider_split.split(found["deciders"] or ""):
+        entry = JS.trim(entry)
+        if entry:
+            (identities if patterns.identity(entry) else unmapped).append(entry)
+    if identities:
+        fields["deciders"] = list(dict.fromkeys(identities))
+    if unmapped:
+        fields["decidersUnmapped"] = list(dict.fromkeys(unmapped))
+    return fields
+
+
+def _madr_title(frontmatter, body):
+    """extractMadrTitle: a non-blank frontmatter title, else the first `# ` heading."""
+    title = frontmatter.get("title")
+    if isinstance(title, str) and JS.trim(title):
+        return JS.trim(title)
+    heading = _madr_patterns().title.search(body)
+    return JS.trim(heading.group(1)) if heading else None
+
+
+def _madr_fingerprint(body):
+    """fingerprintSourceBody: SHA-256 of the body with its line ends normalised."""
+    text = body.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n") + "\n"
+    return hashlib.sha256(JS.utf8(text)).hexdigest()
+
+
+def _madr_read(memo, file):
+    """readMadrFile: a _Source, or the reason the file is not MADR (a string). An engine that
+    fails unexpectedly makes the file not MADR, with the failure as the reason and on stderr
+    (and it is not kept in the memo, so the next run tries again)."""
+    found = memo.take("reads", file)
+    if found is _NOT_KEPT:
+        try:
+            found = _madr_read_text(file)
+        except Exception as error:  # a bug or a resource limit, not the file's fault
+            return _madr_engine_failure(file, error)
+        memo.keep("reads", file, found)
+    return found
+
+
+def _madr_engine_failure(file, error):
+    failure = "%s: %s" % (type(error).__name__, error)
+    _diagnose("engine failure importing %s: %s" % (file.path, failure))
+    return failure
+
+
+def _madr_read_text(file):
+    text = file.text
+    first_end = text.find("\n")
+    first = text if first_end == -1 else text[:first_end]
+    if (first[:-1] if first.endswith("\r") else first) == "---":
+        try:
+            yaml_text, body = split_frontmatter(text)
+            data = FrontmatterYaml.load(yaml_text)
+        except FenceError as error:
+            return str(error)
+        except FrontmatterYaml.Error as error:
+            return error.message if error.stage == "parse" else "%s: %s" % (error.code, error.message)
+        frontmatter = data if isinstance(data, dict) else {}
+        return _Source(file, frontmatter, body, _madr_title(frontmatter, body), _madr_body_fields(body))
+    title = _madr_title({}, text)
+    if title is None:
+        return IMPORT_MESSAGES["no-title"]
+    return _Source(file, {}, text, title, _madr_body_fields(text))
+
+
+def _madr_record(file):
+    """existingRecordsFromFiles: (frontmatter, body) when the file already is a valid record."""
+    try:
+        yaml_text, body = split_frontmatter(file.text)
+        frontmatter, issues = validate_frontmatter(FrontmatterYaml.load(yaml_text))
+    except (FenceError, FrontmatterYaml.Error):
+        return None
+    except Exception as error:  # the reference's loader is best-effort too; ours says so
+        _madr_engine_failure(file, error)
+        return None
+    return None if issues else (frontmatter, body)
+
+
+def _import_finding(rule, path, message, ident=None, field=None, severity="warn"):
+    finding = {"rule": rule, "severity": severity, "message": message, "path": path}
+    if ident is not None:
+        finding["id"] = ident
+    if field is not None:
+        finding["field"] = field
+    return finding
+
+
+def _madr_status(value, path, ident, resolve_ref):
+    """mapMadrStatus: (status, supersededBy or None, findings)."""
+    raw = JS.trim(value) if isinstance(value, str) else ""
+    normalized = raw.lower()
+    if normalized in STATUSES:
+        return normalized, None, []
+    if raw and _madr_patterns().superseded_by.match(normalized):
+        number = _MADR_NUMBER.search(normalized)
+        resolved = resolve_ref(number.group(1)) if number else None
+        if resolved is not None and resolved != ident:
+            return "superseded", resolved, []
+    message = (IMPORT_MESSAGES["status-unrecognized"].format(status=raw) if raw
+               else IMPORT_MESSAGES["status-missing"])
+    return "proposed", None, [_import_finding("import-status-unrecognized", path, message, ident, "status")]
+
+
+_DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _madr_date(value):
+    """dateFrom: a real YYYY-MM-DD date, else None; _MadrCrash where the reference's Date throws."""
+    if getattr(value, "js_class", None) == "Date":
+        return value.iso[:10] if value.iso is not None else None
+    if not isinstance(value, str):
+        return None
+    text = JS.trim(value)
+    match = _MADR_DATE.match(text)
+    if match is None:
+        return None
+    year, month, day = (int(part) for part in match.groups())
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        # `new Date("YYYY-13-01T00:00:00.000Z").toISOString()` throws a RangeError.
+        raise _MadrCrash(IMPORT_MESSAGES["invalid-date"])
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    # A day past the month's end rolls into the next month, which no longer reads the same.
+    return text if day <= _DAYS_IN_MONTH[month - 1] + (month == 2 and leap) else None
+
+
+def _madr_provenance(raw, source_ref, fingerprint):
+    """provenanceFrom: the source's provenance with an author and this import's origin."""
+    given = raw.get("provenance")
+    provenance = dict(given) if isinstance(given, dict) else {}
+    if provenance.get("authoredBy") not in _MADR_AUTHORS:
+        provenance["authoredBy"] = "human"
+    origin = {"sourceKind": "madr", "sourceRef": source_ref, "fingerprint": fingerprint}
+    earlier = provenance.get("importedFrom")
+    if isinstance(earlier, dict) and isinstance(earlier.get("importedAt"), str):
+        origin["importedAt"] = earlier["importedAt"]
+    provenance["importedFrom"] = origin
+    return provenance
+
+
+def _madr_candidate(source, ident, source_ref, resolve_ref, findings):
+    """initialCandidate: the frontmatter mergeMadr starts from, before validation."""
+    raw, fields, path = source.frontmatter, source.fields, source.file.path
+    ident = source.raw_id or ident
+    title = source.title
+    if not title or not 3 <= utf16_len(title) <= 120:
+        raise _MadrSkip([_import_finding("import-not-madr", path, IMPORT_MESSAGES["no-usable-title"],
+                                         ident, "title")])
+    status_value = raw.get("status")
+    status, superseded_by, status_findings = _madr_status(
+        fields.get("status") if status_value is None else status_value, path, ident, resolve_ref)
+    findings.extend(status_findings)
+    candidate = {key: raw[key] for key in _MADR_COPY_KEYS if key in raw}
+    schema_version = raw.get("schemaVersion")
+    candidate["schemaVersion"] = (schema_version if isinstance(schema_version, str)
+                                  and _madr_patterns().schema_version(schema_version)
+                                  else ADR_SCHEMA_VERSION)
+    candidate.update(id=ident, title=title, status=status)
+    date = _madr_date(raw.get("date"))
+    date = date if date is not None else _madr_date(raw.get("created"))
+    date = date if date is not None else _madr_date(fields.get("date"))
+    if date is None:
+        findings.append(_import_finding("import-date-missing", path, IMPORT_MESSAGES["date-missing"],
+                                        ident, "date"))
+    candidate["date"] = date if date is not None else IMPORT_EPOCH_DATE
+    if superseded_by is not None and "supersededBy" not in candidate:
+        candidate["supersededBy"] = superseded_by
+    if not isinstance(candidate.get("deciders"), list):
+        if "deciders" in fields:
+            candidate["deciders"] = list(fields["deciders"])
+        if "decidersUnmapped" in fields:
+            listed = ", ".join('"%s"' % entry for entry in fields["decidersUnmapped"])
+            findings.append(_import_finding("import-deciders-unmapped", path,
+                                            IMPORT_MESSAGES["deciders-unmapped"].format(listed=listed),
+                                            ident, "deciders"))
+    for key, fallback in _MADR_FALLBACKS:
+        if candidate.get(key) is None:
+            candidate[key] = list(fallback) if isinstance(fallback, list) else fallback
+    candidate["provenance"] = _madr_provenance(raw, source_ref, source.fingerprint)
+    return candidate
+
+
+def _madr_validated(candidate, path):
+    """safeParseCandidate: drop or reset what fails validation until the frontmatter is valid."""
+    working = dict(candidate)
+    for _ in range(_MADR_MERGE_ATTEMPTS):
+        frontmatter, issues = schema_issues(working)
+        if not issues:
+            return frontmatter
+        changed = False
+        for issue_path, _message in issues:
+            top = issue_path[0] if issue_path else None
+            if not isinstance(top, str):
+                continue
+            if top in _MADR_FALLBACK_KEYS:
+                fallback = dict(_MADR_FALLBACKS)[top]
+                working[top] = list(fallback) if isinstance(fallback, list) else fallback
+                changed = True
+            elif top in _MADR_REMOVABLE:
+                working.pop(top, None)
+                changed = True
+            elif top == "provenance":
+                working["provenance"] = candidate["provenance"]
+                changed = True
+        if not changed:
+            ident = working.get("id") if isinstance(working.get("id"), str) else None
+            raise _MadrSkip([_import_finding(
+                "import-not-madr", path, message, ident,
+                ".".join(str(part) for part in issue_path) if issue_path else "frontmatter")
+                for issue_path, message in issues])
+    ident = working.get("id") if isinstance(working.get("id"), str) else None
+    raise _MadrSkip([_import_finding("import-not-madr", path, IMPORT_MESSAGES["no-valid-frontmatter"],
+                                     ident, "frontmatter")])
+
+
+def _madr_ordered(frontmatter):
+    """orderedFrontmatter: the keys in the written order, then any others sorted by code unit."""
+    output = {key: frontmatter[key] for key in _MADR_ORDER if key in frontmatter}
+    for key in sorted(frontmatter, key=utf16_key):
+        output.setdefault(key, frontmatter[key])
+    provenance = frontmatter.get("provenance")
+    if provenance is not None:
+        ordered = {key: provenance[key] for key in ("authoredBy", "agent", "ratifiedBy", "sourceArtifact")
+                   if key in provenance}
+        origin = provenance.get("importedFrom")
+        if origin is not None:
+            ordered["importedFrom"] = {key: origin[key] for key in ("sourceKind", "sourceRef", "fingerprint")}
+            if origin.get("importedAt"):
+                ordered["importedFrom"]["importedAt"] = origin["importedAt"]
+        output["provenance"] = ordered
+    return output
+
+
+def _madr_render(frontmatter, body):
+    """renderMigratedContent: the frontmatter as yaml 2.9.0 writes it, then the body unchanged."""
+    text = FrontmatterYaml.stringify(_madr_ordered(frontmatter)).rstrip(JS.WHITESPACE)
+    return "---\n%s\n---\n%s" % (text, body)
+
+
+def _madr_slug(title):
+    """slugifyTitle, or None where it throws (no ASCII letter or digit)."""
+    text = unicodedata.normalize("NFKD", title)
+    text = "".join(char for char in text if not "\u0300" <= char <= "\u036f").lower()
+    slug = _MADR_SLUG_RUN.sub("-", text).strip("-")
+    if not slug:
+        return None
+    return _js_slice(slug, 80).rstrip("-")
+
+
+def _madr_target_name(ident, title):
+    """discoverableFileName: `<id>-<slug>.md`, `<id>-record.md` when the title gives no slug."""
+    slug = _madr_slug(title) if title else None
+    return "%s-%s.md" % (ident, slug or "record")
+
+
+class _Migration(object):
+    """What one run reports: results, divergence and findings, in the reference's order.
+
+    `crashed` is the message of the uncaught error that stopped the run (None when it ran to
+    the end); the files committed before it keep their new text, as the reference's do.
+    """
+
+    __slots__ = ("results", "divergence", "findings", "crashed", "memo")
+
+    def __init__(self, memo):
+        self.memo = memo      # type: _ImportMemo
+        self.results = []     # type: List[Dict[str, Any]]
+        self.divergence = []  # type: List[Dict[str, Any]]
+        self.findings = []    # type: List[Finding]
+        self.crashed = None   # type: Optional[str]
+
+
+def _madr_seed(record_names):
+    """nextSequentialId over the ADR folder's own record files: one past the highest number."""
+    highest = 0.0
+    for name in record_names:
+        match = _MADR_LEADING_NUMBER.match(name)
+        if match:
+            highest = max(highest, float(match.group(1)))
+    return JS.number_text(highest + 1).rjust(4, "0")
+
+
+class _Allocator(object):
+    """createIdAllocator: an updated record keeps its id, then the source's own id, then the
+    file name's number while unused, then the next free number from the seed."""
+
+    def __init__(self, seed, used):
+        self.used = set(used)
+        self.next = float(seed) if seed.isdigit() and seed.isascii() else 1.0
+
+    def allocate(self, source, record_id):
+        if record_id is not None:
+            return record_id
+        if source.raw_id is not None:
+            self.used.add(source.raw_id)
+            return source.raw_id
+        number = _MADR_FILE_NUMBER.match(source.file.name)
+        if number and number.group(1) not in self.used:
+            self.used.add(number.group(1))
+            return number.group(1)
+        while True:
+            ident = JS.number_text(self.next).rjust(4, "0")
+            following = self.next + 1
+            if ident not in self.used:
+                self.next = following
+                self.used.add(ident)
+                return ident
+            if following == self.next:  # past 2**53 the count stands still: the reference spins
+                raise _MadrCrash(IMPORT_MESSAGES["ids-exhausted"].format(id=ident))
+            self.next = following
+
+
+def _madr_existing(files, memo):
+    """existingRecordsFromFiles: (id, path, frontmatter) of every candidate already a valid record,
+    in id order (localeCompare, stable)."""
+    records = []
+    for file in files:
+        found = memo.take("records", file)
+        parsed = memo.keep("records", file, _madr_record(file)) if found is _NOT_KEPT else found
+        if parsed is not None:
+            records.append((parsed[0]["id"], file.path, parsed[0]))
+    return sorted(records, key=lambda record: memo.collation_key(record[0]))
+
+
+def _madr_buckets(sources, records):
+    """classifyReimport, as the CLI runs it (no edit detector, so never `diverged`):
+    path -> (bucket, id of the record that came from it)."""
+    by_ref = {}  # type: Dict[str, Tuple[str, Dict[str, Any]]]
+    for ident, _path, frontmatter in records:
+        origin = frontmatter.get("provenance", {}).get("importedFrom")
+        if origin and origin["sourceKind"] == "madr":
+            by_ref.setdefault(origin["sourceRef"], (ident, origin))
+    buckets = {}
+    for source in sources:
+        found = by_ref.get(source.file.path)
+        if found is None:
+            buckets[source.file.path] = ("new", None)
+        else:
+            same = found[1]["fingerprint"] == source.fingerprint
+            buckets[source.file.path] = ("unchanged" if same else "updated", found[0])
+    return buckets
+
+
+def _madr_incomplete(records):
+    """validateImportIncomplete over (frontmatter, path) pairs, each (id, path) once."""
+    findings, seen = [], set()
+    for frontmatter, path in records:
+        key = (frontmatter["id"], path)
+        if key in seen:
+            continue
+        seen.add(key)
+        if (frontmatter.get("provenance", {}).get("importedFrom") and frontmatter["status"] == "accepted"
+                and not frontmatter["deciders"]):
+            findings.append(_import_finding("import-incomplete", path, FINDING_MESSAGES["import-incomplete"],
+                                            frontmatter["id"], "deciders", "info"))
+    return findings
+
+
+class _ImportMemo(object):
+    """The per-file work of the latest run, for a caller that runs the import again and again
+    over mostly unchanged files (the `--from madr` read-through). An entry is keyed by all it
+    depends on: a read or a record check by the file (path, name, place, text); a merge also by
+    the id the run gave the file and the path it ends at, and it holds the answers the run's
+    superseded-by resolver gave it, so that it is used again only while they are the same. Only
+    the latest run's entries are kept, and an engine failure is never kept."""
+
+    __slots__ = ("old", "new")
+    _TABLES = ("reads", "records", "merges", "keys")
+
+    def __init__(self):
+        self.old = {table: {} for table in self._TABLES}  # type: Dict[str, Dict[Any, Any]]
+        self.new = {table: {} for table in self._TABLES}  # type: Dict[str, Dict[Any, Any]]
+
+    def begin(self):
+        self.new = {table: {} for table in self._TABLES}
+
+    def end(self):
+        """The run is over: what it used is what the next run may use."""
+        self.old = self.new
+
+    def take(self, table, key):
+        """The latest run's entry (kept for this run too), or _NOT_KEPT."""
+        value = self.old[table].get(key, _NOT_KEPT)
+        if value is not _NOT_KEPT:
+            self.new[table][key] = value
+        return value
+
+    def keep(self, table, key, value):
+        self.new[table][key] = value
+        return value
+
+    def collation_key(self, text):
+        """LocaleCollation.key(text), worked out once per text."""
+        found = self.take("keys", text)
+        return self.keep("keys", text, LocaleCollation.key(text)) if found is _NOT_KEPT else found
+
+
+def _madr_merge(memo, source, ident, final_path, resolve_ref):
+    """mergeMadr, through the memo: ("ok", findings, frontmatter, text), ("skip", findings), or
+    ("failed", error) when the YAML writer failed (never kept); _MadrCrash where the reference's
+    run stops."""
+    key = (source.file, ident, final_path)
+    found = memo.take("merges", key)
+    if found is not _NOT_KEPT and all(resolve_ref(ref) == answer for ref, answer in found[0]):
+        return found[1]
+    asked = []  # type: List[Tuple[str, Optional[str]]]
+
+    def resolve(ref):
+        answer = resolve_ref(ref)
+        asked.append((ref, answer))
+        return answer
+    findings = []  # type: List[Finding]
+    try:
+        candidate = _madr_candidate(source, ident, final_path, resolve, findings)
+        frontmatter = _madr_validated(candidate, source.file.path)
+    except _MadrSkip as skip:
+        outcome = ("skip", skip.findings)  # type: Tuple[Any, ...]
+    else:
+        try:
+            outcome = ("ok", findings, frontmatter, _madr_render(frontmatter, source.body))
+        except Exception as error:  # a bug or a resource limit of the writer, not the file's fault
+            return ("failed", error)
+    memo.keep("merges", key, (tuple(asked), outcome))
+    return outcome
+
+
+class MadrImport(object):
+    """The importer's door: `migrate`, one run of the reference's `adr migrate --from madr`."""
+
+    __slots__ = ()
+    File = _MadrFile
+    Memo = _ImportMemo
+
+    @staticmethod
+    def migrate(files: Sequence[_MadrFile], record_names: Iterable[str], rename: bool,
+                exists: Callable[[_MadrFile, str], bool],
+                commit: Callable[[_MadrFile, str, Optional[str]], None],
+                memo: Optional[_ImportMemo] = None) -> _Migration:
+        """Migrate `files` (every candidate under the ADR folder) as the reference does.
+
+        record_names  the names of the record files directly in the ADR folder (the id seed)
+        exists        whether a file of that name lies beside the file already (--rename)
+        commit        called, in the reference's order, for each file whose text changes or that
+                      moves: (file, new text, new name or None); the caller writes or keeps it
+        memo          a MadrImport.Memo kept between runs over the same folder: each file's work
+                      is done again only when something it depends on changed
+        """
+        run = _Migration(memo if memo is not None else _ImportMemo())
+        run.memo.begin()
+        try:
+            _madr_run(run, sorted(files, key=lambda file: run.memo.collation_key(file.path)),
+                      record_names, rename, exists, commit)
+        except _MadrCrash as crash:
+            run.crashed = crash.message
+        finally:
+            run.memo.end()
+        return run
+
+
+def _madr_run(run, files, record_names, rename, exists, commit):
+    sources = []
+    for file in files:
+        read = _madr_read(run.memo, file)
+        if isinstance(read, str):
+            run.results.append({"path": file.path, "outcome": "skipped"})
+            run.findings.append(_import_finding("import-not-madr", file.path, read))
+        else:
+            sources.append(read)
+    records = _madr_existing(files, run.memo)
+    buckets = _madr_buckets(sources, records)
+    by_id = {ident: (path, frontmatter) for ident, path, frontmatter in records}
+    allocator = _Allocator(_madr_seed(record_names),
+                           [record[0] for record in records] + [s.raw_id for s in sources if s.raw_id])
+    allocated = {source.file.path: allocator.allocate(source, buckets[source.file.path][1])
+                 for source in sources if buckets[source.file.path][0] != "unchanged"}
+    numbers = {}  # type: Dict[str, str]
+    for source in sources:
+        number = _MADR_FILE_NUMBER.match(source.file.name)
+        declared = source.raw_id or (number.group(1) if number else None)
+        resolved = allocated.get(source.file.path) or buckets[source.file.path][1]
+        if declared and declared not in numbers and resolved:
+            numbers[declared] = resolved
+    incomplete = []
+    for source in sources:
+        bucket, record_id = buckets[source.file.path]
+        if bucket == "unchanged":
+            run.results.append({"path": source.file.path, "outcome": "unchanged"})
+            if record_id in by_id:
+                incomplete.append((by_id[record_id][1], by_id[record_id][0]))
+            continue
+        _madr_write_one(run, source, bucket, allocated[source.file.path], numbers.get, rename, exists,
+                        commit, incomplete)
+    run.findings.extend(_madr_incomplete(incomplete))
+    run.results.sort(key=lambda result: run.memo.collation_key(result["path"]))
+    run.findings = sort_findings(run.findings)
+
+
+def _madr_write_one(run, source, bucket, ident, resolve_ref, rename, exists, commit, incomplete):
+    """One new or updated source: merge, commit, report (the loop body of migrateMadr)."""
+    file = source.file
+    needs_rename = not file.nested and not is_record_file_name(file.name)
+    # The name is worked out only for a move: nothing else reads it.
+    target = _madr_target_name(ident, source.title) if rename and needs_rename else file.name
+    moving = rename and needs_rename and not (target != file.name and exists(file, target))
+    final_path = (file.path[:len(file.path) - len(file.name)] + target) if moving else file.path
+    merged = _madr_merge(run.memo, source, ident, final_path, resolve_ref)
+    if merged[0] != "ok":  # skipped; or the YAML writer failed, and stderr says why
+        run.results.append({"path": file.path, "outcome": "skipped"})
+        run.findings.extend(merged[1] if merged[0] == "skip" else [_import_finding(
+            "import-not-madr", file.path, _madr_engine_failure(file, merged[1]), ident, "frontmatter")])
+        return
+    _, findings, frontmatter, content = merged
+    run.findings.extend(findings)
+    if content != file.text or moving:
+        commit(file, content, target if moving else None)
+    if file.nested or (needs_rename and not moving):
+        reason = IMPORT_MESSAGES["undiscoverable-nested" if file.nested else "undiscoverable-name"]
+        run.findings.append(_import_finding("import-undiscoverable", file.path,
+                                            IMPORT_MESSAGES["undiscoverable"].format(reason=reason),
+                                            ident, "path"))
+    result = {"path": file.path, "outcome": "updated" if bucket == "updated" else "migrated",
+              "frontmatter": frontmatter}
+    if moving:
+        result["renamedTo"] = final_path
+    run.results.append(result)
+    incomplete.append((frontmatter, final_path))
+
+
+# ---------------------------------------------------------------------------
+# 8. Reader: one file -> a Record, or findings
 # ---------------------------------------------------------------------------
 
 class FenceError(Exception):
@@ -3982,7 +5000,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # ---------------------------------------------------------------------------
-# 8. Schema: the typed frontmatter v0.1.0 and its five cross-field rules
+# 9. Schema: the typed frontmatter v0.1.0 and its five cross-field rules
 # ---------------------------------------------------------------------------
 #
 # A small declarative validator that reproduces the reference's behaviour (Zod 4
@@ -4318,7 +5336,7 @@ _SEVERITY = ("error", "warn", "info")
 FRONTMATTER_SCHEMA = _Object(
     ("schemaVersion", _String(regex=_SCHEMA_VERSION_SOURCE,
                               message="Invalid string: must match pattern /%s/" % _SCHEMA_VERSION_SOURCE)
-     .with_default(lambda: "0.1.0")),
+     .with_default(lambda: ADR_SCHEMA_VERSION)),
     ("id", _String(regex=_ID_SOURCE, message="Invalid string: must match pattern /%s/" % _ID_SOURCE)),
     ("title", _String(min_length=3, max_length=120)),
     ("status", _Enum(*STATUSES)),
@@ -4461,8 +5479,24 @@ def validate_frontmatter(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tup
     return None, findings
 
 
+def schema_issues(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tuple[Tuple[Any, ...], str]]]:
+    """zod's safeParse: (frontmatter with defaults, []) or (None, [(issue path, zod's message)]),
+    the issues in zod's order (the importer drops or resets fields by their path)."""
+    issues: List[Tuple[str, Tuple[Any, ...], Any]] = []
+    output = FRONTMATTER_SCHEMA.check(value, (), issues)
+    if not issues:
+        return output, []
+    return None, [(path, _zod_unrecognized_message(detail) if code == "unrecognized_keys" else detail)
+                  for code, path, detail in issues]
+
+
+def _zod_unrecognized_message(keys):
+    """zod 4's English message for an `unrecognized_keys` issue."""
+    return "Unrecognized key%s: %s" % ("s" if len(keys) > 1 else "", ", ".join('"%s"' % key for key in keys))
+
+
 # ---------------------------------------------------------------------------
-# 9. Commands: the command line, one argparse parser for the server and its subcommands
+# 10. Commands: the command line, one argparse parser for the server and its subcommands
 # ---------------------------------------------------------------------------
 #
 # `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config|hook ...` are for people
@@ -4546,6 +5580,19 @@ event's folder (its cwd or workspace root), else the agent's project variable.
 Exit status: 0 always, also for an event, path or corpus it cannot use (one
 line on stderr) and for a usage error, since agents block or deny a tool on
 other statuses. `adrkit-mcp config <agent> --hook` prints each agent's entry."""),
+    ("migrate", "add adrkit frontmatter to MADR and Nygard records, as `adr migrate` does", """\
+Migrate a MADR corpus in place, as the reference CLI's `adr migrate --from madr`
+does, byte for byte: each MADR (2, 3, 4) or Nygard (adr-tools) record under the
+ADR folder, subfolders included, gets adrkit frontmatter (id, title, status,
+date, deciders, provenance) above its unchanged body; README, index,
+CONTRIBUTING and template files are left alone. One-way and non-destructive:
+each file is replaced whole, never half-written, and a second run reports it
+unchanged. Without --rename, files not named NNNN-slug.md stay where they are
+(and `--from madr` serves them as the server would after this run); with it,
+each moves to <id>-<slug>.md unless that name is taken. Exit status: 0 when
+the migration ran (findings are reported, not failed on), 1 when it stopped on
+a file it could not read or convert, 2 on a usage error or an unreachable ADR
+folder."""),
 )
 
 
@@ -4694,6 +5741,17 @@ def _flags() -> Dict[str, _Flag]:
             metavar="AGENT", choices=HOOK_FORMAT_NAMES,
             help="the agent whose event arrives and whose answer to print: %s (default: told "
                  "from the event's fields)" % ", ".join(HOOK_FORMAT_NAMES))),
+        "from": _Flag(("--from",), dict(
+            metavar="FORMAT", type=_value, dest="source",
+            help="read the ADR folder as `adrkit-mcp migrate --from FORMAT` would leave it, "
+                 "writing nothing; FORMAT is madr (MADR 2-4 and Nygard/adr-tools Markdown) "
+                 "(default: $%s, else the folder holds adrkit records)" % _ENV_FROM)),
+        "dry-run": _Flag(("--dry-run",), dict(
+            action="store_true", help="report what would change without writing")),
+        "rename": _Flag(("--rename",), dict(
+            action="store_true",
+            help="rename each migrated file to <id>-<slug>.md so corpus discovery can see it")),
+        "json": _Flag(("--json",), dict(action="store_true", help="print the result as JSON")),
         "help": _Flag(("-h", "--help"), dict(action="help", help="print this help and exit")),
         "expose": _Flag(("--expose",), dict(
             metavar="PARTS", type=_expose_parts,
@@ -4705,8 +5763,8 @@ def _flags() -> Dict[str, _Flag]:
 def _commands() -> Dict[str, _Command]:
     """The server ("") and each subcommand."""
     return {
-        "": _Command(_SERVER_USAGE, (), ("cwd", "dir", "request-timeout-ms", "expose", "version", "help"),
-                     None),
+        "": _Command(_SERVER_USAGE, (), ("cwd", "dir", "from", "request-timeout-ms", "expose",
+                                         "version", "help"), None, _check_source),
         "config": _Command(
             "adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS]\n"
             "       adrkit-mcp config <agent> --hook [--cwd PATH] [--dir PATH] [--portable]\n"
@@ -4716,22 +5774,29 @@ def _commands() -> Dict[str, _Command]:
             ("list", "all", "portable", "hook",
              ("cwd", "repository root the server reads (default: $%s, else the working "
                      "directory; VS Code gets ${workspaceFolder} unless --cwd is given)" % _ENV_CWD),
-             "dir", "expose", "help"),
+             "dir", "from", "expose", "help"),
             command_config, _config_check),
-        "doctor": _Command("adrkit-mcp doctor [--cwd PATH] [--dir PATH] [--expose PARTS]", (),
-                           ("cwd", "dir", "expose", "help"), command_doctor),
+        "doctor": _Command("adrkit-mcp doctor [--cwd PATH] [--dir PATH] [--from madr] [--expose PARTS]",
+                           (), ("cwd", "dir", "from", "expose", "help"), command_doctor, _check_source),
         "call": _Command(
-            "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH]",
+            "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH] [--from madr]",
             (("tool", dict(choices=sorted(TOOLS), metavar="tool",
                            help="one of: %s" % ", ".join(sorted(TOOLS)))),
              ("arguments", dict(type=_arguments_json, metavar="json arguments",
                                 help="the tool's arguments as one JSON object"))),
-            ("cwd", "dir", "help"), command_call),
+            ("cwd", "dir", "from", "help"), command_call, _check_source),
         "hook": _Command(
-            "adrkit-mcp hook [--format AGENT] [--cwd PATH] [--dir PATH] < event.json", (),
+            "adrkit-mcp hook [--format AGENT] [--cwd PATH] [--dir PATH] [--from madr] < event.json", (),
             ("format", ("cwd", "repository root (default: $%s, else the event's folder, else the "
-                               "agent's project variable)" % _ENV_CWD), "dir", "help"),
-            command_hook),
+                               "agent's project variable)" % _ENV_CWD), "dir", "from", "help"),
+            command_hook, _check_source),
+        "migrate": _Command(
+            "adrkit-mcp migrate --from madr [--cwd PATH] [--dir PATH] [--dry-run] [--rename] [--json]",
+            (("extra", dict(nargs="*", help=argparse.SUPPRESS)),),
+            ("from", ("cwd", "the folder to run in, as `cd PATH && adr migrate ...` would (default: "
+                             "$%s, else the working directory)" % _ENV_CWD),
+             "dir", "dry-run", "rename", "json", "help"),
+            command_migrate, _migrate_check),
     }
 
 
@@ -4814,7 +5879,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     if isinstance(options, int):
         return options
     cwd, adr_dir = _location(options)
-    return run_server(cwd, adr_dir, options.request_timeout_ms, options.expose)
+    return run_server(cwd, adr_dir, options.request_timeout_ms, options.expose, _source(options))
 
 
 def run_subcommand(name: str, argv: List[str]) -> int:
@@ -4828,14 +5893,14 @@ def run_subcommand(name: str, argv: List[str]) -> int:
 
 
 # ---------------------------------------------------------------------------
-# 9. Commands: call and doctor
+# 10. Commands: call and doctor
 # ---------------------------------------------------------------------------
 
 def command_call(options: Any) -> int:
     """`adrkit-mcp call <tool> '<json arguments>'`: one tool call, its result as JSON on stdout."""
     cwd, adr_dir = _corpus_location(options)
     tool, arguments = options.tool, options.arguments
-    config = CorpusConfig(cwd, adr_dir)
+    config = CorpusConfig(cwd, adr_dir, source=_source(options))
     problem = check_roots(config)
     if problem is not None:
         sys.stderr.write("adrkit-mcp: %s\n" % problem[1])
@@ -4848,8 +5913,6 @@ def command_call(options: Any) -> int:
     outcome = result["structuredContent"]["result"]["outcome"]
     return 1 if outcome == "corpus-unavailable" else 0
 
-
-_NON_RECORD_NAMES = ("readme.md", "index.md", "contributing.md", "template.md")
 
 _ROOT_FIXES = {
     "root-not-found": "pass the repository's absolute path with --cwd (or ADRKIT_MCP_CWD)",
@@ -4908,7 +5971,8 @@ def command_doctor(options: Any) -> int:
         return 1
     report.ok("repository root %s has a .git entry" % canonical_root)
     report.ok("ADR directory %s is inside the root" % canonical_dir)
-    config = CorpusConfig(cwd, adr_dir, canonical_root)
+    source = _source(options)
+    config = CorpusConfig(cwd, adr_dir, canonical_root, source)
     try:
         projection = load_projection(config)
     except CorpusUnavailable as error:
@@ -4931,8 +5995,12 @@ def command_doctor(options: Any) -> int:
         if len(group) > 20:
             sys.stdout.write("        ... and %d more\n" % (len(group) - 20))
         sys.stdout.write("      fix: %s\n" % _finding_fix(rule))
-    for path, why in _markdown_outside_the_corpus(canonical_root, canonical_dir):
-        report.note("%s is not read as a record: %s" % (path, why))
+    source = _source(options)
+    outside = _markdown_outside_the_corpus(canonical_root, canonical_dir)
+    if source is None:
+        for path, why in outside:
+            report.note("%s is not read as a record: %s" % (path, why))
+    _doctor_madr(report, canonical_root, canonical_dir, adr_dir, source, projection, bool(outside))
     _doctor_handshake(report, options, canonical_root, adr_dir)
     if options.expose:  # ADR 0015
         _doctor_expose(report, options, canonical_root, adr_dir)
@@ -4940,8 +6008,8 @@ def command_doctor(options: Any) -> int:
     if report.failed:
         sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
         return 1
-    sys.stdout.write("A client configured with --cwd %s --dir %s%s would work.\n" % (
-        canonical_root, adr_dir, " --expose " + ",".join(options.expose) if options.expose else ""))
+    sys.stdout.write("A client configured with --cwd %s --dir %s would work.\n"
+                     % (canonical_root, " ".join([adr_dir] + _config_args(options, None, None))))
     return 0
 
 
@@ -4996,13 +6064,48 @@ def _markdown_outside_the_corpus(canonical_root, canonical_dir, depth_limit=8):
                 found.append((path, "it is in a subfolder; records live directly in the ADR directory"))
             elif entry.name.startswith("."):
                 found.append((path, "it is a dotfile"))
-            elif entry.name == TEMPLATE_FILE_NAME or entry.name.lower() in _NON_RECORD_NAMES:
+            elif is_conventional_name(entry.name):
                 found.append((path, "conventional documentation, not a record (as intended)"))
             elif not is_record_file_name(entry.name):
                 found.append((path, "its name is not NNNN-slug.md (four or more digits, a dash, "
                                     "a slug, lower-case .md)"))
     walk(canonical_dir, 0)
     return found
+
+
+def _doctor_madr(report: "_Report", canonical_root: str, canonical_dir: str, adr_dir: str,
+                 source: Optional[str], projection: "Projection", outside: bool) -> None:
+    """MADR and Nygard folders: what `--from madr` and `migrate --from madr` would give, and,
+    with --from madr, what migrate would report (the tools' answers stay the reference's)."""
+    unfenced = any(finding["rule"] == "frontmatter-fence" for finding in projection.findings)
+    if source is None and not (unfenced or outside):
+        return
+    found = _MigrateFolder(canonical_root, canonical_dir)
+    try:
+        names = walk_madr_candidates(canonical_dir, found.visit)
+    except WalkFailed as error:
+        report.note("the ADR folder's subfolders cannot all be listed (%s): migrate --from madr "
+                    "would find nothing to migrate" % error)
+        return
+    run = MadrImport.migrate(found.files, names, False, lambda file, name: False,
+                             lambda file, text, name: None)
+    converted = [result for result in run.results if result["outcome"] in ("migrated", "updated")]
+    if source is None:
+        if not converted:
+            return
+        seen = load_projection(CorpusConfig(canonical_root, adr_dir, canonical_root, "madr"))
+        report.note(DOCTOR_MADR_HINT.format(
+            count=len(converted), count_files=_plural(len(converted), "file", "files"), dir=adr_dir,
+            records=seen.record_count, records_word=_plural(seen.record_count, "record", "records")))
+        return
+    if run.crashed is not None:
+        report.note("migrate --from madr would stop with %r; the files after that one are read as "
+                    "they are" % run.crashed)
+    report.ok("--from madr: %d of %d Markdown %s read as MADR or Nygard records"
+              % (len(converted), len(run.results), _plural(len(run.results), "file", "files")))
+    for finding in run.findings:
+        if finding["rule"] != "import-incomplete":
+            report.note("migrate would report for %s: %s" % (finding["path"], finding["message"]))
 
 
 def _doctor_handshake(report, options, canonical_root, adr_dir):
@@ -5366,7 +6469,7 @@ def _doctor_hook(report: "_Report", options: Any, canonical_root: str, adr_dir: 
 
 
 # ---------------------------------------------------------------------------
-# 9. Commands: client configuration printer, `adrkit-mcp config <client> [--cwd PATH] [--dir PATH]`,
+# 10. Commands: client configuration printer, `adrkit-mcp config <client> [--cwd PATH] [--dir PATH]`,
 # `adrkit-mcp config <agent> --hook`, `adrkit-mcp config --list`, `adrkit-mcp config --all`.
 #
 # Prints on stdout only what to merge into the client's own configuration file (JSON; TOML for
@@ -5471,16 +6574,19 @@ def _config_check(options: Any) -> None:
         options.parser.error("unknown client %r; the clients are: %s" % (options.client, ", ".join(ids)))
     if options.hook and options.client not in _config_hook_agents:
         options.parser.error("--hook needs one of the agents: %s" % ", ".join(_CONFIG_HOOK_AGENTS))
+    _check_source(options)
 
 
 def _config_args(options: Any, root: Optional[str], adr_dir: Optional[str],
                  hook: bool = False) -> List[str]:
     """What every printed server or hook entry passes after the program: --cwd ROOT and --dir DIR
     where the entry says them (None: they travel in env, or the starting folder says it), then the
-    flags `config` carries into the entries: --expose (servers only; ADR 0015). The one place
-    that builds them."""
+    flags `config` carries into the entries: --from (servers and hooks; ADR 0017) and --expose
+    (servers only; ADR 0015). The one place that builds them."""
     args = [] if root is None else ["--cwd", root]
     args += [] if adr_dir is None else ["--dir", adr_dir]
+    source = _source(options)
+    args += [] if source is None else ["--from", source]
     expose = getattr(options, "expose", None)
     return args + (["--expose", ",".join(expose)] if expose and not hook else [])
 
@@ -5897,7 +7003,7 @@ def _config_notes(options: Any, wanted: List[str], program: Optional[str], comma
 
 
 # ---------------------------------------------------------------------------
-# 9. Commands: the coding-agent hook, `adrkit-mcp hook` (ADRs 0013 and 0018)
+# 10. Commands: the coding-agent hook, `adrkit-mcp hook` (ADRs 0013 and 0018)
 # ---------------------------------------------------------------------------
 #
 # An agent runs the command with one JSON event on stdin: before an edit (Claude Code, Codex CLI,
@@ -6193,7 +7299,7 @@ def _hook_files(options: Any, event: Dict[str, Any], fmt: Dict[str, Any]) -> Tup
     """(corpus, repository-relative files, ADR folder) of an edit event."""
     targets = _hook_targets(event, fmt)
     root, adr_dir, base = _hook_location(options, event, fmt)
-    config = CorpusConfig(root, adr_dir)
+    config = CorpusConfig(root, adr_dir, source=_source(options))
     problem = check_roots(config)
     if problem is not None:
         raise _HookRefusal("corpus", message="%s (root %s, ADR folder %s)" % (problem[1], root, adr_dir))
@@ -6288,7 +7394,183 @@ def command_hook(options: Any) -> int:
 
 
 # ---------------------------------------------------------------------------
-# 10. JS text: JavaScript's whitespace, trim, code units and regular expressions
+# 10. Commands: `adrkit-mcp migrate --from madr`, the reference CLI's `adr migrate`
+# ---------------------------------------------------------------------------
+#
+# Runs the Importer's door over the ADR folder as `cd ROOT && adr migrate --from madr --dir DIR`
+# does (@adrkit/cli 0.8.0, runMigrate): the same candidates, results, findings, output bytes and
+# exit statuses (0 ran; 2 usage or an unreachable folder; 1 where the reference stops on an
+# uncaught error, with its message). Each file it reports is written whole or not at all: the new
+# text goes to a temporary file in the same folder, which then replaces the old name (its
+# permission bits kept); a move (--rename) never replaces a file that is already there.
+
+
+def _check_source(options: Any) -> None:
+    """--from, else $ADRKIT_MCP_FROM, must name a format the importer reads."""
+    value = options.source or os.environ.get(_ENV_FROM) or None
+    if value is not None and value not in SOURCE_FORMATS:
+        named = ("--from %s" % value) if options.source else ("$%s=%s" % (_ENV_FROM, value))
+        options.parser.error(SOURCE_UNSUPPORTED.format(named=named))
+
+
+def _source(options: Any) -> Optional[str]:
+    return options.source or os.environ.get(_ENV_FROM) or None
+
+
+def _migrate_check(options: Any) -> None:
+    """runMigrate's own usage errors, in its words."""
+    if options.extra:
+        options.parser.error(MIGRATE_MESSAGES["positional"])
+    if options.source is None:
+        options.parser.error(MIGRATE_MESSAGES["from-missing"])
+    if options.source not in SOURCE_FORMATS:
+        options.parser.error(MIGRATE_MESSAGES["from-unsupported"].format(source=options.source))
+
+
+def _node_error(error: OSError, syscall: str, path: str) -> str:
+    """An OSError as Node words it: `EACCES: permission denied, open '/path'`."""
+    code = errno.errorcode.get(error.errno or 0, "UNKNOWN")
+    text = NODE_ERROR_TEXTS.get(code, (error.strerror or "unknown error").lower())
+    return "%s: %s, %s '%s'" % (code, text, syscall, path)
+
+
+class _MigrateFolder(object):
+    """The candidates under the ADR folder, read whole, and what each is called."""
+
+    def __init__(self, cwd, folder):
+        self.cwd, self.folder = cwd, folder
+        self.files = []    # type: List[Any]
+        self.where = {}    # type: Dict[str, str]      # display path -> the folder it is in
+        self.failures = {}  # type: Dict[str, str]     # display path -> the error the read gave
+
+    def visit(self, fd, folder, parts, name):
+        path = os.path.join(folder, name)
+        display = os.path.relpath(path, self.cwd).replace(os.sep, "/")
+        self.where[display] = folder
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            handle = os.open(name, flags, dir_fd=fd) if fd is not None else os.open(path, flags)
+            with os.fdopen(handle, "rb") as stream:
+                data = stream.read()
+        except OSError as error:
+            self.failures[display] = _node_error(error, "open", path)
+            return
+        self.files.append(MadrImport.File(display, name, bool(parts), data.decode("utf-8", "replace")))
+
+    def exists(self, file: Any, name: str) -> bool:
+        return os.path.exists(os.path.join(self.where[file.path], name))
+
+    def commit(self, file: Any, text: str, name: Optional[str]) -> None:
+        folder = self.where[file.path]
+        if text != file.text:
+            _replace_file(folder, file.name, JS.utf8(text))
+        if name is not None:
+            if os.path.lexists(os.path.join(folder, name)):
+                _diagnose("migrate: not renamed, %s already exists beside %s" % (name, file.path))
+                return
+            os.rename(os.path.join(folder, file.name), os.path.join(folder, name))
+
+
+def _replace_file(folder: str, name: str, data: bytes) -> None:
+    """Give `folder/name` the content `data` at once: a new file beside it, then a rename over
+    the name (never a write through a symlink), with the old file's permission bits."""
+    path = os.path.join(folder, name)
+    mode = stat.S_IMODE(os.lstat(path).st_mode)
+    follow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    # The reference's writeFile opens the file itself for writing, so a file its user may not
+    # write stops the run with EACCES: ask the same question (opened, closed, nothing written).
+    os.close(os.open(path, os.O_WRONLY | follow))
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | follow
+    while True:
+        temporary = os.path.join(folder, ".adrkit-migrate-%s.tmp" % binascii.hexlify(os.urandom(6)).decode())
+        try:
+            handle = os.open(temporary, flags, 0o600)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+def command_migrate(options: Any) -> int:
+    """`adrkit-mcp migrate --from madr`: migrate the ADR folder in place, as `adr migrate` does."""
+    given_cwd, given_dir = _location(options)
+    cwd = os.path.realpath(given_cwd or os.getcwd())
+    if not os.path.isdir(cwd):
+        sys.stderr.write("%s\n" % MIGRATE_MESSAGES["cwd-unusable"].format(cwd=given_cwd))
+        return 2
+    adr_dir = given_dir or DEFAULT_ADR_DIR
+    folder = os.path.normpath(os.path.join(cwd, adr_dir))
+    try:  # readdir(dir) on the path as given: `missing/../docs/adr` is not found, as in the reference
+        os.listdir(os.path.join(cwd, adr_dir))
+    except (FileNotFoundError, NotADirectoryError):
+        sys.stderr.write("%s\n" % MIGRATE_MESSAGES["dir-not-found"].format(dir=adr_dir))
+        return 2
+    except PermissionError:
+        sys.stderr.write("%s\n" % MIGRATE_MESSAGES["dir-not-readable"].format(dir=adr_dir))
+        return 2
+    except OSError as error:
+        sys.stderr.write("%s\n" % _node_error(error, "scandir", folder))
+        return 1
+    found = _MigrateFolder(cwd, folder)
+    try:
+        names = walk_madr_candidates(folder, found.visit, _open_directory(folder))
+    except (WalkFailed, CorpusUnavailable):
+        found.files, found.failures, names = [], {}, []  # the reference then finds no candidate
+    if found.failures:
+        first = min(found.failures, key=LocaleCollation.key)
+        sys.stderr.write("%s\n" % found.failures[first])
+        return 1
+    commit = (lambda file, text, name: None) if options.dry_run else found.commit
+    try:
+        run = MadrImport.migrate(found.files, names, options.rename, found.exists, commit)
+    except OSError as error:
+        sys.stderr.write("%s\n" % _node_error(error, "open", error.filename or folder))
+        return 1
+    if run.crashed is not None:
+        sys.stderr.write("%s\n" % run.crashed)
+        return 1
+    sys.stdout.write(JS.json({"results": run.results, "divergence": run.divergence,
+                              "findings": run.findings}) + "\n" if options.json
+                     else migrate_report(run))
+    return 0
+
+
+def migrate_report(run: Any) -> str:
+    """renderHumanMigrate: a line per file, the counts, the divergence, then the findings."""
+    counts = dict.fromkeys(("migrated", "updated", "unchanged", "diverged", "skipped"), 0)
+    lines = []
+    for result in run.results:
+        counts[result["outcome"]] += 1
+        renamed = " -> %s" % result["renamedTo"] if "renamedTo" in result else ""
+        lines.append("%s  %s%s\n" % (result["outcome"], result["path"], renamed))
+    lines.append("summary: %s\n" % ", ".join("%s %d" % item for item in counts.items()))
+    lines.append("Divergence (report only):\n")
+    lines.extend(["  %s  sourceRef=%s\n" % (item["path"], item["sourceRef"]) for item in run.divergence]
+                 or ["  none\n"])
+    if run.findings:
+        lines.append("Findings:\n")
+        lines.extend(finding_line(finding) for finding in run.findings)
+    return "".join(lines)
+
+
+def finding_line(finding: Finding) -> str:
+    """renderFinding: `  <severity> <rule>[ id][ field][ pattern]: <message>`."""
+    extras = "".join(" %s" % finding[key] for key in ("id", "field", "pattern") if finding.get(key))
+    return "  %s %s%s: %s\n" % (finding["severity"], finding["rule"], extras, finding["message"])
+
+
+# ---------------------------------------------------------------------------
+# 11. JS text: JavaScript's whitespace, trim, code units and regular expressions
 # ---------------------------------------------------------------------------
 #
 # Reproduces three ECMAScript behaviours that Python spells differently:
@@ -6344,6 +7626,83 @@ def _js_code_units(text):
     if text.isascii() or _JS_ASTRAL.search(text) is None:
         return text
     return _JS_ASTRAL.sub(_js_surrogate_pair, text)
+
+
+def _js_number_text(value):
+    """`Number.prototype.toString()` of a double: the shortest digits, JavaScript's layout."""
+    if value != value:
+        return "NaN"
+    if value == math.inf:
+        return "Infinity"
+    if value == -math.inf:
+        return "-Infinity"
+    if value == 0:
+        return "0"
+    value = float(value)
+    sign = "-" if value < 0 else ""
+    text = repr(abs(value))
+    # Decompose Python's shortest repr into digits and a decimal exponent.
+    if "e" in text:
+        mantissa, exponent = text.split("e")
+        exponent = int(exponent)
+    else:
+        mantissa, exponent = text, 0
+    if "." in mantissa:
+        whole, frac = mantissa.split(".")
+    else:
+        whole, frac = mantissa, ""
+    if frac == "0":
+        frac = ""
+    digits = (whole + frac).lstrip("0")
+    point = len(whole) + exponent  # position of the decimal point
+    if whole.strip("0") == "":
+        # 0.000123 -> digits "123", point moves left by the leading zeros
+        lead = len(frac) - len(frac.lstrip("0"))
+        point = exponent - lead
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    n = point
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    exp = n - 1
+    mant = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return sign + mant + "e" + ("+" if exp >= 0 else "-") + str(abs(exp))
+
+
+def _js_json(value, indent, level=0):
+    """`JSON.stringify(value, null, indent)` of JSON-shaped data (dict order kept)."""
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        inner = "\n" + " " * (indent * (level + 1))
+        return "{" + ",".join(inner + _js_json_string(key) + ": " + _js_json(item, indent, level + 1)
+                              for key, item in value.items()) + "\n" + " " * (indent * level) + "}"
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return "[]"
+        inner = "\n" + " " * (indent * (level + 1))
+        return "[" + ",".join(inner + _js_json(item, indent, level + 1) for item in value) + \
+            "\n" + " " * (indent * level) + "]"
+    if isinstance(value, str):
+        return _js_json_string(value)
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return _js_number_text(value) if value - value == 0 else "null"  # NaN and Infinity: null
+    raise TypeError("not JSON data: %r" % (value,))
+
+
+def _js_json_string(text):
+    """JSON.stringify of a string: a lone surrogate is written as its \\uXXXX escape."""
+    quoted = json.dumps(text, ensure_ascii=False)
+    return _JS_LONE_SURROGATE.sub(lambda match: "\\u%04x" % ord(match.group()), quoted)
+
+
+_JS_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _js_surrogate_pair(match):
@@ -6411,9 +7770,24 @@ class JS(object):
         """`RegExp.prototype.test` of a flagless JS regex literal's source (compiled once)."""
         return _js_regex(source)
 
+    @staticmethod
+    def number_text(value: float) -> str:
+        """`String(value)` of a JavaScript number: NaN, Infinity, or the shortest digits."""
+        return _js_number_text(value)
+
+    @staticmethod
+    def json(value: Any, indent: int = 2) -> str:
+        """`JSON.stringify(value, null, indent)` of dicts, lists, strings, numbers, booleans, None."""
+        return _js_json(value, indent)
+
+    @staticmethod
+    def utf8(text: str) -> bytes:
+        """Node's UTF-8 encoding of a string: a lone surrogate is written as U+FFFD."""
+        return _JS_LONE_SURROGATE.sub("\ufffd", text).encode("utf-8")
+
 
 # ---------------------------------------------------------------------------
-# 11. Globs: path globs with the exact semantics of picomatch 4.0.5
+# 12. Globs: path globs with the exact semantics of picomatch 4.0.5
 # ---------------------------------------------------------------------------
 
 """Globs engine: picomatch 4.0.5 path globs, and V8's reading of the regexes they become.
@@ -6463,7 +7837,7 @@ reference, through the door and on each engine alone
 
 
 # ---------------------------------------------------------------------------
-# 11. Globs: UTF-16 code units
+# 12. Globs: UTF-16 code units
 # ---------------------------------------------------------------------------
 
 # JavaScript strings (and regexes without the ``u`` flag) index UTF-16 code
@@ -6472,7 +7846,7 @@ reference, through the door and on each engine alone
 
 
 # ---------------------------------------------------------------------------
-# 11. Globs: picomatch 4.0.5: glob -> JavaScript regex source
+# 12. Globs: picomatch 4.0.5: glob -> JavaScript regex source
 # ---------------------------------------------------------------------------
 #
 # What follows mirrors picomatch's parse.js for the options the product uses
@@ -7450,7 +8824,7 @@ def _glob_make_source(pattern: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# 11. Globs: JavaScript regular expressions (V8, no flags, Annex B syntax)
+# 12. Globs: JavaScript regular expressions (V8, no flags, Annex B syntax)
 # ---------------------------------------------------------------------------
 #
 # Syntax tree nodes are tuples whose first item is one of the kinds below.
@@ -8043,7 +9417,7 @@ def _glob_rx_is_valid(source: str) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# 11. Globs: Engine 1: Python's re, when its backtracking is provably cheap
+# 12. Globs: Engine 1: Python's re, when its backtracking is provably cheap
 # ---------------------------------------------------------------------------
 #
 # A backtracking matcher explores at most one path per combination of choices
@@ -8312,7 +9686,7 @@ def _glob_python_engine(regex: _GlobRegex):
 
 
 # ---------------------------------------------------------------------------
-# 11. Globs: Engine 2: a memoised NFA, polynomial on every input
+# 12. Globs: Engine 2: a memoised NFA, polynomial on every input
 # ---------------------------------------------------------------------------
 #
 # The tree compiles to a small instruction program (Thompson construction).
@@ -8829,7 +10203,7 @@ class _GlobCaptureRun:
 
 
 # ---------------------------------------------------------------------------
-# 11. Globs: The product's path matcher
+# 12. Globs: The product's path matcher
 # ---------------------------------------------------------------------------
 
 
@@ -9061,14 +10435,18 @@ except pathspec.util.AlreadyRegisteredError:
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: the frontmatter loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
+# 13. YAML: the frontmatter loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
 # ---------------------------------------------------------------------------
 
-"""YAML engine: reproduces how yaml 2.9.0 reads frontmatter (parseDocument strict, then toJS).
+"""YAML engine: reproduces how yaml 2.9.0 reads frontmatter (parseDocument strict, then toJS),
+and how the reference's importer has it write frontmatter (stringify, lineWidth 0).
 
 Door: FrontmatterYaml.load(source, route="auto"), which returns JS-shaped
 plain data or raises FrontmatterYaml.Error (stage "parse" or "toJS", the
-library's first error code, a message).  Everything else is private.
+library's first error code, a message); FrontmatterYaml.stringify(value),
+the text `stringify(value, {lineWidth: 0, sortMapEntries: false})` returns
+for a map of strings, numbers, booleans, nulls, lists and maps (untrimmed:
+`adr migrate` trims it).  Everything else is private.
 
 Guarantees: the library's value (numbers as doubles, JS own-key order, the
 YAML 1.2 core schema, or its 1.1 schema under %YAML 1.1) or its first error,
@@ -9078,6 +10456,10 @@ and alias expansion is capped as in toJS (maxAliasCount 100).  Two routes: a
 line-based fast path for plain frontmatter, which declines everything else to
 the full path (our scanner, PyYAML's event parser subclassed, our composer and
 converter; ADR 0003).  No C extension: a checkout and the .pyz run this code.
+The writer gives the library's bytes, its three lossy writes included (they
+read back as the library reads them), at any depth (a stack, not recursion);
+a cycle (ValueError), a key that is not a str or a value of another type
+(TypeError) is refused, never guessed.
 
 Equivalence: tests/data/vectors/yaml.json, 573 cases recorded from the
 library, through both routes (tests/test_vectors_yaml.py, with hostile-input
@@ -9085,6 +10467,11 @@ time bounds); the fast path equals the full path on every vector, on the
 conformance and benchmark corpora and under a differential fuzz
 (tests/test_yaml_fast_path.py); tests/test_yaml_quoted_cut.py pins the lexer's
 quoted-scalar cut before a less-indented line (48 cases, both routes).
+The writer: tests/data/vectors/yaml-stringify.json, 4,247 values written by
+the library (tools/record_yaml_stringify.mjs; Bun and Node record the same
+bytes), each output equal byte for byte and read back by `load` as the
+library reads it; property tests write and read back generated values and
+every string the other vector files load to (tests/test_vectors_yaml_stringify.py).
 """
 
 #
@@ -9127,7 +10514,7 @@ quoted-scalar cut before a less-indented line (48 cases, both routes).
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Public types
+# 13. YAML: Public types
 # ---------------------------------------------------------------------------
 
 
@@ -9205,7 +10592,7 @@ class _YamlSet(_YamlJSObject):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Internal error plumbing
+# 13. YAML: Internal error plumbing
 # ---------------------------------------------------------------------------
 
 
@@ -9260,7 +10647,7 @@ _YAML_MSG_COMPACT_MAP = "Nested mappings are not allowed in compact mappings"
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Scanner
+# 13. YAML: Scanner
 # ---------------------------------------------------------------------------
 
 # Characters after which `-`, `?` and `:` act as indicators (besides the end
@@ -10540,7 +11927,7 @@ class _YamlScanner(object):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Scalar text helpers (JS folding and escape rules)
+# 13. YAML: Scalar text helpers (JS folding and escape rules)
 # ---------------------------------------------------------------------------
 
 
@@ -10766,7 +12153,7 @@ def _yaml_block_join(parts, lines, trim, folded, explicit, on_error):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Parser (PyYAML's event parser with JS document/property/error rules)
+# 13. YAML: Parser (PyYAML's event parser with JS document/property/error rules)
 # ---------------------------------------------------------------------------
 
 # JS String.prototype.trim white space (used for directive lines).
@@ -11372,7 +12759,7 @@ class _YamlPurePipeline(_YamlScanner, _YamlParser):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Node graph
+# 13. YAML: Node graph
 # ---------------------------------------------------------------------------
 
 
@@ -11430,7 +12817,7 @@ _YAML_NO_KEY = object()
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
+# 13. YAML: Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
 # ---------------------------------------------------------------------------
 
 # JS RegExp `$` matches only at the very end, hence \Z throughout.
@@ -11753,7 +13140,7 @@ def _yaml_resolve_tagged_scalar(text, tag, schema11):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Composer: events -> node graph
+# 13. YAML: Composer: events -> node graph
 # ---------------------------------------------------------------------------
 
 
@@ -11970,53 +13357,8 @@ class _YamlComposer(object):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: JS value conversion (Document.toJS)
+# 13. YAML: JS value conversion (Document.toJS)
 # ---------------------------------------------------------------------------
-
-
-def _yaml_js_number_string(value):
-    """JS Number.prototype.toString for a double."""
-    if value != value:
-        return "NaN"
-    if value == math.inf:
-        return "Infinity"
-    if value == -math.inf:
-        return "-Infinity"
-    if value == 0:
-        return "0"
-    value = float(value)
-    sign = "-" if value < 0 else ""
-    text = repr(abs(value))
-    # Decompose Python's shortest repr into digits and a decimal exponent.
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        exponent = int(exponent)
-    else:
-        mantissa, exponent = text, 0
-    if "." in mantissa:
-        whole, frac = mantissa.split(".")
-    else:
-        whole, frac = mantissa, ""
-    if frac == "0":
-        frac = ""
-    digits = (whole + frac).lstrip("0")
-    point = len(whole) + exponent  # position of the decimal point
-    if whole.strip("0") == "":
-        # 0.000123 -> digits "123", point moves left by the leading zeros
-        lead = len(frac) - len(frac.lstrip("0"))
-        point = exponent - lead
-    digits = digits.rstrip("0") or "0"
-    k = len(digits)
-    n = point
-    if k <= n <= 21:
-        return sign + digits + "0" * (n - k)
-    if 0 < n <= 21:
-        return sign + digits[:n] + "." + digits[n:]
-    if -6 < n <= 0:
-        return sign + "0." + "0" * (-n) + digits
-    exp = n - 1
-    mant = digits[0] + ("." + digits[1:] if k > 1 else "")
-    return sign + mant + "e" + ("+" if exp >= 0 else "-") + str(abs(exp))
 
 
 def _yaml_js_string(value):
@@ -12028,7 +13370,7 @@ def _yaml_js_string(value):
     if value is False:
         return "false"
     if isinstance(value, (int, float)):
-        return _yaml_js_number_string(value)
+        return JS.number_text(value)
     if isinstance(value, str):
         return value
     return str(value)
@@ -12233,7 +13575,7 @@ class _YamlToJS(object):
         if js_key is False:
             return "false"
         if cls is int or cls is float:
-            return _yaml_js_number_string(js_key)
+            return JS.number_text(js_key)
         return _yaml_stringify_key(key_node, self._schema11)
 
     def _alias(self, node):
@@ -12558,7 +13900,7 @@ def _yaml_flow_number(node):
         return "0o%o" % value
     if fmt == "EXP":
         return _yaml_js_exponential(float(value))
-    text = "-0" if (value == 0 and math.copysign(1.0, value) < 0) else _yaml_js_number_string(value)
+    text = "-0" if (value == 0 and math.copysign(1.0, value) < 0) else JS.number_text(value)
     if node.fraction and "e" not in text:
         dot = text.find(".")
         if dot < 0:
@@ -12588,7 +13930,321 @@ def _yaml_js_exponential(value):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Entry point
+# 13. YAML: stringify (Document -> text, yaml 2.9.0 with lineWidth 0)
+# ---------------------------------------------------------------------------
+#
+# `stringify(value, {lineWidth: 0, sortMapEntries: false})`, the call with
+# which the reference's `adr migrate` writes a migrated record's frontmatter.
+# The library first builds a Document (createNode: a map for an object, a
+# sequence for an array, a scalar for the rest, no tags, no comments, no
+# flow style) and then prints it.  Over such a document only these of its
+# decisions can differ, and each is ported from the 2.9.0 source named:
+#
+#   stringifyDocument  the body, then one line break; no `---`, no directives;
+#   stringifyCollection (block)  a map's pairs at its indent, a sequence's
+#                      items as "- " at its indent + 2, an empty one as {} / [];
+#   stringifyPair      `key: value`; a non-empty collection value on the next
+#                      line at indent + 2; a key whose written form is over
+#                      1024 UTF-16 units becomes explicit (`? key` / `: value`);
+#   stringifyNumber    JSON.stringify of the double, "-0", .nan, .inf, -.inf;
+#   stringifyString    plain, single quoted, double quoted (JSON escapes plus
+#                      YAML's \0 \a \v \e, multi-line from 40 units on) or a
+#                      block literal (chomping and indentation indicators).
+#
+# lineWidth 0 turns folding off (foldFlowLines returns its text; the block
+# string is always literal, never folded).  Unreachable for a value, and so
+# left out: tags, anchors and aliases (the importer's values are rebuilt by
+# zod, so no object is shared; a cycle is refused), comments and spaceBefore,
+# flow collections with items, allNullValues (a null value is a node, never
+# missing), BLOCK_FOLDED and QUOTE_* scalar types (a created scalar has no
+# type), folding, an empty block scalar (an empty string is quoted before)
+# and a value written empty or from a line break (no value is).  A Python str is read as the JS string it stands for:
+# adjacent surrogates pair up, as the loader pairs them.
+
+_YAML_OUT_FORCE_DOUBLE_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_YAML_OUT_PLAIN_FORBIDDEN_RE = re.compile(
+    r"\A[\n\t ,\[\]{}#&*!|>'\"%@`]|\A[?-]\Z|\A[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]\Z"
+)
+# containsDocumentMarker: /^(%|---|\.\.\.)/m, where JS's `^` also follows \r, U+2028 and U+2029.
+_YAML_OUT_DOC_MARKER_RE = re.compile("(?:\\A|(?<=[\n\r\u2028\u2029]))(?:%|---|\\.\\.\\.)")
+_YAML_OUT_BLOCK_QUOTED_RE = re.compile(r"\n[\t ]+\Z")
+_YAML_OUT_SINGLE_REFUSED_RE = re.compile(r"[ \t]\n|\n[ \t]")
+_YAML_OUT_BLOCK_END_NEWLINES_RE = re.compile(r"(?:\A|(?<!\n))\n+(?!\n|\Z)")
+_YAML_OUT_NEWLINES_RE = re.compile(r"\n+")
+# The core schema's tests a plain string must not pass (it would read back as another type).
+_YAML_OUT_CORE_TESTS = (_YAML_NULL_RE, _YAML_BOOL_RE, _YAML_INT_OCT_RE, _YAML_INT_RE, _YAML_INT_HEX_RE,
+                        _YAML_FLOAT_NAN_RE, _YAML_FLOAT_EXP_RE, _YAML_FLOAT_RE)
+# All of them as one alternation: it matches exactly when one of them does, in one call.
+_YAML_OUT_CORE_ANY_RE = re.compile("|".join("(?:%s)" % test.pattern for test in _YAML_OUT_CORE_TESTS))
+_YAML_OUT_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
+                          "\t": "\\t"}
+# doubleQuotedString's YAML spellings of JSON's \uXXXX escapes; any other \u00XX becomes \xXX.
+# (\N \_ \L \P never fire: JSON.stringify leaves U+0085, U+00A0, U+2028 and U+2029 raw.)
+_YAML_OUT_DQ_SHORT = {"0000": "\\0", "0007": "\\a", "000b": "\\v", "001b": "\\e", "0085": "\\N",
+                      "00a0": "\\_", "2028": "\\L", "2029": "\\P"}
+_YAML_OUT_STEP = "  "  # indentStep: the default indent of 2
+_YAML_OUT_KEY_LIMIT = 1024  # an implicit key's written length, in UTF-16 units
+_YAML_OUT_DQ_MULTILINE = 40  # doubleQuotedMinMultiLineLength
+
+
+def _yaml_out_units(text):
+    """The length of a JS string: UTF-16 code units."""
+    if text.isascii():
+        return len(text)
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def _yaml_out_number(value):
+    """stringifyNumber for a double (a Python int is the double it stands for)."""
+    if not isinstance(value, float):
+        value = _yaml_int_to_double(value)
+    if value != value:
+        return ".nan"
+    if value in (math.inf, -math.inf):
+        return ".inf" if value > 0 else "-.inf"
+    if value == 0 and math.copysign(1.0, value) < 0:
+        return "-0"
+    return JS.number_text(value)
+
+
+def _yaml_out_json(value):
+    """JSON.stringify of a string (well-formed: a lone surrogate becomes \\udXXX)."""
+    out = ['"']
+    for ch in value:
+        esc = _YAML_OUT_JSON_ESCAPES.get(ch)
+        if esc is not None:
+            out.append(esc)
+        elif ch < " " or "\ud800" <= ch <= "\udfff":
+            out.append("\\u%04x" % ord(ch))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _yaml_out_double(value, indent, implicit_key):
+    """doubleQuotedString: JSON escapes re-spelled for YAML; long ones break at \\n."""
+    json_text = _yaml_out_json(value)
+
+    def at(i):  # JS json[i]: "" past the end
+        return json_text[i] if i < len(json_text) else ""
+
+    indent = indent or ("  " if _YAML_OUT_DOC_MARKER_RE.search(value) else "")
+    one_line = implicit_key or _yaml_out_units(json_text) < _YAML_OUT_DQ_MULTILINE
+    out, start, i = [], 0, 0
+    while i < len(json_text):
+        ch = json_text[i]
+        if ch == " " and at(i + 1) == "\\" and at(i + 2) == "n":
+            # A space before a line break is escaped so that folding keeps it.
+            out.append(json_text[start:i] + "\\ ")
+            i += 1
+            start = i
+            ch = "\\"
+        if ch == "\\":
+            following = at(i + 1)
+            if following == "u":
+                out.append(json_text[start:i])
+                code = json_text[i + 2:i + 6]
+                short = _YAML_OUT_DQ_SHORT.get(code)
+                if short is None:
+                    short = "\\x" + code[2:] if code[:2] == "00" else json_text[i:i + 6]
+                out.append(short)
+                i += 5
+                start = i + 1
+            elif following == "n" and not (one_line or at(i + 2) == '"'):
+                # Folding eats the first line break, hence two; a space after one is escaped.
+                out.append(json_text[start:i] + "\n\n")
+                while at(i + 2) == "\\" and at(i + 3) == "n" and at(i + 4) != '"':
+                    out.append("\n")
+                    i += 2
+                out.append(indent)
+                if at(i + 2) == " ":
+                    out.append("\\")
+                i += 1
+                start = i + 1
+            else:
+                i += 1
+        i += 1
+    return "".join(out) + json_text[start:] if start else json_text
+
+
+def _yaml_out_single(value, indent, implicit_key):
+    """singleQuotedString: '' for ', a blank line per line break."""
+    if (implicit_key and "\n" in value) or _YAML_OUT_SINGLE_REFUSED_RE.search(value):
+        return _yaml_out_double(value, indent, implicit_key)
+    indent = indent or ("  " if _YAML_OUT_DOC_MARKER_RE.search(value) else "")
+    body = _YAML_OUT_NEWLINES_RE.sub(lambda m: m.group() + "\n" + indent, value.replace("'", "''"))
+    return "'" + body + "'"
+
+
+def _yaml_out_quoted(value, indent, implicit_key):
+    """quotedString: single quotes for text with " and no ', else double quotes."""
+    if '"' in value and "'" not in value:
+        return _yaml_out_single(value, indent, implicit_key)
+    return _yaml_out_double(value, indent, implicit_key)
+
+
+def _yaml_out_block(value, indent, force_indent):
+    """blockString, literal (lineWidth 0 never folds): |, chomping, indentation indicator."""
+    if _YAML_OUT_BLOCK_QUOTED_RE.search(value):
+        return _yaml_out_quoted(value, indent, False)
+    indent = indent or ("  " if force_indent or _YAML_OUT_DOC_MARKER_RE.search(value) else "")
+    end_start = len(value)
+    while end_start > 0 and value[end_start - 1] in "\n\t ":
+        end_start -= 1
+    end = value[end_start:]
+    end_nl = end.find("\n")
+    if end_nl == -1:
+        chomp = "-"  # strip
+    elif value == end or end_nl != len(end) - 1:
+        chomp = "+"  # keep
+    else:
+        chomp = ""  # clip
+    if end:
+        value = value[:-len(end)]
+        if end[-1] == "\n":
+            end = end[:-1]
+        end = _YAML_OUT_BLOCK_END_NEWLINES_RE.sub(lambda m: m.group() + indent, end)
+    start_with_space, start_end, start_nl = False, 0, -1
+    while start_end < len(value) and value[start_end] in " \n":
+        if value[start_end] == " ":
+            start_with_space = True
+        else:
+            start_nl = start_end
+        start_end += 1
+    start = value[:start_nl + 1 if start_nl < start_end else start_end]
+    if start:
+        value = value[len(start):]
+        start = _YAML_OUT_NEWLINES_RE.sub(lambda m: m.group() + indent, start)
+    header = (("2" if indent else "1") if start_with_space else "") + chomp
+    value = _YAML_OUT_NEWLINES_RE.sub(lambda m: m.group() + indent, value)
+    return "|" + header + "\n" + indent + start + value + end
+
+
+def _yaml_out_plain(value, indent, implicit_key):
+    """plainString: the value as it is, unless reading it back would change it."""
+    if implicit_key and "\n" in value:
+        return _yaml_out_quoted(value, indent, implicit_key)
+    if _YAML_OUT_PLAIN_FORBIDDEN_RE.search(value):
+        if implicit_key or "\n" not in value:
+            return _yaml_out_quoted(value, indent, implicit_key)
+        return _yaml_out_block(value, indent, False)
+    if not implicit_key and "\n" in value:
+        return _yaml_out_block(value, indent, False)
+    if _YAML_OUT_DOC_MARKER_RE.search(value):
+        if indent == "":
+            return _yaml_out_block(value, indent, True)
+        if implicit_key and indent == _YAML_OUT_STEP:
+            return _yaml_out_quoted(value, indent, implicit_key)
+    if _YAML_OUT_CORE_ANY_RE.match(value):
+        return _yaml_out_quoted(value, indent, implicit_key)
+    return value
+
+
+def _yaml_out_string(value, indent, implicit_key):
+    """stringifyString for a created scalar: plain, unless a character forces double quotes."""
+    value = _yaml_join_surrogates(value)  # a JS string pairs adjacent surrogates
+    if _YAML_OUT_FORCE_DOUBLE_RE.search(value):
+        return _yaml_out_double(value, indent, implicit_key)
+    return _yaml_out_plain(value, indent, implicit_key)
+
+
+def _yaml_out_scalar(value, indent):
+    """stringify() for a scalar at `indent` (never a key): null, true/false, a number or a string."""
+    if value is None:
+        return "null"
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return _yaml_out_number(value)
+    if isinstance(value, str):
+        return _yaml_out_string(value, indent, False)
+    raise TypeError("stringify: cannot write a %s" % type(value).__name__)
+
+
+_YAML_OUT_DONE = object()  # a frame's items are all written
+
+
+class _YamlOutFrame(object):
+    """A non-empty map or sequence being written (stringifyBlockCollection): its lines so far
+    and the head of the item under way, `key:` (stringifyPair) or `- `."""
+
+    __slots__ = ("ident", "indent", "is_map", "items", "lines", "head", "value_below")
+
+    def __init__(self, value, indent):
+        self.ident = id(value)
+        self.indent = indent
+        self.is_map = isinstance(value, dict)
+        self.items = iter(value.items() if self.is_map else value)
+        self.lines = []
+        self.head = "- "
+        self.value_below = False  # a non-empty collection value starts on the next line
+
+    def advance(self):
+        """The next item's value, its head made ready; _YAML_OUT_DONE after the last."""
+        entry = next(self.items, _YAML_OUT_DONE)
+        if entry is _YAML_OUT_DONE or not self.is_map:
+            return entry
+        key, value = entry
+        if not isinstance(key, str):
+            raise TypeError("stringify: a mapping key must be a str, not %s" % type(key).__name__)
+        key_text = _yaml_out_string(key, self.indent + _YAML_OUT_STEP, True)
+        # Written longer than an implicit key may be, the key becomes explicit: `? key` / `: value`.
+        explicit = _yaml_out_units(key_text) > _YAML_OUT_KEY_LIMIT
+        self.head = "? %s\n%s:" % (key_text, self.indent) if explicit else key_text + ":"
+        self.value_below = not explicit and isinstance(value, (dict, list)) and bool(value)
+        return value
+
+    def add(self, text):
+        """Append the item under way, whose value was written as `text`."""
+        if not self.is_map:
+            line = "- " + text
+        elif self.value_below:
+            line = self.head + "\n" + self.indent + _YAML_OUT_STEP + text
+        else:
+            line = self.head + " " + text
+        self.lines.append(line)
+
+
+def _yaml_out_enter(value, indent, stack, path):
+    """The text of a scalar or an empty collection, or None after pushing a frame for a
+    non-empty collection (`path` holds the ids of the collections being written)."""
+    if not isinstance(value, (dict, list)):
+        return _yaml_out_scalar(value, indent)
+    if not value:
+        return "{}" if isinstance(value, dict) else "[]"
+    if id(value) in path:
+        raise ValueError("stringify: the value contains itself")
+    path.add(id(value))
+    stack.append(_YamlOutFrame(value, indent))
+    return None
+
+
+def _yaml_stringify_value(value):
+    """stringify(value, {lineWidth: 0, sortMapEntries: false}): the document, then a line break.
+
+    Depth-first with a stack of frames rather than recursion, so that any depth the loader
+    accepts (800 levels) is written too; every item is written at its parent's indent + 2.
+    """
+    stack = []  # the frames of the collections under way, innermost last
+    path = set()
+    text = _yaml_out_enter(value, "", stack, path)
+    while stack:
+        frame = stack[-1]
+        if text is not None:
+            frame.add(text)
+        item = frame.advance()
+        if item is _YAML_OUT_DONE:
+            stack.pop()
+            path.discard(frame.ident)
+            text = ("\n" + frame.indent).join(frame.lines)
+        else:
+            text = _yaml_out_enter(item, frame.indent + _YAML_OUT_STEP, stack, path)
+    return text + "\n"
+
+
+# ---------------------------------------------------------------------------
+# 13. YAML: Entry point
 # ---------------------------------------------------------------------------
 
 
@@ -12645,7 +14301,7 @@ def _yaml_load_pure_python(source):
 
 
 # ---------------------------------------------------------------------------
-# 12. YAML: Line-based fast path
+# 13. YAML: Line-based fast path
 # ---------------------------------------------------------------------------
 #
 # Nearly all ADR frontmatter is a handful of `key: value` lines, a few
@@ -12908,7 +14564,8 @@ def _load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
 
 
 class FrontmatterYaml(object):
-    """The YAML engine's door: `load` reads frontmatter as yaml 2.9.0 does, or raises `Error`."""
+    """The YAML engine's door: `load` reads frontmatter as yaml 2.9.0 does, or raises `Error`;
+    `stringify` writes a value as the reference's importer has yaml 2.9.0 write it."""
 
     __slots__ = ()
     Error = _FrontmatterYamlError  # .stage ("parse" or "toJS"), .code, .message
@@ -12918,9 +14575,18 @@ class FrontmatterYaml(object):
         """Plain JS-shaped data, or FrontmatterYaml.Error (see _load_frontmatter_yaml)."""
         return _load_frontmatter_yaml(source, route)
 
+    @staticmethod
+    def stringify(value: Any) -> str:
+        """yaml 2.9.0's `stringify(value, {lineWidth: 0, sortMapEntries: false})`, untrimmed.
+
+        *value*: None, bool, int or float (a JS number), str, list, or dict with str keys
+        (written in its order), nested; anything else raises TypeError, a cycle ValueError.
+        """
+        return _yaml_stringify_value(value)
+
 
 # ---------------------------------------------------------------------------
-# 13. Semver: package patterns and semver ranges
+# 14. Semver: package patterns and semver ranges
 # ---------------------------------------------------------------------------
 
 """Semver engine: the reference's parsePackagePattern over node-semver 7.8.5's validRange.
@@ -13426,7 +15092,7 @@ def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
 
 
 # ---------------------------------------------------------------------------
-# 14. URL: validity under the WHATWG URL Standard
+# 15. URL: validity under the WHATWG URL Standard
 # ---------------------------------------------------------------------------
 #
 # Reproduces whether `new URL(text)` (no base URL) succeeds: the WHATWG URL
@@ -13712,6 +15378,873 @@ def _url_ipv6_tail_ok(text):
         if int(part) > 255:
             return False
     return True
+
+
+# ---------------------------------------------------------------------------
+# 16. Collation: JavaScript's localeCompare (ICU root collation, en-US)
+# ---------------------------------------------------------------------------
+
+"""Collation engine: `a.localeCompare(b)` of Bun 1.4.5 and Node 20/22, default locale en-US.
+
+Door: LocaleCollation (`key(text)`, a sort key whose order is localeCompare's, with equal
+keys exactly where localeCompare returns 0, for Python's stable `sorted(key=...)`; and
+`compare(a, b)`, the sign of a.localeCompare(b)).  Everything else here is private.
+
+Reproduces `new Intl.Collator()` without options, which both runtimes build on ICU 78
+(Unicode 17.0, UCA 17.0, CLDR 48 root collation): tertiary strength, alternate
+non-ignorable, no numeric ordering, caseFirst off, normalisation on.  The weights are the
+runtime's own: tools/gen_locale_collation.py reads coll/ucadata.icu out of the runtime's
+executable (Bun 1.4.5 and Node 20.20.2 carry byte-identical copies) and ranks them; the
+table below is that, range-encoded, zlib-compressed and in base85 (46 KB).  The algorithm
+is ICU's CollationIterator: the FCD check, with NFD of the segments that fail it (Unicode 17
+combining classes and decompositions from the same ICU, not Python's unicodedata); the 1,153
+contractions of the root collation with discontiguous matching (UCA S2.1); Hangul syllables
+as their jamo; implicit weights for unassigned code points and lone surrogates (a surrogate
+pair is one character, as in JavaScript); three levels compared in turn (primary, secondary,
+tertiary without the case bits).  The key is text: each level's weights, one or two
+characters each, the levels joined by NUL.
+
+Guarantee: exact for every string, on every Python, except strings holding one of the 80,992
+CJK ideographs outside U+4E00..U+9FFF (Extensions A to J) or a character canonically
+equivalent to one.  ICU 78 interleaves all Han ideographs by radical and stroke, a table of
+22,800 runs; we rank the 21,004 ideographs of U+4E00..U+9FFF and U+FA0E..U+FA29 exactly and
+order the others after them by code point, still a total order (README, "Where we differ").
+Cost (bench/collation.py): the table is decoded on first use (0.1 to 0.2 s); a key is a
+str.translate per level for text without combining marks or contraction pairs, so sorting
+10,000 ADR paths takes about 0.1 s, and strings with marks take ICU's slower path.
+
+Tested by tests/test_vectors_locale_compare.py against tests/data/vectors/locale-compare.json,
+recorded with Bun 1.4.5 by tools/record_locale_compare.mjs (Node 20.20.2 agrees on every
+case): the stable localeCompare order, ties and pairwise signs of seeded random lists from
+ASCII, path-like, ULID-like, accented Latin, mixed-script, combining, astral, lone-surrogate
+and ignorable alphabets; every pair of ASCII characters; and the order of every code point
+of the BMP and the SMP.
+"""
+
+# BEGIN generated by tools/gen_locale_collation.py: do not edit by hand
+# Source: icudt78l/coll/ucadata.icu of bun 1.4.5 (sha256 f5298e75de7c5388caeb9cf21a2fc4ad64b1796af4579b26ab6ece52489c1055),
+# the same bytes as in node's ICU 78.2.0 (Unicode 17.0.0, UCA 17.0.0).
+# explicit 44695, derived 2005, primaries 36432, secondaries 268, tertiaries 30, core_han 21004,
+# ext_han 80992, contractions 1153, ccc 968, decompositions 2081
+# 104036 bytes encoded, 36568 compressed, 45710 as base85.
+_LC_TABLE = (
+    "c-ri}2bfe<vN(S0-rL>N6MGn%neLt;3JQXVnN>{eu6fnnb=T~wyX&fJ&SD@9IR}v(6iFgckSHM0Ku|%FB1lq97{Khm>QtS3?"
+    "ird{pKsrLzxRKB-%Qu3x+m00b?T%#@b)4P-0y$w#2v?p0K~v`YM>JwC`KoOmw@3|kKss{;TsPyTq`h#!3g^70u(UXL3~fkXS"
+    "lNl!($ojlgKM02y+2md64ndk1?cB9>8J=wNZE)9$~nvEha>c3I?SNk`}Q!gAxXH7^E0v7!+B-TUr4cGH7LmlK`z5G_%rcp@S"
+    "y~#I49A+}tjb@9t7OT?DR*GMt&maEid;k1(uYP|6@_5t}n8VNi!bia~}!krlk96`&!5R#rF((3(LrE4>z0@VJFZxLG=%3kn&"
+    "|75E~-D7Uk@6ei8?7$gZSlVE)xWhm7hwUQctE5p~NX}#w&d|rHSxgSai?rkrzt>DB}LNlen7mDW}#n1Z@ZoXsx2{j1sbFZ}i"
+    "4gelG4s;fu%O$x<!p`^iaEQKnoa_gc?9touFqF6dCnUQ56UqsXGFmC92j!j2SNICE90kYyu@c<GjZhp%TDhA*5`4<MxKkd$R"
+    "#fgrko2vqTA8~6Tx8m(fa87Fy%Bs4M^V9N5^fsx)F7N&jHDML7*!+nmAGx>)<jpEDztdefH0Bb3>1?q4SoiEA3uE#%<*dKi#"
+    "^;RVBoZ4Bd>#fNUZk2=hjq6Kq85|i7_sx@RaMi==N*i*MlDSCiGQG(j&sX#@Dh&eG~!pbtLdhppyjM;TkfAN$Tzy^6R#XfPW"
+    "N3h_cA%FA>ORplZK?6?G|Nc{(aZJesjw26h1HhK(7#CLB$4E&k7ggi8$#tf0MJ3$4SYHpiyE3rvn%^1-wGcpUwyOq8NK+VWC"
+    "hVI>@=U8*q#^%&$?rMMPbVpFc%ZA9_`F5s@vEegd0BUrsj^6w3ZDAYHoZ%}us2gOHlQ)oyopIyGV?ttRk`KxjX%|}-P6K>1x"
+    "3B{S_EDyi`Ly|{lkT$zj!c;C#NWH&=@Cby*1QF2J52d{Oi1^rUm;VHV7LtUL8a<W4=i=)N4(vXM<<x{ZSb&|OjEii(RM+uV%"
+    "=@G@%##%A%CIV*&$2vYF)MVt<fR3J<-XmbAZrSsC3qOy4p!$`6tN_+w6iazP~H_4pu`$Aa&%LvD#~5Zt?51n=bN$Lv@{v{k7"
+    "3YGgzs|CinYYTYUutHjweqyaRt`9*2kr;l_AMqg25jc9F=V>tY?i=5i3`5D~U!7j?XsCE|r2?<65!iS|fUem4UbgK9+!$9!H"
+    "eQmgi<xS=j@&WMGk0&mES$Dzemul$EVj(lXwcw%tA|eObEKBo?6VM07vJqQo5#$O*R@iFxIr1pEQqPTfnv|A<Fj_wV5MciC$"
+    "{gv)5`z|=ZRs%xd0uJw5AjYEp1n!>&WhDDahug72zKn06t<!5<2uu9?;(LlCHgWD+ZZQm->8m8S80?ceLe9gI=#ow^IjZ%!@"
+    "w^q@`tSE}ui)dVxk8)0~V(zdE7)p-XQMZf({Ghr1QaOqNc4&%IgF!Kanheqm>M%HxK?#ElgE9t3F{s5L#UP11BB;w)V+Kta9"
+    "L+$!6){KzM5@DjmY1fk6EVbQ431&YoWZdSS}-_{K?Q@_R-DH(IDvr>Ph@ZsgF@@u$qX8Cj_Na3&fpZBe6UYXu}dR>Q_7%akO"
+    "#|)ilrW_ncm@Y{Hu_+fLPBeQ~7o(gVVyq8Etr=xRJpF3?>7^j|49C873J>nBMYru)sSQT*M&5V6i<Cv<@&J#kqr!KWY!w&{)"
+    "74(vket4SEqMp_d>{aTtZor*?~unyiczGKhzCEswv&@f(JYX!WCJNDJ|dPJ+`z!D8$Ml@U-_p^ilb$Uii_AeQ_X#&QYwytt8"
+    ">9%xZc#7H2~OLWIA*TobG!eJLj1=~9glC{ChaG8`bC}q$bYPu?Mg_SGd6@q8{XRPu+!ovJOUFOmbf3ua%b1W>csuE}^bB7=K"
+    "?QfR43=?HelwuHLP**crLZFa|&$eOew{5H#%GpzX6;{J3yIK!dYU>o>+RbCRC|Z0m#$ZB-WUpY*7!sao#a{q61dnPmpYs|9("
+    "*EKMN;Q^XZt^81PFGr7A-9LP6}&JMK)g^2*pBj;m|>8oBa_rqq0}Q*gN<9wUh?^*%WX7f4bS#S9=B%v@oXwp(jt~*3vQ28GD"
+    "PKBbDBIWvWTVLMXUgEmKQ&WK(PZBGtr)2R0L{>XBHzGadAnTIm5z=EzGm9c$MyCe@h*<lT^jB`=p%RUuDi0#@s5Yhp|&EY_A"
+    "ryPAhAiNLT}_8gbN$#-I+i*j{F%w_8|0aG8HMacJJ`nO=p3***2dYJ`JZ4R-WT7C)n*3g6WTwRko4WyhMTCYDGw!nbiXDaf>"
+    "ar_Et;m0A1YYyVaYyW7HO4VDJbS+3R43>GyrdciIWFdA?lv%=X4KM&R9>N%*Uh?CV6@$uDkg3@Y=|3M2oxf-8#BYM=r=Gts;"
+    "veC`eO?5NXe6!iP(8B&?VGHae9<g+&=Y7^&B6?^^kpkiA)udFY8c5DWgKq`aHySWv!M7sBya1y(eb9?NB8NNn5_X=I`CVJR&"
+    "Z>Kx&}Z}nqsG-_0gjW3qj_$JeL|L1((LP<0pk4@Y+snp44D;;ybB|!!{W&~g9X-^49;S3HiOm-e$C)F41UYt9M+4^W$Zi#7X"
+    "}NtJMI@Ld664hLvt=*aDG4(DXG7o<L2Z7eBU!@$tfzJKm=43?jB?pR`e~RzG3(D6OhOyZ6hJ8vL5Lw310e4!~>T!jpzD89!F"
+    "W==E++4zCvsK>?idxD{7I~Jizri;4y|j(o#tt$M8<RS>&E0TKGhPH_D`PFtFmV*0ToYJZsF4u%CKHfk2-&sK?+)izstkQA4h"
+    "?BD>4*wg|GVfE;gWCUMJ)L@dgHb0vdo82p97jSOyLa0`Rm7~Ia_4hDBJxQoF(4DMxcAA<)NJjmc71`ji6!{8AHcdN~-PNE9U"
+    "eULewE44OG;G8~SZ;CmU44-tZNt0x|FlaCpya-YbiIF^Oa7SR%8Yk{&(7k}%==FfBhb_fHV{6UnXtRLj@{%lqGE2p(WvUCMP"
+    "D8FWs+%}3=Xszfc%|9&M9~b3&H9&F1}iWDd~R}<N~ot-_$^~?NaY(H(pEub7l#DuY=P9Cb9gF-oYt`-C<*u`pPxP{bumLZa-"
+    "{S00JAT(y@yP1>QLD-?K|bcXJkt^Fe`Id{~e{Fj!aoaBv@P5<yByTQa9}f$y(8~z=f`5@{L>=)ObMp%>I5_CG5;$M4EYSxGv"
+    "m7X0GDJ;{ZMwwLVcLmPk<0O*l?3hoff9=_2WO71&K+cY!?w_7vDlU~hqa1ojo!Phfw60|X8f_=LbgMsQf`B~>X{Gp=cl1*Wl"
+    "J!S42~MtYXjMJmi>28*dVf6JH!Pbo=RQ}sYsZfzz`4Q=osdbK6|q>G)+-)`sdFNy4}ZLzUcR)DW!^m+!9LlZqeywafS*$nZa"
+    "1@&0ay=pPBkzOSTxWeGg_*)@^nukb(JkUZJnJC0o{zEyUwE+fKNO^G6h)D~1Qfh3lz##&M3LGYIxWEwtM+zLpu}a^4L2E3tB"
+    "r6+4z&*qb!qqJSU=Xd;mH~V%HRJr5!R6{}3t%<kVqU1bgu$gu{5^v|F!7HZ?lJ~{VsM4)76G(>f;6}kz`P-92vvy_53~By2P"
+    "~_R<cO5u^fp-EQG>k_+%C(K&?e8DdV_pdcQ7JNWk>Lv7<3i%YF1?;Y9vc2QRN1M+FE-zL*#wWV67-Dm0FuIA5+^QAt#I9g91"
+    "lr*}!Z+VC{t5s3$H8d?-PFW9<^u;P^iSYnCtZ^p{jug2mbuvbW<}y-<RFD}HY<n;Gb5iBP+`)+WsZ$aYGE#G_o1e`W9w2DdV"
+    "}n!$ApZU}||=PIUL%iww=g#N~qzcctJgU1*=&Y**|!;S*m32ZO0t-zZZ+|P}0noy?;oWb3+cODOs#isB3-1nuM%QrvJyz=-P"
+    "t-#6{?m=j~2w3n#Bp4~AoSmuGu9pbU0;8DOgRvPgqDCT8%K@Ww+j|hRWxzw}k`tPP2p2u&>$^__kE$bO2WE&gn*Fj%xcEqG-"
+    "Sq-%(@@UB{L0c6&SG$!)!0NvXDfGz1!H3|Pi&A!w-%RaOo>k5Zywi$tBa3y5LX>DaNR&iyQf2<H6(IaQz3Atm3QRD#T>sbt@"
+    "rt(tglZr=Bi-P2j5B9t^yax5c1AQtt8A8j<RJ9<NIhN7$r>2OVk=eGT3x<?S0yss)ZpXv>zx+mn#7AGfgp2+d^sJa}rVvw1W"
+    "3Lz--c*og2sOE|KV*=LOD^a~wxm4N-dbWg;d=0Y`GUihFAmSaS*K2h`+qd3?-QgE;w3aYl-QzD1np+VxowNFf~!56I-FBPLa"
+    "3B}L`=H>u4gO#MnGs-qFcNa71!&r5C#rYD{hUp2YA>Tu063VMIH$n<fecK@qJ8q;fvDsM5<Th6w!b|YtPvy3qBN)sGCOmx^G"
+    "M@!`h+wUFCtf9`~d8#bI3-6D6hS3Jhc5Nm~gNax}Kn;$?vpRQ<HS~ohRK7~jXGuZfuq}cg)ZLZ5Ty`TXH*1@+oIHc`G3+imr"
+    "Y9Nv;SL<!4=1HHj@2`6xM_UAC5x%+2~m<8UyO+<Gp#+e)k*kdz;cXrJSwTbS~)&d5&e8fG>61VG-p(^$0m^Y4X*)Jk+Zi+>u"
+    "ko=eBgdAs)P4KFi}AAD9QN25pZ}pN$}ONz**n+^r2ZV4Kmw2&@ZcYF{#NIXU|jfH9OC!^Y|w~;&@2>3KG1>;~oQv^H`HQiVN"
+    "lPY?<793^%Iv#~9}G!<jftriRPur8~Jy%w$z(tWMB~FE+AD)<8Ia!JrxJ)g57t%OzF20_6(xCyTkyjpC&xcRvd2#2K9F)Aaf"
+    "q)$Y-HmrTVvMhbZ7F^8<>nBr)AEKlfVV10rcxx0yy;ALa?d`Mitu7DT!6iBpWS5rtdW7nOKxQjRBvP!BN+=I*1QUcX~3$7*1"
+    "wabI6#|KG$>}>V<TY;I%M}yJb$6kt@k7&UyW_SyGnQS~QbN>q9y+yK6KKFbMK1I}m9v2E%O9d_yxLn{0fhz^B68N&fmqb&&k"
+    "Cl@B_j8GUjIbfX_ZCASXTcA;PoBw(>8W&bB*{I3m2@!u?GywhO8j7RCykxF^tea{gI9%_*95K>xJKYwf$Idm!h_v7UiNnvW0"
+    "ltCdaDBoUS6W{S{5nlg5!PfD*1txsMb6eE|gxqHEQh+(h6oYV0w*w>`^GXYN4opQEu3@(0T{UGY_KNBVsJb753>JW_IsYb%O"
+    "IIcfxmajY7F>g?$V$Vg|Wv;Qys>hl1Eo@=0-~UD?W0;2v!19xux02Exe_VRR%ItZ9X;Mg6ceq@Ax@YL5)2%Z0Rho1Z8DPZs|"
+    "%T>QnZUJ^s412!%IX|hosuFVp7w;1<_Bsbu1qfGt+VMAJmUk%w3i)UlYK1!HpEo4;}AZAVb@(j_0E6TRTpOvLZwgUzQENF{3"
+    "kI8J?gz;*M-QIIZXFK;8H0h0Y)0VV)LAH~SJiGI9A#o2RXfu_@y(>6imq(e|ucbn|uaR-S1p}Fnd;w-L41En1^!L_j%wh<4$"
+    "@js!{PLjjio{D<DUjlOQ@q||9m<San<pLJY$azO+)P?)Jq6aXdV#f&USv(D&dGLgHD=|_KE|43P5tMaQwB=>^t+Nj54@7;e>"
+    "6!Wb<8U9{<S`&5c$a<{y*yT=kj^4bp}bmiNTqBIjt1oO>I(Xo`Ih%u_D!UtN%8iKbOyYtrg}9eU2pDdL!1crjPaJbR{~}zU*"
+    "Db+jThMAeHPq?9Jrua-h?Tu7d?U{!WGs7&K=Eqyd9E!Il;nNn&K5D5tV0APSu;J4*=;E|JB9nM#TAlEd3g0)ARTGIks?D$%+"
+    "#c@eJ5g4ECWX({A@-WE$)oYga!$x*Xl=S)q^o)U>WM&M|MV@890ZS5)+oR?cmzw3ZG8}tZoBhbnosrwyjTjC`W9Q4UTeag>9"
+    "O&&r-3Dkv@lIWiRKBD6tIH^}rQZ^RurMSPPMfLY3l`W#y{FQSbG4)x@Q}N{hT5h&|R|0(}@^tV=V0KcXK@BVrg|)}$*a)07z"
+    "-wQKjDPhLo%K&8B)G11<41vWnFu-IZ?;dtT3KD{%t$yK9V+lmJCZmL@nV9vVkUoO?Il8#L2j1RvoaVt9J^*Vq<M)kh-cxYx)"
+    "g+%>sH-P{ukjwm>XWu4e3D9Yy+NW#rbQ-lD_I7pUGVwcON<ue4fdrwKTr-c3g1CqsTfWnKZLJvjSaOb)7O+2=Gk(Kv2bHdY|"
+    "OpjSP;Wt`)C|EsPxb1)yh<85RPVf&2ylZ$-I1pC`J$2*YgaR+|KF7Py6`eZkIZJ<)J6>JK;RJ4X82&?77|c8XwMEX(sB$sQ;"
+    "jo5$Yy^wm6rm(yvpWHJ8<DfuxF+JC}ie$QZ-y{9x;@6KaHi}{`;?D=ap4W{65D*hqIWwXu#@~o}Zl584sK{eWX#L~0#4$)8j"
+    "fQk8#Et-OV!I}Zpc`2=iZBcRSW{WdvaW4VR)yERE#F@0zb-`}4^uUNd(h}|s#n}!X+jp8{R=9{YiM_-M@UVT7t%jAQn!)B!3"
+    "<umUV5L}WhrHdA$ro8Cm}7?=YqksD5Nlb?>DAL(=D?J>T@}lwCdqwoeZi@tz}{dLNHSRFj{Fv&1J+e;1;D#pt!{C!PI!`9x}"
+    "!t#SQ36bxESW_6u3*^ZeBj?^^y!&vqA}Br+e>F-utJ{O$$^wbmTSV^>rNYuHY`-<66CEOi{S|uF<Q79<Ljcw5*F<zD9W|$DT"
+    "~<53Uw#PBVb@n`Iy2*6@_YD}=;FkhqYSrb>8W<M(ugh0lWWxeYMtWPPhfJZsIWzSYcRhL&#$2)Bx?+$!*Gf$s?1Ch%Q>+Xe0"
+    "r_@2^2l+apxosojr5ZlX^(Dr*}iK~t5fzsYYgvD?4a94vG@E##fs3O5x9_tEH<d7hYJ>m0EwoDEp-GKvKVc4%5wL)?{HM4Dd"
+    "%nl7BsHPtLBf|zf)2(NA&OE4cH&d<oC%8H=$G@|VrWBa|8H~~1DUiUHbUDwR+HMP}i&&taOMmJ0h}DaxgC!~k+H<UhE(cyr?"
+    "ThSR#DfubVu7^?7G!u%D8rbwDeBxoAyhHC5INjZ%ppRf>=2(h!5)8YtB;>#lr?1eW4S{3)NfhMXl2D(Q%m>o74&gMX6-gO6C"
+    "1|hCu3Q|nMLf#e<GI9aWt#H>OG=@!+EVPK~_O?5OjG})+-J!my432!-hFkk1|BKjV5h*FqO9^JFbyawC!Y#d(i#7zc}qu#-|"
+    "cI0$}^!MTWnp57+2}g>q%C4TBOsAtbk`u3;cY-ha;^5v;34R0sZLEv0}Pf?NcQ@mfmE5V20z($T6MIR?~sxE$P)R-$^gFAXY"
+    "Ch#lRyJPzgZQca&a)~q38O(kr_MI_lZRv#{~!kuWTY4%m8w1wqbXIokX$2CGxH?x$8>#dc`h{ck9Rlc!xy!%pXG10zhZfli#"
+    "3Op*Vu1{m%NZrVHl79=CkSJ=%SOs6QmU~$(m{^C2DSZJu!)kd2CsV;o2^Gw2MMzB6)8A4|tl-ma6|7TLaC#X&<W^e^0}*DeS"
+    "YMwg<4!Jj2TMbD#VZ&j^=;F#kUb3fCbkypFm^G6=Ik@BV@dHcZi2ZlmC+}hL`+AM;v^JttTfAp9G%DJa3Y+Wvn=99xuwwCW!"
+    "N2b;ilw5emVP2^TGNwvl1rG5|Q?%Z#4$lGo5Fj%Ddib8}=D(X?>OYUZ}*^A%{7BB8R8NGjK{hK+L`zX|<~LU>lnf{qzgpI=X"
+    "m)#n5HeQLhG8o4rck*9qS$NLm>wwW8h{u_gnpt6oYBb*}ti`%PIg0(<>R4w=cpk$0t%GTH(`iWfpsJZPtwSjrQo1YaXk#P{W"
+    "b;Y5LQE2xIX68hGPx%lPkJ2|P)g-AU{Om+3`QW;26e2_C0x-fe^*H#gO3ave)bc?1_;Y>VPM;4e_P%}m0txRs3msinR&4R*{"
+    ")Cl}47v}ZHX)X_aPejFlkg{h)t{cFw<mTgcL^xXPOMFaM-7C06a>6S=*Kkvl(z=YXQU;<kwA4Z%OzbM-v!5f4!4IvW&5*0}D"
+    "<gV@_Ct5!&e1oxeK9Vf=3mz#T2B-;^+Bvjxy^$Qt(6+@PNzJTsX!{L>{OTf(V4Z#vY8SXf=aUcDVEEOC=C>#H?!PYE-Ey|ih"
+    "ms6u0+agQaITr4s92UeE|Cwpt)wgfVA(8?c}tB(WhIng5+T)R_F0`XdDuGppD}c!U^?iqmn5xBg)pR0yoL@1pF+kg?b6mvsN"
+    "`@YVewDTb`R3QEaH;TDd%SF#=O$zW$6l#LE0dSh9Avms41zn2TE;yDT;Ha9>5~*9WuT5bG$PMFKvW+oz{zWL-@Vbzr1iWm(9"
+    "xa(AXjQ~G>PKff@@uUu!J778sF9?V3dqZIeLsAY6#g-Ex4q962^96Z7K^t*aGdz3?*!*-Nve8%T`hFmVommX(xXnSx-q@{v)"
+    ";*95U8PEDBL%E5Yj~Hi6*#lTsNn<4z(Z{(^i^r{$gi3R$6o*Pns4{AeyV}bTcq4<SMCQ#FxYXxy^a4iDVo=IJv<XS*dImQ$X"
+    "a*?{v-%9TEU$k)6c04EYtDvZk`UO5KFsG?L_;?J<oqBrh9Bh+Mq9Zf(N17{fgJ>Pboub7SRtttawnIKh%}J9KjKSJ@!Ul`cN"
+    "N%8V0SmLY+@NADZ-45&H;a8TP(Eh?YQ52#|fcbr3iupo~jXd<-?Fz^)O40j=Xs5RXzZIHw>A2yMqLO-4)8JP<Ums;AIZuE~k"
+    "rYZ8)A1h*3uBaGirX6C_6Bh~*U1&j^2powBDs<ss$^C09eX1+-SqMfZG|15j{}Mza$7`W&why89o7(#@=hd7WJ-{>+2o=SBR"
+    "z=t5~Hv9QxmVjKAg$2RN{>nPVyAwT&DZ!vATpYc)#AIrkd$Oo8fU~+Q?q83gQ>dEK_#o+`QrrylwF#R~E-YXA4aUbMx9vd#B"
+    "yUh7~;L!`sb{likUfzaft3EmK<Na3YRWJ~)G7QE@k<JliYZgOq%KcCrGzOJ)H_5$JrZ@U_Hf7jbOc~}g+W((Q3HK9>cEGQ0V"
+    "C#@5oy9*=JBCo7zjilv5<7-apY0@eH(|Sk&>Rli(|qj~LUZ|RUxRiEp;7kS*M#k5Q0&PntdeE->2Xp<Opjf`@L9ad<B~Fzl}"
+    "z#I3%U7=A3}}a_YMiYLqgM+9YJX96AJ7UG|8YV8%~7#SuO>mxyLRD$g4yLH<Xo3Aug4hzxW~4_<iq?&^shFec2I&MlOBfGHi"
+    "*cE7|cvmR=Bbda`|^dT9=?s>m${ZzAfEZFM7|qa?TU61Ba?<_3pq-5Ton4AfR)*gHWjQWHxz^WIpz>UnrQ`Id#>sC6((4(iG"
+    "|fQVLF-1vW38Q`@};9JwO(XS7T)(Q>*G~*MS9vw61bNO<-KgxjB8%?aQfM1}lSvU>U&NZE+J%`uh<&x0TG<~T6*hIGle#CM<"
+    "72H~R06$_XNgS;v{}qZ@2Ue{v0Y$DNxE^MjT?jmO;im|@d?<>sD+)z%cI7}(9=md(sDNGhP*lXOLMW0n(B&(dx8Y&P+4L|(3"
+    "3BJl*@EasgT9UEW`k}+bgMzPBl?a(-$V3WgYH6fhe7usy3?TVKMb+mjQTFK;X?FHn*srEn&JiQX-XvEP*Y+7lbR9__|%lVfK"
+    "^Q?2)NahqJUvdDYkf~vho9--M0{3`zY&yZ#)Xo*Tuaa-EWHfEp%@X_a=026!#W%Zx;94=-w*sZRmbS+}j_8*t_iZ);+3<Yjp"
+    "^PAa#X$0Rsw+1Ux7-7O<hvc)*E5^8#iRS`hG~(4v4Pg%%sGDA&H>>T7BQ?MX!8kFIyJKIZ=rB9Q4Ee?SLAm_&r}A;JnGEDaI"
+    "9B*JGQLg$W1=-AN^#u8ynh_HYNb3=r;i122Ju!{&gLWFOL@KuN~gY>GYm4-l?vcDumc%KNnLxi!Nh>uPoK8P?kM0kY=D?@~y"
+    "osrP3vmwkO!mJQsJrQ0H5h}YNp?#N7nW8%~AVe5RK8A$|(}?g~i0~p2<_iJdYY#j{s9;daAZZbsGbmwDN6#setllJ9jE94_v"
+    ";s6_(8>xY0a`O?W~J9c2T$|*M>sMGw>g4SAQd8))6HeJ!^GwcN*L5(kYbQwP-F#fX$5G=pp_L)0<>n(%u26?4qm`)ha;14dk"
+    "g-XguXhDmUX}ZO1LfAHK8*d#{#@kgXdFU)4utM08iH9ae5q$*Eqn<uge4WQ?yQZC(agW<EtLPKvD<JQR5(O&VALCqxtBeZ0R"
+    "13pTp5x0PGao86)VHO&x%C&3VV?yJL96XddB|kv+7$i9!OFlLLqOZglnL41m7J@!0$-;dL>mvZ&whcxL$xUb6JRI3hgVz6k?"
+    "16idpdsHy+#8i!xx_!|}s-5?o+>AyltV%^X&MKq<(f7FYQ37WZjykOmc=kyWt%>`}hEW)O4JT_KDlNGF?KZ#Y;oNOkfwCyfg"
+    "FmEgKi?;;!vDcW+u&`bB$IW5|QZHvNcdd=0{*i2kt7Y5dT{|jma(}nL-k!GRWHyBnKF+zG;_-&U--9_@LMCB9-BR4)vB=L1="
+    "T&3h?x)8Y``M}gS7Rqv^X>1|*ypOw0$l3fQWEihQ~mu^ULrq}vub>Le}P0TNF;fGeYG6D`1W^Jh<X;5)%IXbYcqO-zPK+|M&"
+    "8yI(&a?PfX5lm7W#tTzZ`hicO7F~gmg(Bh5Gj~KITnZY&8PwD<=e7SuwL~HE{r2npZ2XYqS+Mdq>PZn)2st-?CZ+ze|hdaPS"
+    "gqBd)~Sy1to*G&*w=$3cX)59z9U(Z2xpz4@PT6Dt;6zn`AuHLxOcfI=0&$4ZjNgSW@}SJ*_Y_>5QqViw3)rfu`ASR#5COl{8"
+    "eL4G9AGoYV|5KF&_kY&d|=q&;7uqPejJmP-QO)ey@mLn!_NZ)!HLPzWAV7VNzUnBIV!`9fzpKOVYlw(#~CERv71+!Jsc@sjG"
+    "`>B&^OJzUwwhg!J(8II9-C%ZDk<STH(^%=5fT(>~V2VUP)HbufFlwRWWZP|_&&S9XOQsHpx9(A^*=-J6S;Iu17T8rR7rZPx*"
+    "7HL<yr|o)5G~|mB-f{{nK`oWG$G0Gotj)xvKuLf<rYf~56zQ9bh6cWmOcgV@e?$RW*EFx-#SX(*bUp%k@)4b`Dke#y@fo(vy"
+    "$Hj7TQ0T(YNxbJ1C*cEt)^Ck}U0$D~l5(wA$ZPCg2phKOtmETe5UCW2Z7UR>IB`M%(e8KD;7X9UZrF)j7t;?K|g4iNv$zRti"
+    "LNb5E5+{L1Gil5PjP9;A{!lGMKki*<=&jtGV+!o)n^Vj>eN4HNc8#$J@7oh)TIO~P*RvZbU;rIH!|R>h`5OJK})t-={9zTc9"
+    "RzZ7^EgEhk6O_o6NxIo40M-pRmM!%I9CkXirVLr-mc+|>UD+c$;N3fVHvatIsEK{|H$cjRzmBQ~;R<VkVJ(0nmElGW(^-Z_p"
+    "i!47a7&K!bjqwf(E7hed)hlJw(vsO{SnQl^@pwFgTdfh}R0ew_d|!!G_sr%NmnkdgVDURg{9Z2|46LAyt(@Iz)$*o@#cs-Cc"
+    "Mn(}^XwjywEPxZXA2uxK=<YDaqFz1l<I4FR`ip^b3H41@q4l5b+~WkOq$u(QdE^-RqO*6R$`Uv%~rInvx}*W<tfj~c0+4`e@"
+    "arG=2?CxM681QTQ+4v;+p~1$5oz%{>@7CItFjsex&FJN}83f^>x3XQzV@$L@<c&zVi9|9IF-IXUPdI$4afkrBZk!?M5;$k}b"
+    "0(R!!Hjv?Coso)x>6uu|2NV^*`3_CCkADy%zL<@9-um7F9l=V)Yv>gieW>KOKWRu>n8sJd+mrwcs0h`+TD--@rd3#}rU<JvH"
+    "0vAiCv48^UoTqYlXV<l5Bt7w;ypV+C0bo}14gos4n6S66^NxK?E?2n9EUoWzHr>z(ZCzo1S1FMKKmUygV#Uh=#A_$&N0Cdr3"
+    "O!_>kbE0iyyWv%vb@zv#9&{)51G<O`>K(|wqNzUd5NmboA7J%ukz63_BT3BmbHmpOA)oi(A7cG@v7W~s5O`4FR|3Bl_>I7C<"
+    "rIueTKhi+!3%arxYkaeO@MRFxgQ!c)=C}zAj)K=6!)iVB!V@R*&{f!v$~49zUh9R7cHZY)-?X`SmcmzY|k2u{R;2j1R!L}Jo"
+    "JqZ>+@4EfkikQL_(Hv4$nMcQ816u>8!{WEvQqHz{L#eo-$W~(@>ROk4l+de0{g_?7o4;n3AKsAL^Ie2KRCG0gA$qhLaVGRO>"
+    "U&1>iv#6OdEQH?KM%DOkiDw&&*Q=Rv|)oQwD{!1BpAH3Z9&zW^(+p32GLaPg4Tfhy1F6f#TsY=}$CC)%wa-$$D@eT?g5Al6A"
+    ")63QYN>5slyH}Qh&|M99uw`gTLWI@eXxeYyMVs2JmZXMmtvy5KIqYfu<Tk0tCO%}=K34B3JYA+Ccu4j283>)c-f)4O_>VA|p"
+    "yO&20jx`~}H6iQio;<MUS;qW5G2gGnarl9NFdt1g(%0oi%o@*nlQL4}g~~8-hj`uR88Y4Q4PFokE>YO=MFOJzpjy%*=5g>DV"
+    "m*JDWPTu6D;*^!EfYhGkF0*G*B;u<lNX^zx(s^=e6az;`2sIyaH04fE{{xoGgKTM1)jj*%ccy!l82)@)o0l68JR_$$e^YhzI"
+    "cA3b-7%I9|_QqCq|8Us@9N+*IMVzTLjjFLWW+X1LW~*EH_wBbLN>M@&fDkN9f{HvC!#{MgY%}UH`bbsWiF2%=6>cSRLcm6f<"
+    "gtvK_0Qp_-0Gn=`NzipGBUqc>&;6XA&vVJH!v3=u{WVOWSTng}C8gr|rwDnuAZgr`G<NkkYQB1|U2#1LT`5uOVXW)NX&i10i"
+    "SriTc#i7+!nm_vkFLhyBNY5kyA7eiDz{<;cL<@#V1qRRQ_RfsD0`>POD34Bt8s7hg96{0GMJynRRG<H=XsuI~=g{VqpTNR=z"
+    "nYXJDRq1T0LR2NRDO>74B5}MBW13GYkT3B6Bkb8Y15d2&${wO&4|{<NNreV!A~SJbFam#q{r_1=m_N%9W{{7mAs_qSLc+&y8"
+    "NzE6<mFJ1u1k>6X^A0>qd1-p#ZgH<+J}6+_dF8beclk}twO>Js|;b+lQ<^sz@MO1Ekwf1g@&+VG7^?fHiXfGkuYMgA#7QS%J"
+    "@e73C?zG#8kf8Xi^zI0D}w}V1kStj)XD84Pg)Qu`|TSm)nu>*>*$N^eRTW;Z+mq_T}i~o#n>I*He&>15*qivv*Klb{HQcS70"
+    "2&R+u>U%|^oB*@iHCH4<j7HiX_EAfd+xAs-tl(v2q4aW7CcykLBMI~Do(YO3L58<qOjP^qsc#$FFGwu0hV8j52dPB6T^9Zek"
+    "H6X6>nz?OABAC=vH1jDiA3}3pO56!>)sUIA6i|8Y1ZVZZ|?21EC4!iQ8D3@IYP?XQEA}A_kS1}YN_&D2|JgC4SuHrM^Hg-SE"
+    "`L8%lS1hh*z_1@=;-{nr&vys&xT4ak3#+`i7|}$x916c@&CvY{;n(6mfbgKWKSTJrxIaa>U)&!f{6yRzAlxVJ-3a%HdndwO;"
+    "-=@Tw~PB7gxkcu72(_B-i&aIxHlr)#O{a=i{BC(P$TW>D!PxNsSxE>VOuw#xj4ubwqrMR(ptv%bLEXl)H3o#%g7fkL&2x(F<"
+    "c<e_U$NOxJ}@ge1@A!7*4vF;TsJZewtwTOihOKCdo<eclU|osZ$wtl{WwvO8f179>ZY+#beip84kXg;gX9OJ~>o83>+?wH)}"
+    "AQd53g`t@5GE58@akiS_?G!#R`X!?3YZ0Hbq-;hPwKcppQ_--QgeoFQM2WOzVAza+(W1A_^-Gwd@;l3D+iPH&GmM)J#x?x@|"
+    "~zwQ;q;>roS?9c5Lhwp>M;>y*rM0<|lH7&OrI-=b*)`hUH8tX(@XN`3vtWsm`3G1M-wuH6Q*bl=I`%xBC-S5y5`(7}w2l>Rg"
+    "cJC2k0vL{%;Dwl4G{A?7+UksmcP3;iJ;*HO8!;}TFZxPSdEHQAz34(kFS;ayB4KtHoS?DtSQfe)MVh#p!^p+dk}5=XrdpnFE"
+    "ek#7>hU!UPv5J}XiUu}l58iZX10XNSZ6I`$rL2(2TTMEN_un=!ksY5h0MNM3W*$8;zId}kailTX3|=~gnoQE);|i${|xEckU"
+    "mA>$V>T6kZG!X{)%q{(D8E$^A`Tlp})u<q5NpboC=vgA$~-P4U?4r4Klx0iFvi5JO<_0C?t9<l$Ss{7t(!9x+;uc7s|U3ttZ"
+    "9XqaU9q^171`411wU%S%9cH~RFFB<`I=k(K{}xjz@u=Ro=xD335+4(W>_9fk5YB|2Y4jtL^UKr!TBsqm{Ha}?vpA~+)D>a6&"
+    "l!s|fhSsh1jbY#we^0<jNs%Yr%JV>9U9HZomtG-;Mn2lbjT<5E}TSGd*)DsjHYi4OsB+a>G&sASMRU49}vMPa(3*l)fKZ8s8"
+    "PpTk(r8q(A70R!V310x|&6LVC#jmQIbUz{t)dh;Bg|Ri|!l(u11L*4l^|hhOej~`#gz_Sl0x^kQ=2BJHW5N{^X#(k1RM(+af"
+    "hB%H&?=$|Ih}KrW6CUGq(IRM87WrHgp0*JM(5K#4Ki_#4zp9J3kid!kAw0C3W*k*W<H#9ZBi{TU&cxYh!iVs6>Sr7;&L(9Rb"
+    "Eem@(iSlbp7~DZKR9BW4t~y(LlvikHd41`a{q-xos6wYbkFZ?txKe082QZ>a_e~jv2#a%1Q3M*d4KSiy<>A+z-8Sm3leXT!l"
+    "gkA(O`+Bap68r9vM|)yHPKS4HY6d@jW{SUL!K;~XgRXlXBz3M~r$78GMrdCRE0QKcY$G<$BMJRi+IxeegQ`4-n{A?%S9Py}U"
+    "8Q|;>loh`yIW26i+*q)0S$%9M^(!b?AG>1%M$ovk{Euo^6W5Skttcr%ax{G*{3%RCp)ire;uu}svr|1HRwA4t2ZgGD7L%XSu"
+    "4R2)?Y39`vS`aZxsSA}br4Tis{8-fxq(!@QAxy=E^~9}cmI#oDieUp`bEIzSa3GI_hH71<)F`QtYpL&-ahJ#q$qjdUUmOy@U"
+    "n(QuH|U6dtFf;L`&wfM2s@~;F9`cmW1kWBxyC*vY`?}nChQZ9eMs0x8v6hpv3-JhDs|Ve!vruKF~KuTF(G33VnWQY#)P=xjt"
+    "O~&K_(O!9+^;N*knR+h*MQEeu&erg!OMN0)#mIN?1Q=5h5W@pPPpo1!~(Bi)3g%2U2V!gkHVa&v$aYH+`VKyhr@p0GZ(~PoY"
+    "q;&-CIWuGrU7U0n{)#bx)#Tpl^s<uJa1ad&$hDh5kz>pw=vONETQlt53yzyfUls9Y=ebQCwc(%fL5L;AuaFkO`P!zXZ0b=Ph"
+    "|UKh#4ZaXIRu5j2r2I+1wcCSJDYN2DMGi{B#Vy8qj1Kra(8*XQ$b&|oU6jH}QW{|4~qs(duQ(T-cWTuLH9lF;_eBWX(`X*xB"
+    "d-?pfi;8^aSs9nFgUq$;ssj~6`PFN0GZxF42JL})>jehKnRX`R8`-QF;03rl4ZG(TTz#$*9b8J7;5uOpv%s>+#jvRtg^Gh@4"
+    "Jm#frJ=9eLPow1!<ro~+58=3E)GUKFtxoPhy4idZpt;^y637u8l_JVv<q*Zgw*Zitz7f1D~Hr5eR}79NX&VVYXqmB0X{vSgT"
+    "Im&G;ELRdodUs+d{=X27L;Hk2L+jqqdGSoXj~a_(mIa!@WVG(X$VshLX<Q%*C`4qh2M&_a2JY9a4P6@fM-~12Q;2R*i8HF)9"
+    "rc=bq^gg#J3x-w^sJOmwst&@0{ubw`}**ADqtZk&gwHwt|x(sv1cI>s}@3+NSL`fO>mdvOl(KDPsZRtz#*D>1T3I04B_?84)"
+    "T`!$j>3q%Y&<Ix*@DQ-3?wu0j0Ah!fdsPFx{rF(ZO?lSM{IG&<b*u?a^Nz#yeP`{Q^qWWtmS>21Yu0sC{R7fEqxR_noIM+)-"
+    "FGSdqou??Bi_$+IGIu~`hj4lyWX6g-`Vf6j=P8(n!XR@$DcC9q#&I%aZV&o<g~$(|+SahHRg1+N-W3#McQZ%W+Sm?~+Zr-wb"
+    "1bc);vwDfYCplE!K;iw#ngu&vF(0Nmqb>ddjs6voD0!qgJn2df{y4*8e2rzVvQ{%>_v^uCv1Vn<`OnfV=oXkM`N=Ho2{{#=!"
+    "iWpn74E=k2)(X0vL{%;2EZv5HWl)A!b-(Lfml2ggnC_6ABEEOeivJGNCxcsVW&i#OV@YeVIjo5T{Fo^~Dw;65@1;u)e?|#6z"
+    "4e5!UBegn|&KOPF=Tsj9VTh|@*Fdcf%ueXu)>0UmA^9e*ak?q7r3_G#!D2iQd?j=hrsX3<gOcp6~acCf5{`-i-7lMC9|?fKR"
+    "wtn5xr9WRbK6j4v?SM9#kk9{71&?kgV#cKC~z&uvM7(Sw<$i$DlYw6;Ume?ZhsR*Zuy9>hZ;{L*g#OLxv_ilvmiyOsLVwbo#"
+    "B795SJrMR3_j8!m6tU{l7GXPaW8ZmzUH^c@P5j=(&Nj^Uq=%T@73jAnt&H9LlP`P}SMeFX=yR)u+1Fc+uI6e;UbR<WQit^!s"
+    "RpwzUR`Nn3&BD!tA?4R#=@p8LYNz1&gp@1zNfV*>Umuy1Ru6?=^%r$p9Hs=(~4>p$zv<riI9P+z50dKp*p&~P)(7RS=ch$>r"
+    "@-P$HMHZawk?(sCLz)Ev%V^-BL}t-N(ynF<u@!Ums*kIF|ra-Yn;xo)$P(&eR_?br&|{{8#Is{zKsA)Cc%T?%7RiXJ@;_!Vd"
+    "Uhl#E*ycNPm0bp2S|(E2Cecj_gl#|Fzus)_!gcC5&RMkSljP!_{N*29W%=Ar0hC2POWbaWSwW;-kHsEDyJHY(yK4Bd4N9g1H"
+    "Q`m0ELjp@+EuE-VelXF#2O?wy&RjxON3-qWgR=isO<O^a2)m<#hNrVo4pJjb}+~NUCuNm{u6#Qn)Lxb!c{9j&ttNuD$VF&|m"
+    "*)K?Y*bavn)Wjm00G3(rDT2Npu`+i7AHa~a9VLv}lC`^C2~U9)q_q`YGlSv$rH33Q{G_cN#dtyW)7I@|D1F(^^emUpd<d$yt"
+    "wz|9-C<S86VxQwgdBwJ${kAlD4WmK<g<Q2tS`3g4y9e6h1MCe5L+Kgqf18#HXIrr+bbnsaxL*k2%d^o_!bHDnZVbiutdQPYR"
+    "fLeSM0+2&bRLz+h0dpVcj0o&ua&~D;La&Sk?cPMEI?=P|*~Kt8mQQZLUV>`_eYKw`-wK+Ht(?SJPcywR2K4FA+K$yW<dPRFk"
+    "_+g&6G0@Cc#6DxTm#H@AvxS7lNcN}WckNS1+{8Y8x|o|guEK+by3aINRC9?_yh9o}1YB<qO9Axqokf#$eFKMb*n93E=Yy^fO"
+    "?zvX4pd16I>7Q$!_z({41JD*M5`+<Gu0&`-}w&U;f5kmwy)``IrjLwSRnphVl?Z^s^AyLFOtdu);Gh_V3v-Q?SYk)yhLr<yZ"
+    "kQITca>jWmJ!w&cm6~ztb?d;g_Co!Fz+&x~s~y2xv%*||iS6|x*%(3xx$^0(7q~&-TVnk6RSEw>jO|swM7Is|XruadV9P=K="
+    "$#)g+asSZgz|PIz!OqVms-z6Mh<Jj+Yeq=$g^y#=2;fdLq?h~wyoOqdnY&aFq^O5#irw&n;z!;lR;K`dU~xqNHXCy`$1^iaI"
+    ")O89i){DF(5nX3hM!qN32Os%6dqo;*i%Ikco+M47I<+bFJmc1cAl?`^Ap<RY7x%7pen)^nS|R>-iM*tM~D-*ijP2i*G_TkCY"
+    "T;d#fa?b^4U$rFFJvMdYQ>y^@tlSK4nu-ouQ|mV??G^&Ql)D}|!R+-F^r<QV|{q|Tk!ja(q~jo=lDGGpnz*YCuj=6(F8)Ovd"
+    "P)rka8Y8-eDtcOavPtiAL<u>RHV+%N!8dD9ntu@YLcsk!*ensvs%X78;%B|P=uCU7LNb7i~ey}6gYF72Ky}@EXh)^T+US}Yn"
+    "{$LpcJ<^!9@PebG&5coT^CV={V4gC77LspL(_Qp?&>bGpCNISjr^5D#w$VX+?T|{_Bk+JUijgs~Xc|@8vKkBeVK(aWJVTyA8"
+    "47G)qzf62^>N}cc?-px0ho0X-{-iQffV#kU5(CMd7Opnk@~^2SdX**T#Dlcz5D3503dPD@wYU^?`)Z=JC9xG26GEq!1jX=-n"
+    "k0VbCCXS#AS_Dbk}@ZK*v#)wNh*wp{H|eu&Xg762aF(NYHac&hJ!<xq=I`HfK9#?5UVJwr3remchLXmUp}%S>0+MyembjP%1"
+    "R96GQ28mN}U7<(tzF|M71Ps`(bH=37oR-`2p-jC4_T0o|V&X{4HO&8_lvEi7hXg%;Mlnr}U;%S1^v-wLYv=2!Er1y6&5OB{#"
+    "w>5?t)J7x7e;oO;E(f0F-{G4#6X*J%C8Rw+W_K*h||0#w>x>r{+w_3Tdt0H2hH6HuXI8U415Btlvu=r2zJh@gWJ>%)q7O2M6"
+    "jH>|X%5;@Yh%O$~>}pmQGu>rzzZ=rK^EoGSXZkabZa<{;=Xn9SGkqnVK1lB?@t`|1Q0N1YK2YfB&P<c|ry_lt#E))IF13<7G"
+    "fw;<?={DXA9Q=;f;%T^ZJFC#-;wg1h+$jvM#<Tb;WISu<&fFNTlMZct`&b~g2!9!!#qfz%wA4{G#~wOFH}d7c#|akhQ#nX!l"
+    "4qw5DYb3V)(|TvmVMzO*%}G=BMq`&Dhlx($ge{sR+N8Etjv*{Vm&-Rc^M)=GK7p6!HBW!h_=b0EaA>HQ#h8d#Qz7h;LLU<$!"
+    "^UA3F=RBf>Ivru6X`I*L#!&WQl&yV-dUq_1YzHITlNT~|SRlI%VWuzU^_DxGoYCT{E)>3i9EU)XPd`A(ZYkFoP{NOu(~j%w-"
+    "7;(i#?WAtVh!Zz%D5YkTzbu7Y%*!d4g&lKwO2uFx}B*J0h#+gO>=D_zf*$TtyN_qw#-yu8m=~?0%HNW(w?7RfhgT*(hhv}i>"
+    "8zn({fK<ppEWphY5|x4UQgJUsxJ2A9A>@ZE+~Xh}G|se05He_%?kRC&f%lL)>51@wL~)Qdsm1*z&@rMk+j2`^!Esy;>8m(~^"
+    "D*NR1GR}x;-;3+QQTDP5*Y$HIB+f<x+xddo)({D5%v-{PUJ1#a@ZM%^jRFknUuM5Y4!8P=K`0{#-Otvq}jf+dldDLa!$W|xA"
+    ";VztbDDw*P(m0xYwZje0E+yCvGy_cFU#2UT{$`RkCoZW1NG@qqv=G63%T(8aaOnTsNk)>!!eUOW;Bvfk_DUmXq43tkvu*?mp"
+    ";7p^_A#Qge^EF*{+QRda#}P82Z74ic7ZLRN~qBf8&^uqaxRTg1H?;ZTVO#Y}Rz#Diicc|8aH3nXu3*A0-ICgD)HB<F}5%O?3"
+    "X-!dcNlKj@?ILLh+hrBi%+Y||hA}2Xp+_MlKlsFD>d@7FV$oDi50gmn&ynso4DLGi^*lUtQg^s-@IY8pUUXwhYqdyLkY@!mI"
+    "U9!7`!yb|BDdDb!WHEb4K=KOyemNws;;-jJa)U(r7DmcL0=CKIMk(G+NZKIox6qvv_z=Gc&f*BpBv#7!WLHhB{z7hOWkck={"
+    "ZP#Llj6qaRdzl{Z~>H^%`OZrym(~Fzf8t=uQgjYJR7_#*mXI0SF!6#@URiZr4e~Qiu*H!C$sY;h+o963n6|nyM71pH^e74nf"
+    "T}8#@-W8va=?{k7idBh&N+bQ;1I!pV&y^>%@)yEIvitC^_P#?5qXx;X*|j60gNh{McEjC{5yJ>`XztQm8nR#P4S3JrKW|UDr"
+    "VTN_JtkC-HzyBT2~To$R^`;sfP7jw$hO;>Ly%zn7i&g+uk1?>MH!A7dxZ&ElPf{4m7Fh!Y2rcpG*;2=S+diUUdfA$I-);xmP"
+    "c14(>@xN#tf4-+>IB=MWsc?ra42^9y7_@%mr<C}$wgF$?$xN$IuFA+Bm2Jz$Bc^t&0Wh5ZpL&^^&Yy5!tMX4YELfk0z<HdpR"
+    "7VN5vyh%8!t4`vk8tN!+suzhOj`<cU%Jq0Jaid(fQqKu|rvj^-^W{5A^LSl$)<aOqI@{4uxLZ7+6f9gTZfszMtHq5%yzqQ>U"
+    "I2wn*!6=8`P*bi8e4z<kK(4)@HfQ$dT5s$BTh^cH@4u!I&otni79$#8{rypzl=KJB&`=Bly!4DXOx(r^>2i$#C-!K_^LC#e9"
+    "XH}Sl9{Py(VMnIf09JQ!wWx=d<eqDB)LyaAd(ThFv!Wu3NMV(@X1vWoyy>h74n*IJ_iuQXG~Eo!pCszKH!OI%xx+3;i>6e<^"
+    "fw?-%-~?5AAHF1<zuPa0X*g|x_BLf?t*JwhixuL=EC4qGl4n$mAe{9DnzP2wlFKBKjn{RI3NZSY!lT^H6dCx|LSC36%D%_AY"
+    "*h+VB9eHy#Yfb{9?IuDZTWT03}gQrMZEWzYULdQ}|E)zPr7Ylt6`zezWOnxqO<TClC(8;}D=%2EmGAY628j<f<I>~i15Ml`?"
+    "cL^O!Fu6zQ<mWY^zsh0Dqy&?1OZ-@B$!!upxwi;?Gy4hnxt9l+`yhEOyRL)e)$F<kk`rVo!xBs$#pBbFkZi=RR**c6U1vb@b"
+    "apikOVexFbzN9mPXHs$UlBL<n)oVlV@mO^#!upIZu<8?;%atX1BojG7r%UnX(g`J4@qf%k3vF@JJ1Xu(OKMTOuw>FPE<Nqs%"
+    "tZw`^Xf0G_Tfq+lhr_Fiv@-`Wy|(TB<ZW9s+sX5~Q>7NP}W!2&IuxWGQ)`X2hx2gi(>GUK#3Qm{2Fyk31PCwP&mXOeJ}Nsym"
+    "O`458<#YW1)xsgQ-Id(=qA!>xzacz4i_$YT;ESCGgxJZ$Pj1l9cB!=AYn&{GrYt5{OTVU}W+kDMk1;Rc#;)OxOEb_J!Tp^I!"
+    "hw?b*$ia~029SwujW;zB8s;?$y^;MGX$5BaN@-{Prl@e1wRtt39;K-ir8Y+p$x#8)O5EN|BQu-tjaQs)*Mfk&zY!fi`u+j%4"
+    "Ab*isA|dfm;O{|&NQ_JPlXxVxcNiGf|G}z)X8jUKUTPReHGxox6?NGIU<zAM5h>o4jOr4)oCj#(702jgk3iQ|=ocX-609?5C"
+    "K5`0)=V5^Ekc)GXKA?7Aay(LY}#@sBj~*Ixy6;5u!If|JjabjsG=fNu|ZZax{KA`{oSSEvU1^#WsO2NWl=CBt8vy+G(V`c_c"
+    "B7*Lwz0fnV@z>y%}yiKW!v4dCm!{@oa@iEqY3mm(sjIsVR~?O~)<{1h+>sucYY$g6aflPSwoz+$<OX)YoZ7E_@@Xu&`6IAzx"
+    "`kDK+`jUyTq+UTI?9%H3yOsAFDh(5>9pLJg~j8KOL%TS=-o+^h}NHln*jUO|=81-d09O)ne54cioLuTU&QSUJ`Wj@ln-x4K5"
+    "T-$_uKA+`=hq^i@jHYID;1e~ibp)31r71H#r9#*?h4WU$vYjSD!D8sc(CNW>bLV2bs?#%&1G=aa!1VwI1eGdePnrUc$Xl^sm"
+    "$fb!~Wt#c3nIn}<4!|s0TCPiH{AneqQmt+A%>|&f6~X+49%NSV%1sNtc7)UM3@t$Q!T%1dE%>MzsWl&3@A*_{*Kn-2=%q9t)"
+    "uuAkv2Z?|IgKg!?N+sf)P(T@$ZX&xFIj7%EU8#{!KubpgRUGxdiEd)vp0%pod-iGT1A>X1ggfIL(5gPp!6x74BIsb7+dage3"
+    "Dnn3$163ky4-*`Kl5s2|jA@f$TUO$!qBgWVdO&EYs&R`6~U$g}S->C7(X=*7~aP;Gf$3I*lJsCg-X2-kf7zpFf1!N>klnyn_"
+    "vrw#!E|Yw@k$Jw8AE6le4`xtQ$p4rM+A!Q#B*Cbo<=$j)hRI_d8_@FDr~f&*kH@-Beb+Zzb{wtNrSd??_r*DxsL{e!2qoh6@"
+    "bC5Xv{*CfnunExmPd1ZB4zSxM8#|1~0=ob}qW+~aJvTgD90}R&+Ohbw+Xpt(X03Uz7CJ~hBUsP~fmQ#SAwZ4h5n;5%=v0E6s"
+    "jj`JpyPdJyRkoh$1J>@OSIu6SS7n>!@Ea@kw`w*apk9>}4)3$NZza`yEB%>qCasMr&%)|d^R3~}PVeW1%lnz(3Vvp|;%dI7s"
+    "`*w_&9~!!W_t0T$&0<^T47<lN2L#$f<Ad#B6|++iY0~ZI4sFQMsla$5jrh&zaw<oN!uWFT65hX^tVK4lN%*;65Taj?A_F@_Y"
+    "Rb<G*)`#NI8i2246QIF_8!zD<2`}HVOi(*$ELr3g20S;jv=+O(L(1@QsC69%Ov=V+<wK;u^;0oskV&#h%!3IlHi{E!)<>0xa"
+    "U5R>TcCOl;1egh3q!DFzt^MON^ZR)B^KT3O*FKx+ogtn^yw;5E2`gd>x1bGt}0=q`oTMc^uVA%3P<+?yho6^1`zSvxJY45?O"
+    "Frf*9uW2v?^=OQb3ODjM_%bsh>3eegz<64o;jB-4iQRP`(q_!8xST<K|-o9AKZDyFzzmqmJSdN&!DP|(&@$YZ@kOGZb#9twY"
+    "hrk>@7@ot@T|kU4?kMc(esYenT|Zz$AaS-F644DytXU>PRw+Y7bxu%*k`nz*4uZ4ENe)+2W061w$kX2vRl<o;5@W?g-d7Dqz"
+    "QT|N#$px*&JjFjHe?Hte18zW0d0CDB?cr@VnDJ?3`nNLfMl6<{-;a~NT$SqWQq+)mW6bK;~5-lLK>SW5q^mYF^|vhmdX1}uF"
+    "7^w8%6P$XvS{}?+3)VA#xHF+uB}WolBZ1Z&-XLhx88$oN#Mk=#r$><{PC4<yxU#3wu%2p+7?+SFZ4^xsK0<4D6r}e$8#Cj|("
+    "nfS3bbb#m~~YytF#oi;bI1F#?~9BfCEIB4#1bOC|N&sB@EKTlBg4=*7qB#E%d2>DKq@95Ld3T8gb*xxY5mwax@jc0-31v6`M"
+    "2e5T6>)fN-P-m{XRADI88^)+N{o%mMoeq*H^Bv=eE;8&8*lY`^w>V)2R$OIX>jqx$t47kmk1!o>ne{N5gJm>8t)?29ad_|=E"
+    "VJ@Dg*H-A27>dcqLfAJ|mip>hm+kt^1d}~7qfEE>=$(S;at;sakwyS-jskN!*WAg7TNWu1i_`|_xln8X_j=9cvVDylK9-K$v"
+    "go&3j_4kISdM@qmrafWSfSq0I*Knd91H54BgXix%ZL1y;QY;vVuXWlhJ=5F^5&!O_b&!F=LF@Q&L<C3?}_9Abf!HGY67JQV$"
+    "=kb0ns7^`1NdV9;JMwvkteJB7Ped3p{@|qT}eaZ7qOLd~kDf$o#ZhMq9XxC>)eh9_Di)xC`QL>P9~3{%ftuq{yUg21*A;)CY"
+    "F}!qIXIe-yf(689K%Pl~Wu7$IF;iulNI5xX%c{Ya$B$D)zf(cVM)xm%zQ;2S}eFxSJ}6qNSoL-}q$gv&hUd#Zf|u|Q9qL}03"
+    "*r=r*LaOF4C8oDZtdOB!04|RFn{Z=R)AXlpg`cT@G8E6Kj@*Sh7!FdyP|2&o+4Vi&9T2WUcMxoULM`1<(2D@Y5`4E_z#z96u"
+    "t$PLcpGaVFn%>-_>j)J6j#VzV!cW?8uUtnSu-6UON0l>}NSqrbhWMeq^xm&eWWw{(A@{60^gfpd;cHA0$bP@^KlUbA48pIR@"
+    "ztLklub)s19M8)Q#N+pV^Qk#rRRY}AkuqMAHN2cVddFUAQR-|@osre@fCR;Xr;%+ci>@uUh#Vpf)r7g=Uk?|NRCFx*Bfo+#!"
+    "CU;ZIb6lBJwbZ{Y;3#jL%q<iMdMJYT_XQT+r{H#96G#G4499%hr<BThLqek@8xck#<UYV@)ocDbF3gA4PtT;6u~7px&>-WVf"
+    "6dya^pK=iGU{!oIg5t%<EugV-TA=d@!i-Xq*z_=!e1%{mw^cVZfI({$!Z<nskC;GD>l&7YpjF^$7eF>LO;#rnN|-)S1c7!C;"
+    "w7D>jtyrOTSN*n$7LB6{2iT1Jd6=^gp&_`Vqah>(O4|?#W+>ADLbs?ydU1K+)H#{!S_Q+8D7;H+5CHkv^3ZWL%Wr+-%>IEol"
+    "a=l+B(T+JAvs!LzZ1;Gm+)s@*f`qmD%ljS=X?=;~7!vv|#lZRK7%G<^_M?wW=%(B~#ul@=BR~zt3$TbAHqQ_L3CvF6-xH@Xh"
+    "#&t?@Ztwp>_5TF&y9t7IhnLXEf?JcKcC9Oqg;{8Nra4;$6Yny6ijYfdM3C8@XVyZO@!>D7aS6Rqb^WSFa)gS1X(IFGQ}?Q+y"
+    "E=dmQO9UOk;`#SixbclOE{XdB3GjZqnWJa=zYH!2LUyyJTzDA+hV_AUhviiONqd%YK?5bOU|iLsYUt8nirpp1CkIbE?h5Y6V"
+    "XTj*uR`*zVa=E%ZQF{U8FpaZwXHX7^wq(-Ta(#@6RxFi5&<X??!?Ke=m@c8&u%yr)D(4(Pj5B|PdncXDcXDDW9+#3TT>t#t!"
+    "$33?#o1&LlRUR}gMo-aC^OZsBIQ8#^%q|`YNP?^9loxm(HS3+PJV49Xr!8%reg*p%<!tDeS+54CsK)i%nh9P3T&Rr|lk`Bt{"
+    "^m%k66E%aJB<OoX4Jc9`ZM?A9)pg?s*t=_`1+<eF@!owL+*&9hUwPH7DzvL$*z^{Wr$(6WVx^`d<%4w+UuTT3CRX8K89h*)B"
+    "qrn8Zu-rT7Y94b^}-t%r_rrJa24_bo~Q|y37+gA?Bk_UCWB%;BYQ>eaP<{qA^l{C94sBUEm*gvZndzwZ0WwSxk`Bmx2U*xtI"
+    "3V9If6pg660(`KLYv!pz06k>pQt3?kHtnu6p&-{T3%II5TlbrG`o>gBWuBF}-maJzV<OC-z^-MerLg7nyuv`q=YfqcruEZS1"
+    "skzWZ(hQ;vw&$JSpL+g2lvv$f6s@`;+&iSi0SR;G>(bfB9#no^^sAa;VW^FZ%#PnS4flTz0YIyy7$E1k|lfiKFfMDh2^q|jY"
+    "gN_5Fd!lb;Suu^k9P5XRqlH__xlxu568*V1cuzBRss?>4j)sMKkH%yb`5^mb9>@3Htuz8z``N^50X{?cKIkzkDx#l6k;5u+m"
+    "_vH$l2cgGWfrm<(RmS<@n>x(1+)b7@Q&&<t(dMZA%zzMI$n<qKU&wp}3uoae(we3pzE#r{wr|VeBCG52x<@V0Pop*q=C=@Gq"
+    "H7Y$3yRL=*CSlkXh|YJ#)((Td%iL!sBhW-knOY^F+|L9yolrE<*JSZe5F!mT~r|+k6x{;i>R)7#g)h1D&dTfjhiBXEXuf_O|"
+    "Hw_z*(XnkygxpFk5CtZ_tHo*KsON1Q@NBNl+x*SB(G()ljYxJ{Z%zp_tWLywD@u$oI>Wzn|S}?)Mrlb>FF+2Ek>`+Sn~glwp"
+    "JVTlEapv3tE#Pe<KRpQ1=fiI|JCk7wW{fR|da;(c57@mA?6!)6F`TVt#hY?H1sX*y(^on7a;^;;Q{S|#!}p|sKSXY=&cQ@N7"
+    "*Ii*G|X%_aJC@MEI9{{%m@lR%jL|`VEZsk^OO`(U1t+b7Dr!)4e(0UjtS@Z5S$`*ri>^9w78wD{D#8Jl@@ylJ+d(LCgUWQ{D"
+    "hF{q_*l^}4wHD@&%7R}$_rOo6!scKTg)xx5%<i!HUPx{2uPFY%rzH@lZou)<XXOpxw=qe2j&sjA;53H(lRH+Cd3Z~t7*AYjM"
+    "2uLiD#Cpt!d@z5syf}SJqhyrU_N{3opR0ec>U5_JE`bSm~0%GUVts)x2SXtJqyz~l8rya)ViK)t}REh7mTz4xheeYEd93dEO"
+    "QY)gTqBTxn+F`zl{^Inv7=fZ@h?mxK43|wR|0{zAJrk?lMVl+cH^}iCDM0LkYTpl>^cDi<qaF<>g{+O(MMTDr)7078WxLWU_"
+    "2$-difRRtaT^QQ|yAxGl2A{)Nl6jfv%=sm&!v0d|0%`-p-%<m6MhrV5$amPWcqf;;a87Vs@o2eq;ha}Q@hPTAQCU$U=n)nc*"
+    "bvp8F1#jL2c9g9K!gtfM1GG^p*)Xe5|mdwtaj-LwA&kT|T*pCjP`UwqLqreas@o-=Klf-A5i>1?YQ5h;RGr1V|wEMV^dfaEH"
+    "A$J}r(+_j7=a<8O!87##24K2->?Z}F-h1c&lUaeEoQJT*l91>-4_o~+1xC4Qs(g9suD@1XAS410qey5eDuYN9z37{wL3`@2u"
+    "?b@G@BNyiEZ~+X^7sM<he;q3XztYD-=&xu1FZTDCwE!UacGnp@>_5Z(8k89%lLD9ni0mbwC_FI*osO9N9IfDHaL&Rg{uF15z"
+    "scazIhi|Rd2)1e0Cd?_shsO1}XbRC`Fb`kO};NyI2wb@eW=<{TLxF;e1NP^B%1duAsht7fu%A#y$p4B<U$+_wN|P#&=}26Mf"
+    "U;juvH!1g5ZK!3gM^;YGAULN~-hWL}2%11(sHo&oYL!lKXzEyZJIu~_VIxcm)OyDc&1@y!@3=U-v>&!fz&--<q7t$97bh%yf"
+    "GEG>B!OvMbY-=_8saaxKY2hku=<T$xQ>!7l9I%?`GFzN5nG3Uf)03GiS)t<|iWUwAay@)I<FPMW~yQ3Zw!?1(TU=@7Ke6f=A"
+    "ESa{s7!{W}E`QlUU!t|KZYpJ~#d$_zA183UzzG5;GMv}}qsT>#cHAUA-0l&$SK#{sKM=T2;D-V~;-VctMpi5qoX#0~ZKu@eh"
+    "kAFopDY2-JDnx%z7u&GL>qZ@tZ+XywMYrT(cn(?u#85^<Zk5*sj*HuTuKwL1eOCTR;$##3Zr4I>?)4$rR97hPr~nhOwtyny3"
+    ";;F3SiO?7y&I5AiXJaKd`Q4;|O?bN7`SpStOBf#Q|0av4Wt-R~Xq83CzF5^n;9H`$RWdW1v`Hy@tV`c%$JyV-qG4SimYU_OO"
+    "JQ6D(EAlbZ#`u&WuJi!1{{viW<uW!^>%;WP@Y@5G8#ot%krj+rc#xly#_w;4LL$?JS4ZQ^@|>sNT@m1Hcq-OI7B#oJ<YTd{y"
+    "@v@I=}{skQy@MDLX;5O!Wsa*$~{f8*GuD=K92!i{4Ys~80VLrE)xRLC1!l#34)OM@^8rS={q1P9~%1k6McUh!VHS|RfR|5+U"
+    "^+4_Kz$=v3td)rIa(W;fI0RGaSmRa{K4keef(gAPrxP+P#!I;8E#C?DI$wP@hIFYCM9$XQ8?fOF6y~1#2OnptU{J~+X%U+<C"
+    "}B{CL5e|!L6H@_r4^tdgH~2J3DBBBGb_CoI(S*=3{Qy(hdJI`0C`L;P<`xbEQp!hF`}isfmei0ra6LR9LFtnocO&s4B*V=v;"
+    ")A$I&yI)@sYeXd>?NY*5!i<4X`*PC_-hvR*M(;)bp|Etj+z04kj0<6^m#SRRhVhdEk`QWRimqW2Fpl%6*_O2Fgd+N2dK_3I8"
+    "*;NHQXYIa=0|$D*%e+=IRf`nXmZJ5yV$%=zC}Uv$(*PIy%?C}oheh|L+4FsQ>I#UR6=$O_)l3eb>2D=VA?Xw9IRm0k-SJkD%"
+    "~Ba?8OBmW0V8`SF8FU9<SsZoO(WOXsSYQR_E(jbSfvhtR_@WA-|_mvu`F;9UO|B-S6#po~1@qfRJ1!XurdokOM^QRZ=f4Heq"
+    "fLH&2U6d^Ft8J>{g%&Kv!vDR}`=#6eQrf?i_AjOVOKJa7+P{?cFQxrIR@!ZSeQ+~D3h?J*($~}X+7kLEo3Yp&*N<P9g)IBZE"
+    "o#ra&h3R>%g*r9Ycg~ww4pA`&@<Upk_{qLsedOIF($Xsm*#Rpmp~)>E@*z}!eKzn34M!jX$0Zo%&Etm<};^p+E|I{3x%G(N$"
+    "7@rD$wx}xkM&R6>(BAPUC3CYA`0x);Im7gnudFUrP9w68@!x|3^!>t~R0Ixp9EDMP|PT(HcJo!?6^;qXR!DI}UAJs$*uyp*u"
+    "(KP&#x<q1c@3mZRUh?*g|d;vn0Ovo?p$=RcZ5PhhF6y=lJ_bA@$QsnpulJUMs>k6#(&(~Pnm+{LvH*KG%Dvvj2&KG{Sz75!;"
+    ")zH6mtz5X#8%nKpv`D|a#b4`;|`%@#}&ycWvBw9I|N;Xz~xo_P=K7H@;N#7lw&Da^C_k+xfBF({FPb;#6qL5He%%R>Aqbr8$"
+    "iY;Qa#~FhJof#(6_q>^1lXDsd(wf<jK9*znn_RCK8!IX9FF^q5OW|h>i}<R49uqSR@^mcWIP<LQ?QhCu+S3@Eqa#hRN|)jqN"
+    "rhkCm`j#9RHic80FnU_Eg3SLsqnXA25iM%`;>1<HlvisSVqf<;F~c@BH_N1W4HWHu(m9uZ8cq@pKwX>X~9%Ibr8$DlMX!4Ls"
+    "4G%l*OLIoWcm7zR;&NB7BO3PR&n~Cs^p^IXXfxP(Nh#-7a)2a%*D;+-)|hi<<@q;hm2Kej@Nwf%|#qbi-6RbpBg#*Lvju2dC"
+    "+HJ`?!4z%K-T$swnb#|<c2VbV?6uEMlpZ@X_|miyg{jADm`{q)8a)KVPgm{*`)zaHp;YX|l>`i~wi>*Qy9R!Kg7;accz+0N8"
+    "8x3H0r&CmL*)Y10o!IVjB8A{tZ^l}u+&AFX`_q!X{2l%oZoiwS>XIx0?O_I`^EbuvjQv^O6yn{st$mVvJHt@xx!2?Hq>G0%R"
+    "gf|A59pSz2S;EthrhLrhDLJD*LQY1N^6~NBh+c@^dqsJ_zQ5cbnJC_eHkGS(u6j_+<7;^9(bp0x&z{A4g!5P`YXd3jEQiY<z"
+    "XAR1tH;kwDS+)j4OKnl>+uYVEjudHA)AqvrVM_=pso06%x}zUTPw{hBQMu5D6s6ZY?WIK+g!%))CQo`rTDgPkSRhJAWHMbXI"
+    "#eDx&H?KDWb~{;TzPWUJ7Kui?Z=E&*$9ev_U=htI*UTiGey2TO}3Z{_3i+6X*a8ul|=AKTQ3BF^==^$awaeqK}^l{1gt;?$q"
+    "@yS4Z(Lnx7Qme`m8JS-Tm2UT^syVD|*{x|BptFBb=ueI$hbs*FA47Xgs*2DgX}dkAQ#KrX#J&={ht9~DdLk3zJ|<NUZ!_s1d"
+    "HP24@v-9y~H(cMejebL=V-2KtrPuv61JwV)p(EWtC2c!E*aSweQVnfJ{Vyo-psAgi}c4Sr0d;JfPv#UMoPCMFj<HdHJ(+*pI"
+    "@ed)wAR-LtU<i|lFg`?BL4>6t!k0w&EJWzs5eXeT8p2p2j0q7I5MgeJ@D>r?3=wt_VMmDYEfKy75oVyKR6MoP5S9^PNr>=15"
+    "q5_NV>=NaokDyNVQz@<3K3R@2tDaN*>0T;fllxj&k7ON6XEp`p%R-{ar-WzG9@#|144w6<YQQfFpUV$g$OSaVZJ6{`}gKhW@"
+    "c4N%U#?~EXqCau_^JHo-%H$-qiK!-4^wAx}411bU(kcT45=SqVZMmx8{t=8)0>rm|~F8T4V(Wui!<?3Jy@g^UDg>d?Z{rKx+"
+    "ogEGAm$;I+9kSA<e8lGmDisMzkQFZ8ZJ#TzcWAB2h>@}Sdu9^Lw@U~A6gk_Tm7jJK^QvBz;?R4`z>vXHch%^8$1sKY=e1Q~6"
+    "DG#tF86`&!5R#rF(z^|oX=ELc=(81H3`EX<$&h6nr=`gXPgW|EYi@3WY98AW6uy21Rib~Js{~PNUhDd$x#X5UN-XiFY6}m|3"
+    "d;-@0c%R+qg(G$cMS`kzF^iMUV+)yGT>1V^bibkQgI3(m6ztNOw~*2?XfN&qP|=UWdPDKc4@h3;D{fU|TPX3qhxCrp#3mpew"
+    "ULUkf}aN&oI_Ns){kOM!O^1PL5`jbtFGaP3S&6gPwmTv3}!g>1ih#AHF-SXLF##F$DiVav3o9u?34?s&f@+d4yhlx@Vt&l-}"
+    "oq`*FDPSh6^CI)u6sd_MlR)BjpY8fMJP=JT8J)^T^0r$`2^;jaY?j0~Nh^O6TD$tKwlujpiDNqS{k|bv>RkIGcFxNalQ*=bV"
+    "1{@eat01$8w8vCK^1uTre&f3F*KVeeQhEsvsCAGct|4x@6Gcm9Sv0PZPifGu@-31P-IO!HX%W|h1iMGIGSQ)8bz#|EED(;ZP"
+    ";p1ydIJ{+MYq;n>Ur+G~nekl)jzy|G@C||~1%doGk$Bj6K;q;4yej>vsPGPv`5{8R@$8d|ZLKsnx;WmkIuYQj5iy92q-^#Gh"
+    "aSS`iQrw2ito}K)oA5sWWr?7d%)y_M-aY#?hBGFLhhdtB{?{=4TB3e-h<xaIi|`^{RFe2yGWCLfBC)G10!&7YGlQD9_rsznc"
+    "<Zs_d9M#*trG_+Z`*Vqysh*jgncv7y?3S|w0j@jKkPMx9~WTo?-rOihId5wkdB7%$_8|=+z|4y9D@&8ZsM5K2S1LdAG$j9)Y"
+    "m?%j$4m`{6d_iE&R#@cL>mde7ZHT3Fn&oi^27Z*<uy;8akIvuNcr_>u5e3*z$P>Ta?e%ola54{^)YlUFhd1bq^s2r~8+p(wD"
+    "CeYt!u&^imjCr?`)7OE&XqjqP%PotSP;A*h8i7n6HFf$8O`<h+(_5sn`&_W6=8#aNGLxEN!sKXNvNOhjD`FitE=RsO*&KO%S"
+    "s`RLT;Sa6)$e{r0)I3sYJ?{nL};1;YKMz23PyK8{+NzE9}TAdiGyoJs&;7nbPAGR;YN$fl1+P2*F9XH>p3r;<B<T<YAY&;p9"
+    "O(z#S&n`m`lb0dIZ$_h!Gkp;fW-M}hVi)s~At&b+XX|{Vy*=MO!g+#RgUF@qkT`x5rwp8}bCG&*E+*l&a>m~Z&V*a@oi1~b*"
+    "maH@L5Yq6!f}h8Cz2RA8F${i44n0sHF74tfS)G4fUzBzO)<=NyV4VwP7XL3a1zMtX*zIy$Ni)8)ilJup5~T0Zd8BBb(Rx##W"
+    "eRwO{(kc#IEG*dKr8Nb@aRlF)QWM!rA;J^1bEBi0gb;0?zj(2V94E%%ie93!M7kl$Vgd8^O8ZWT)47jI{T7x3S~LoZr*v<lO"
+    "8!g^kJKDrTF4)2x=`)^RQb=b}c$Py(Fdn1k(%3Mfv+IQ}X0JK-s}xn`q=LsyTS31i#=;9%{3HxjWaqbO$u&h9Q4a8H*=q2o4"
+    "ju&Dlcl;SYrd@uribs(>pt=#JzEVx&3KyzLjitMi>*Q%i|CU_*(Fm{<}Q1&MgB_EuED3wJDoHC@G?+nCZ8bB+ZrNm`Ra87AJ"
+    "S;7o7!1B*=+}~5iP6y|4a89q|xPPGHX;4g_rEwguQ#e6Wnm9*+(-`9{)0r)Dmi9tl%X+yO`zg-IQ@|N<N`{<wfpcd^QsJE4p"
+    "J93R{v3ZAUE{bhrwE+FJl)8GY+&C0E?*OIO|0!qI}_XdnHinl(UeoJ^(7tA(|Y<z)N_`$CobB%k5F5DvK@XN+74?%iX}qPV~"
+    "eO!sFVH7b#T7qbbzx|L8P4H!8z^%?LSB#v?JxL{u2GKp&!XY4%H{N<uvA{nR695SN3qJt(AgPE9SUo>ef?}LU+e_x=}+sh8h"
+    "pbc;{Sju15dIJGH<m&7-VhAEVl<qtmQG%<laF{eD6}enV%=8Q^R_qqb^)7`B%4&2aqi?Qm$V%clo8KVAgR4;Pg<IO;p&+_aO"
+    "%9#=r!Z8|DJ&W!gUSBI~yQ*zZ`f~pfK?Qg+?xdjQoCV|r&+t2&pOn;jKzYQam-$I}SzgUbB^<RQN*nzMSy64dc)Qp^$Uqs@r"
+    "MMVBJefc}~JhHBIJoQBPZju6+P=T*XI8H<?`J>TOl<Mz?*D;D8Ux%P=obC)+hoqtF;9_UvT6Aq%3+=)Acr}&HYIW7jiTf%OM"
+    "><D<(-4d91_$$wai51pT}Un8J;UjX{;>l*)|xU~51hJJQ1$q9=Mfw#oue>@E2tu{svZG~YBMSs&R<cOEJIl9bjL4HIn8%2!8"
+    "VN~EZw?wsY#$1!ANmx=iGp#<EW2dufdQDQKxmLEXJRl<0!1uKV67)%N@6#(;A$!TcQ?B1<)knGy><y5>=DZ>yC1+1m~)>Y7n"
+    "_pB-jdmMelBsd>(_MX~Bj0RCUWyadV!;^1_DK`vo}L**Tj;<!myVtRw`A=xCIxeZd{z%)cYg8QTXvJl%&n0T=WrRX)Wz6dhJ"
+    "&QB0L-)In{nFqgvDJVASH<oqy|s%a{Qrk3tg%^`mzX>uu%R`CDzcII(b6zBe~s?%rAoY@$5gmVD5#C<y|MkS~*iE+uMi6%Gk"
+    "dUG|JxI~S~%`Z30u+Oj#tE|Jmud;*eASej3ufq-_;=(GTApX8@_4l1VOcIm)b3Y%Z`+d5rtE;P?s;)lFoHloUUs9uS3jM{n>"
+    "h9OKx?^4H>&~+01z|V6#neM-k;~(<9R*3}_+*WAdqX|^a)a5vS%({3Ii~cc$4Gmr+WiBX5QHg<&HiE1%EN3e?P<^GSbBx&k4"
+    "xxx&0S_w1=4J;z=ZXnbge^!?Im(8Xp^UKIdw%S){A@%vc&bBFWRroN4UeBe-uLYmv1=@FC;0wdpL%$*YC=g!E1a!WICarEi#"
+    "o?;<kI`-I`mj8Tu-A4SUsI?rXEY337c7X|q>G@_n-4g+1#f3@Z{Py50QFnpf^If5A}R%8MShRLb1rd+7rgdt+}mdCnBZO;AV"
+    "cuD~3^6M;EchI!&fbk7Z`0==i!(TZ+l<Q3dzQWuOG+?T7zC(J5jzZyzmVriD-<eAAi`Eua)oTjD}h@_KpE;k3`bxg;cBC&m1"
+    "yp}0L;@d7WrSYWcA8#QSGCH`(?2=LBCUYv*&<qPMHhW_Q=95@64o#C|34<pRlPCX&ZZIo41)JW&hMU9TBWaFcj6aFeE|=Q?u"
+    "55BNH@Qj2#)f8cYw3!uF$-hY`ng`zV>%4S%(*|KxBofUe1!GUKl>R(K29ANJhhqaf4<-B!)UhmmscCy>%Nu}&-zFe4aIHs#5"
+    "3P9pZ^LP{OU$+pldbwm8n8Iz5BbQIr9o;I<MR-N>)k_!cX&iRK<k9TQ&B#4S(lejvMLwFZ*dhHyJ}(%5nW(MA@)olYQ3w%$l"
+    "{&TQdrqPRl2wSIOPC1GaR0{t9`Qo^O3r+0)h>c@M#d>to&v^qrxi99-ueEhS~efOfI<hIvKM`O9&=_oEP46*QJ4n+M{!O#@{"
+    "#za;9%!`EOveQiw2nWF>1rP6iKN<XjbFX|>am5hfnoEJSISBZMZFm_|UKUo9Q)S71KpnueSZ_%8ti{_eeH7(y<XpZ~@#rjDz"
+    "9kYrI?p)9M{4hE{>&!El(dC%Oo%yfuCTGoKG4pfh$J4k>`5q3;gU);}ZoXyBx8pJ!Y89B<oVlaWT#~0P*TC$?Ep^XBg=RjgZ"
+    "2_8SDrR4EbLyDBIR!BMB6AK}_s_Z3EQaX^;#ZlgtXcdB`uF!5ng#LtQn1sg(C+bTr04^JdS*{hB=yk^;mn|!ITK5ovLIzP#N"
+    "uXWtVl-R`9H8`@ON{}YFu*D2BstyGwoxS89Zm3MeuzxZWnKV7t_P<UX?W<dz)hBGyHsk3Gx}-V$P!D9>()VYfQu{@r-p6@eX"
+    "u=qu5@FGzTz6oDW`alm07Rmf2i01KVF0l>#$SI=@Z8l)#L^rr}633fYK?a{KFM>zKos%Di_UChOBsjFr=3cZwDm#C~hdy$yT"
+    "|1~Mu%gS>e%RVwf^@f-cEUgoo5EjKr_a3S)n5U!n>f%Qy`A)_Ji1k_<UdPaZg?!{&YhPIC}qz*=s=C#aj6#7G4KqX4J52No4"
+    "@G@I$Mnc3X*j|C{BXAW*Fhp<0X#6Vnm*Pq~+uG*WmzudNaV2wBVyK5XAC1LTl#Rpq<J#M3a*9ExZc@69jKKHl_UAPy$2f`}d"
+    "I)3ee*7HDD>AF{;$~xBV>2`_-^|Rr!E8x3GVSy3lisipKVMwk%*;nE9ls^v@9dYDdAV1b&dG0@y@QbBp5C#h<^)6<bBp}P^^"
+    "KgZt+)}rTzc`S-m#SFg<I>L@{UQfDW{$}n{%=Bpo7<An7XpqoWmVvE1o~D$w-aQiRYW0@$fc$y*U=Z0MIiRnN2|sbgU~k%ib"
+    "7+U&sBSU*Jstpun`jx_waF9E>@g8Dp%GX)x;UZLHUzUf;y}ElkxG<L52NH5GNc2z4(13H%x)t3W&j>p?JRg!MDzQs8u%P8DJ"
+    "j9!D!A%^w5P8sQ(T`F}~@ZBe$bOFw`$O)rm{p`shsL%QMG_oKiEF6)oE8)TY($)BZOZ}DTzEzaCzO(x-IQgPGNnP!2sEC%S@"
+    "98;7q<6gl%=anK;W##u7VrD;zbqHq<`$L{thXU<`E}OtR5n~!V2e?(fx1=_tO5lPDjNHoQDjMaRcJQn_68<H?1TfFM?9A_C2"
+    "IKKd0Y{`?R}V+dgrn&LPM!e1lQ4J2%-uQWR%=?sq}aI97CG{m<@}sVE+NOHa0xLPnK=V+Mjm_Gqb<*)Os%p04C~Kv>LV!JC)"
+    "VFYcB4@8xRO_FR-sL{V{eXp*<ud*x}U*L!{yEO@5w+T`CKQ+(@nmS+Zi6r1|pws*wF(={spJO#OcXK<~)*rfwbqa{v4zEG4#"
+    "%lA@By2VmqF6#v<oM;6Z4u3FxX_a0ii(3z`>WJW8O@^-<4p)OWF2fdZ^SuB$Lz8CWl7W@276K<4>4p*%&DVSo6P7MLzb)1#g"
+    "<e+|qZ9?_e1ZJqeHH1ZU(EC|eetQTNC3+vfIL(>TtG91&-*|nR=AhbAEXjXX4lf%(vC&p@-%@}u4bleb@<C(6!(3v-iFOi-5"
+    "VPNN&pGu(r<;vLP<gsrHy2I>Rfeb|pF@qZgY@9I5Faep2Iv$CHOA3-^PJuJ~it3sYR82>@y~QvT2WTJv_#WDqG`mrpJvgO2^"
+    "vIL)N%YO#=z06lF}DOUvr{H{7>RKq@>G@E)O?1E=oO^R4%{~0k2RLk%|N&xryiH*?*|{@Y-Q488lzqOK)w%;3s{xQd_31oms"
+    "K&INCVSd9#mpx8w&QW6s*WBN4Ofs$k&T6!dkw4Xu6eqL0s$mTIo+0B|Z8He$ttoMrLzA<h!Y#e1h{8-$pS%Zib&=A@62p5Qd"
+    "T=7}=^nyLrr-pE&blYcO+`Wz64}{R8;d19^BuX16=jGUji~`Q|ImT$zyDsATUaXSvSg$K(v`962Vp<e5d8B?oi%tZ^3)z9iQ"
+    "5+St_Fi$4rTT)OHjIpgl>6)VZ9UnQUF;*iR4ZMWgrO8@d|zfIQpmEos6Smjpv|FAc<%D>#v#HzwK2g}-L!R(yIcwlx%E?gH@"
+    "*<LPQWy_pJs-VjMN`TMF?hfM|#5r<u?sK~DAal(#^7&zbk&h3H<o6Hdmpy75+=6j)m)}OKFW)O7-_6uWJ_og7KGxQ`&tE`OW"
+    "1AV<{08}0IA!G1d~PxJVk6Hv;Z>P<_W3JqvAy)EM3r?~WMu2G%Vs6H)Lz!qUU-yW$5<cL^`cjt#WmMBZm3N}8<SW!!ntj-%2"
+    "&8W@vcV3cjyVQ?<y&>v|rJM<*HuCv@m+<v8)8V<~wbo*d}9H<#^g}xdB^R`sjtM<zF>O*hh^0kEeY6yh~#FCkdW5Hdz=v`<("
+    "l|5B~Td&eFuUhWu=^Eo^I?2cw&9XX8N|>m>HYP0H%)NcN)qs#fxch~9~#yfYFm+0-WSSend3kycxHfhpMT>Z;qRE&gqrtcMm"
+    "C(Qb%eD3x^=UbMf|I^o*okbO%ZvG>_TEt~v`RtVbUR+qfpCh}eK8#d9;H-=@ui8=xb9UyrQ!WcHMur4}2YLg@Wg^ghwqpw}A"
+    "9q1sp?T9*3mK^KizUW~IV?L|EpXWl2Ty<g2H$)-3qQ;(RUS-DzKHG!r@~Aks*Z#`oZhBuTF3790&5_~v@zdMc<mEPrC-P(yR"
+    "L<9+4)8y1qQEAPN@Bez=?HP(8LI5f;Y(JhR#@A(b&gzZBD~r)38dUF4c|xP?OEs*sIpi1GW&c2n;fOBhr3smy&DM^NbV2$ai"
+    "-FK%hl*RxWXH2^c_4{C9kx}BAfi0{MJh1n@E3yOMcxZ9<<4%P5jz#oo3~aiIU%UVr(OnGlp~hB$j+h<WDq2UjOaWo%QdzOZ>"
+    "$qfA53e+GJP%qSZtj=aPX<$Xk~mw#hpFU9+QNHrd8`V?pC$F8M)Q>|b0rZtuW3<|bXv#QwPK6<4}#(snV_h>35rxw)vtcqn9"
+    "3TzGHM>h&f##MXwwiLkDv-k!7^89s5+Ba!x8%pI<-fb&{^Cnb<1327Xxcf`;T&wIHO!;0~c^SLbvzY#9_kzWK4oC|KpIQLN2"
+    "_5$m2Yh|-@c}f4Bs5Op{$?p?gcwAx372E%d^Y{;B-EUC$cNyzi1zg`7uJ3q=?6}UmaNW|#I_6r|s&TxgzlZA<%&#svw??|Vn"
+    "BRAppR2LIM!8zu9mwyNhR575Yv)=%z<m#LeT%H)?vDC@Z+q~!WzGxF{k6J(FFnpvzebtvud)BuY{oUz{s-4k^V)A`-LU+37;"
+    "Z1{|9My)M`gUk{ivy|i(JO1O}nSl;r{D+Z05pstW{!nU}JX~2{AFzs6lnq&_^!zG$v%+CjZwi5#}@T@QN0|NuO;CX5ZpAW^b"
+    "l4dsiMuQ_qSadM6i^{LT8|p*Pwv<xlE$3#zka1vO!AAG*|qHPs^a<(#R(U;8KgjjJxS_R);26Ye3J)FQMnc6G}cF|CE9)&iR"
+    "i*E*Iv-POKcFtByY^IuhXnRWHs+Z*g)n`h4^6K;p?h&JAUd6%7@Z{7U-uJS#YMt+=3>G6Xuh&-DY4R($3ByKUE#!sQ&%9J+N"
+    "sAw1VHss!X><y2L<4H*#E3a`K{2zA|I~OYq+(kukcSWK6>b-Rh3i9#H)EuR3=;HZNnr|UZi|RCu+%M|Lule8a7KCk5<Q_2DR"
+    "Tp!&#KQFo7x+I2aP4EJ#t@LWQ11-4Z<5sV^NHgT57$W9Du>li%|g4zIX5TKw=f*5?!l(JvHq4FU|nB%-u$Ym?JmJHj+>ZVm!"
+    "FGgsTd~jm-)`4C(PrI#C3d)J?Eynb~5zcRO}wO#lLF<PdSgc4z9#ua5R^?Z&V)}!$aE<>*fSA0z7wIpM6jZ-1}#_Tir7^hKc"
+    "P>e?kW5?H}9;+)5Iz$oNNMXXL8_O})Qj=NYR>@l-t8$ut<_Irhpso0=bTZbN)(BG1)Bqvlor6r$Sm+%MXPFUfIjY$M4u>Dpr"
+    "2<?eam?<IfUjYlE&)_04q?skpyqD4Oes^CibFH6KRua^`v$1I4u*3S)jg6(++Tje&c!%i7%S-0zR^uA@QznjFhs(Zm`6>Ir}"
+    "G0#<xFi!i?4=-r-SgYC-YUbNA&UH?W^KhhX^>wa`m@Z&e-`lQP-BDQMhQT7XY@)sRT}@hDdTQD7(Hdhe&)%}dKe*}yulC_S&"
+    "sSe<kw&i8-_(F!o}Qq3z^@)nr#xSyY%L$Ik>ne5tIyTIXmp*9RsW=@(XFWw*Kub1@Q2mex+2ZY*0@K1v&Q|4t<cK;gZg4R&8"
+    "KCu#@v8~yHp0aAK*zM2nWb6K|Jox26_n@7P0V+7piO2R!4QJqkN6-sowiF`>!2wdk!yI?{7S*Yn9KF+fV<^le-q0#myJqnWO"
+    "6&{F{IGdTRZP*JJKtAu`1^PI}pz-~5|dw9vlyt-n__33sd@{IXfx7TUfjpAi}fU3JvPhN0IaOxNp6)7@8{ZbZ#=v8+s{|Lx9"
+    "ut9LH@7fZ77OVdU99rzdXJNc#Q9;{B+_N6bmvR;3?Gdgm_OaJ%`4l@adTg%LsWa(rfpASS8y6mNYv0A<~UGZ1Ldvh+IQ-T`n"
+    "f*R{ET`YF}WgoM8a0e>0pT3B-GoJi5#%-(ux?N7z0c9`!(*qv7;DG)w{hMbP_s<V_@`3~A{<~**>z^Lrio>^9#Y|$md|7!Xs"
+    "rHU`*Gta-_7U3j05-S!AD>A6DlL4bD@99vKjwxNe2%uOC}?Xx%{ut==-{?5V>;ZnMvKV@=WgALWr|`==NJEn<;Wc&f189Bbm"
+    "kQVza57xTE()@@7$`FvX4C;9lI<%77yhOXv5DWkGK9N52W}Cj?Dim-)CZDu?>X>e!KnUtU7o(ssn6(STCbq)@9iD@?&<;pRr"
+    "|>v(sM+?CY2i)Lrt2-?)nQ_GfZ~sf(Xx?hoM%9DU>#_X|IZl6hn!cY~iKHF4L0i~M9sCQ1!mpHlhX;5V_%#}w4MVWpNc^|yT"
+    "_y|gjcIewksI_9T^(e_K-ttOnwJD<ai?&plJ;Bj|l&1Idr(~iCcmou%F+gfjBg*}$%D(f$uX=~2$zU)U%t#LF<&9Ps$Zs>kx"
+    "^W0>MXM&XZzc^XU^|TjUc;FhCHsvwf_d|JKav!wq#35L;#dz}J|5&>~J_oI8VC_ef{cqLUKK-#S*^jNgj$_dVcgxC4kmLu}&"
+    "biFmQ;n@X9k=!zte@P}+WrHOXc`8ob4Av6!g}G|*6z63+HN>#*CgasRoB{z$B{Z^?a1$2yZ=9}9oQB-X5DY?@<*`)N6wUND*"
+    "lASF0yvqDESTEi>)0E7>TltL_xc^$07Ss>a{rY+u!!zxo<y1o|BRP43w-Bcp?rQjZ$^E9Q%r`?TaVNopQ}pcvM@84I7Z?^qu"
+    "&**4p*oMHQ^X&Q;hr=Xci5M}pb6S-TFWJ@!3ok6eNJ!J~)mjS}v^6@^1(9FcePAyGNjW1q10cvpEf(k!IfHP6Z)u-T!*uwIT"
+    "ss*rCfF7myrt=%_VN`c~@L4UJlC*{*<<hTW=Jn|6Am9X|Tj2!mOSF!kHBo>=+Cz<^%YtR1??Un|k4i`wx%&KGU3T!Ng&`VL&"
+    "J^yR%2i>vboi5U9UqKc96{kS&?SyLjP-^xx>R~a~$9{^sLra#UQdgjYKWl<#>$6hZXwv-{0Z!CMYhvRGT>3UtYKNDR2<O{@a"
+    "=u{gp{cmoEz*eCwnfgla~T$M(C&M&o*}OTyb7m4GnEuV9^|$ON1jf?uiLFXid>IegYqH$p?31e>G+v}#C>0cS@2>Vs$t0#`I"
+    "H{D+eNCdIqDNrw;q>TJFF*mjK_vbwD@SGT#jrfq7gq5Gmz~zdGQr4xgGXP4Gu-4_a81V*&7S$g2pPvB~IE3nE4&F9u6OSjen"
+    "JsodIDs)JB2OeuuF>h0>N>hkbCR>>v`ny%3AHx*@ZJ4_o;QQah-=|2t{B1M8t!kHkf-LbVKf9<4o4-p=t2n6n-!`%9Oq%pf;"
+    "xDQS-_3naG_=(VF!*L&gO`Ofku-#z5zGPtmbXqrm2<7w2wjCiQ>Qn)h*`zB-iM3fedvjvqh5m)qv6zeojJNMV9vEQS4^HDk9"
+    "#1*0D4x_2dai!hmlkdYYavqv*E;1VrK8VameAU`DXoK@Oc*+TE{6Nb5iL~oe=*~BVjo;xJG=LO+8kF1!>$*v`?LzU}pfj|^#"
+    "T}IlN5ScmIx(2w?2OxDcES%)r*hb0H0D7R<6e35hJ6Ibqfbx4DbMFSJN_bP->w_8C8)|yvA`Z|Cg0s}AH%Vz&<V(VT0=N6NP"
+    "3#|e&lxsCC9nsuMqkn+YQp?@G})Pv`%*8B&eCUQSz~{05iWgv2`At9F0tN<L59^9)u_>T-cW-m(S#Vm)O1=2JArGK>n9S{${"
+    "wqm--3$@&S8LniiYS<DkQ+H~0>F_XlCtVsO83B%P1&1j^q<`b^xXnt>+AHCLjai2hq}k#lh1AFS=XM~o=L05hR&QOv)U)mGq"
+    "~^1=N($fy&3(6Zf-&o5Ev@cSI(4{@#Zieo7JG^|B-bdW*PdvMvCihQ|;hJUhaw_x)JSc_|2{Ch_1NGJabh9oH1RIHyvN~D?}"
+    "gcXzPPr9Nwyy9*-;T52DCQBX1Lh(;Pssm`bQ!>!lu#DrKztH9Wy)AZ&f90LMDIB0t>HUz)DqK+ocAm!0#Yi_z-du@8yCEKch"
+    "MMQXfwx?)-umm>faEXBUl2<<<MKxzwx10<@Hu(EDvEn52=5T{kV_Yod#(Tf9^`=B?vwYuNh?l9|LBdDsT^J)U*=(lqo*I;i@"
+    "HCJhDV<n`X-L-hKB7R)i&fjO3~Ne>)xvh)^AQYcT-Njt6h)N{QS+E6P%pgsQ<N*n|%Y${&D=+sOC0T{c%$857Sw9WgOGH0?g"
+    "F>Cvs=&xymmRNAsGvVl%70JAYNxtXw&+7WTKbuAkfCKQtQ@xbeA@{Wt8iaKAq&GoB_%S5y>pc||w7C*^-I<ds>MoV4zvnE!4"
+    "Wd7*OSbJm@Y9h5(=F`wtSGlgx6-s^7Nh9RzUi1RNH_J=h<N$N{2#N@BO<)ai+-z{$BdfwRcMwC_9#80iX?r`_mx$ZtU*^~+^"
+    "?83#PZYgIjF>40Pw?!BqIv*{5JFuU2^)F+!Xt|}UVMyDRSPZg$tmtOLQTglPmg_MFqrc5rfu`HOvCww|2!ye7)mqRSOTd*c`"
+    "+?z{Y<PFAe_e>30vi_R`%`Qx!D8bVFam?+%2&cELIXc4q4zBV9Q?hv8^h2weotumlYYdg<8`m+6ZrpWv^#d-6rWV#5>~(LM~"
+    "%|m*l=`Lp&wqra&KK7ihh^8tkTL|3p1$>;kJ8xE?4=HA1A;pXDpl_A}?o`Hw3|VjLh3n+_e~#7X|*>Pz0H2t#y7Nlg@eU7|w"
+    "U#XraFd<Z*@1tVBkHj|;=G;Ot2RkNdtdSnhK;_-I$_tD#?cI7Xl#y+1>$vNMIgNKJj}Rp&sjoeOJQy6`?+*b*6^7WN8{9~s_"
+    "MCbvg|C2g=+A&aA}{o4zr@>W@2jfeWmiDfGEW1m0jysPx|r6bWvyUOCQV2=NXODOM!`X190i>mS>U%Wl-aQ+1{(g9}5D7yb$"
+    "9JYKuqN8PD19g|F(MPiQrEe<So8)aVUFE9pKvl`Qq`wTp{jg{gj)(povht^8SNH*?iEsJGJ?8r6Y7o|<G#(m6rjKW2ARjygi"
+    "`M=Z5WF%=W!5!RcgzK~u=Zn_-<_62uktECfcd!4iV0X?N-}>u(ykec#dwrs7fQ58M$}`Iu;?LUGG;%OKlQb;<wvkq21neu$H"
+    ";W^oXie$y=;G!zsIwCUqe18_n}tyPYYkgVh6;0U96jeJqu*93mcDM<A*b4o-DImDYtaCb28_UB;94v{&l$%N#%B#1spXKi_U"
+    "^?%HpT~igCcm*Rj1Vy3KCf{kP7OPAEO`(?vyI53yhF&ENOK{Ifo2>igxig-EeclAT6r{(_qFcl#Aqe(AyXmf6LWWmp`M+rXm"
+    "mUfo^RGWOr%?J5(u4zCJZJKt-3Y&|Mt(K}eom-%{E$)Vy+xf~fc8v9ZoTPxQn3pB~%4OlNk38qT`Ul(kY+qNvWZwy_l*b=th"
+    "RbC0XaqW^VJ*C-4R*LOAu^77xi)Dhlr$W@hld%|H1-vetK6GDF?7P&qoifvSx5)S3?|Q$+9WJurUqDLd7$(!Yk<v_MvKT6@v"
+    "lhn=K8jR-3VZf?nOk(&jIBdXVr%KgMgGwDPhmYr=6dq9H(X}9_584~L!RZfgag-cx%q89fPEXPkilDD6nVRrNxe>c4_kIhf&"
+    "+(v<zi6Md)lQFta_sqi)FI0%lp<(BxEETCNq%3XN$exJ7ryR9*YHCk+`%w7VG6HOPUECX?(9*;RL6>1m%6OINBSF-7@_5T8L"
+    "=gNlpNcN>C+pkRH;b4^A)kN-dMwAo}{u6@|XwGti`mCdxcpdS<>KO*bwQpJfsFD!`m|;xObrNfx+^NXO|dk5=-u;{5DYo_0D"
+    "S^+(}B7@lVg<HO+uc{^PN#^EksggY?`9G-`rtLMr!jKN~?nA*N84jqT}QY2Y33Bf8EsvG(14#I}JJDjJ<Gcs24SlJ;QJa%=E"
+    "$x*5EcZ%+^UR&nhTW3q>Apaq=YWXpEz07(#b;jcJb@C+M9Tjm5!8@yJ`%0PC9U!$ObFIG6di0W7(i>~}JK78z>TzsEEqT`+b"
+    "{{{SFW<#yF{D(!kFb}pOsr?@sO8J`+Gc4I>x(sS8{$#2n1{<*=-;O&-*0C>LubS@!>T>lwQD;T?@y60ijmu2iEJCz4Mm$bU9"
+    "MQ1+<!>s_J^@!Jc_WjqK>~~ZJLSwn~q`Ylu_97<`^vcoT%lU#WUN0)3s#SlQYbc_s-3hH^ql_hspMyIdZ}UIOO#b<W(7jQ~z"
+    "CyowxGT5~<Lx*fZfBq#3ZTj(^L&l}ew`U3$SA@=&?LzZuqsPa0U_Nx##;;?_y`;A~8u?zM%ci*xS5j)@4K3-`DX!aX7M%k7Y"
+    "3XWwUw-5f^FjVahzU^hPCqfG^NQy6V7u-hbhQ?_lDXq7~j60NMeu&(X@h>y0`wF7+AU||Eh>qkD?(!f@R(bfibw?sV~Zf$6f"
+    "O0=Tk!iKi|$3DWgo)WE;Z9V+9Mq3)$?Gi1zX!AvO;G?qbqNNwvQHWv^Ve9B{E20r$wB;f@QleGS-o^_X+v8!hwXr=Z(Ms8NL"
+    "Za<WRyDB;AM?>WP3&SsF^RBsNw{@S6T4KR%Ia;4Q>|0(;FH!>JmslP${mWRZOT<e)Gp=Tji`Of9ge6&%Dop+$CNt~QEAG(A5"
+    "mG#eGpNnl>0EE&MEg%L|szuXhdC8?pQ?KQto&}-Ba#FMCB=WGNK+ScPgTuDfe+iy;AOUM7>k)lZg7H+?j~_rrf6yy_#~LMbt"
+    "0l&PLQf<<3PkAmu)fXkf~nk7!WJeG$>%lq-3vnkrJRbwoo_u1!QkQ?6}9!&0tYM8i|AeMBQtu0up4Q?6q~qf)LkqR}Z=7SWi"
+    "L>lD%0l<OSPxRmP>(fE|>8qtK5>lV?(l<OYRq?9X<XmZN+P+Fo64he}4lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC2~i4KzJ"
+    "Ac+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC2~i"
+    "4J;Nstyhfi4KzJAc+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC2~i4KzJAc+o==p"
+    "cy>lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>dRnFq4hxA6lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC"
+    "2~i4KzJAc+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>lIS3"
+    "b4wC2~i4J;Nt_}_li4KzJAc+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC2~i4KzJ"
+    "Ac+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>lIS3b4wC2~i4KzJAc+o==pcy>dRmj3ma={QJTcum?M5To6H=SB8xv8xv>O{yh"
+    "qN0PQOC3!A5m%AO^B#0?IuRlDeWdl)FthvMAS9yrbW~(?WRW5J?*APRGxM-BI=QLGb8GmcC#Ytm3Ffu>Ya9TBI=WNb0g}TcJ"
+    "m^7HSJ!Hs9)O6kEnmzEr@79+AWM|VA?H;Xi(ZMj%aY&Es3Zi?UqI~B<+?(G&Jp&M>H($-iT;;+O3FaMB1&4XjIz08PS-udn="
+    "-`X}2n(acQ?YqVZ`rDWVB!_jW`R({4>flhST&M3d9*oro&aF&tNnx+&(CUE!8DqAk1AZd7!{p0s;SX^GmmHze9eqJ1RVN1}Z"
+    "s+DD>&B-%%!eI(jPqJ1RVN1}Zs+DD>&B-%%!eI(jPqJ1RVN1}Zs+DD>&B-%%!eI(jPqJ1RVN1}Zs+DD>&B-%%!eI(jPqJ1RV"
+    "N1}Zs+DD>&B-%%!eWWb=xFyRzZlQf7+UIGh+P5zx+DD>&B-%%!eI(jPqJ1RVN1}Zs+DD>&B-%%!eI(jPqJ1RVN1}Zs+DD>&B"
+    "-%%!eI(jPqJ1RVN1}Zs+DD>&B-%%!eI(jPqJ1RVN1}Zs+DD>&B-%%!eI(jPqJ1RVN1}bCEc>`6%RX+QeI(lFX_?x$KP1{mqJ"
+    "1RVN1}Zs+DD>&B-%%!eI(jPqJ1RVN1}Zs+DD>&B-%%!eI(jPqJ1RVN1}Zs+DD>&B-%%!eI(jPqJ1RVN1}Zs+DD>&B-%%!eI("
+    "jPqJ1RVN1}Zs+DD>&B-%%!eWWb=xFyRzZlQf7+UIGx+IJu%+DD>&B-%%!eI(jPqJ1RVN1}Zs+DD>&B-%%!eI(jPqJ1RVN1}Z"
+    "s+DD>&B-%%!eI(jPqJ1RVN1}Zs+DD>&B-%%!eI(jPqJ1RVN1}Zs+DD>&B-%%!eI(jPqJ1RVN1}bCEc>`6%RX+QeI(lFX-#@s"
+    "+HR8Qc+(S2?b%=Y=u}htMHrPdv!6>et=aLW?f{}s@e>m|5%O8(Qz3t$j3Zk=?T<Ver38H(r2`>VNtmiN(@&Q(Rq2_ghi9tNG"
+    "ffZARHbK{9-gUfc;v|_CFtWQ9SEt~gsECH{ix=Xo7=_DA)1*f$+#6SSog^bo?2(z%81%z+?x@#&A7KBYL{`VB5I#;t0U@=ac"
+    "@V|G2_-mRGM*XBPz?dcOvSPaqA-LoN?<T>XLCABI=rP8zbtLahoFQo^hKaD$lqr5%tKptr7LixNQ;j%DC+j_0G5*5%tNqoe}"
+    "lTxXOrL&A43=^~<>35%tfwJrNDaxV;e#%(#6K4a&Iv5e?3`0})kZ+`)*3WZa>MhGtw<M8h)f-H3)~+~J5uWZZiZjm)?s5sk{"
+    "Y_ahpeaUVo9CgVPgXl%xP6w$bhI~vjWj5`+5gp50`G)p}@6B0cm(K8Y~BhfPwJtNUG5<Mf)GZH-`(K8Y~BhfPwJtNUG5<Mf)"
+    "GZH-`(K8Y~BhfPwJtNUG5<Mf)GZH-`(K8Y~BhfPwJtNUG5<Mf)GZH-`(K8Y~BhfPwJtNUG5<Mf)GZH-`(K8Y~^E6vM`!pnaM"
+    "xtjVdPbsWBzi`oXC!(?qGu#}MxtjVdPbsWBzi`oXC!(?qGu#}MxtjVdPbsWBzi`oXC!(?qGu#}MxtjVdPbsWBzi`oXC!(?qG"
+    "u#}MxtjVdPbsWBzi`oXC!(?qGu#}MxtjVdgf`KdUh@(dPbsWBzi`oXC!(?qGu#}MxtjVdPbsWBzi`oXC!(?qGu#}MxtjVdPb"
+    "sWBzi`oXC!(?qGu#}MxtjVdPbsWBzi`oXC!(?qGu#}MxtjVdPbsWBzi`oXC!(?qGu#}MxtjVdPbsWBzoql{jD=^wcB4r)KQ|"
+    "H5|v4`OQOya?UAUfMEfM_A<-d;=1J81B}DTj>MPMgiTX>lNTLA}EtP1HL^C(LlFiN?!mN0}FGFq(uFB#z;CHjQE%<O2w*$YI"
+    "#qGgIvbY2I{VeVX{veA>!5?OE8Tg|t?gT!X#ht;&vbYQQcougBpUC2F;FDS09egT_%fTOKaS!n6Eba;ZB#V22&t!3L@TXba2"
+    "mDzU_XVHL;#a}vvbZ1k^DOQUKA*({z+YtXKyb+~BOU~9oyCK}ZL+um+%}7cfZJv9P;mP!9tQ4^#lyiJvv>r!G>b=q%d&VBxK"
+    "kF726xWlG2kv)JQmzFi^qYxW$}1$_bi?OF3;kL;2v2#3EVS_Cxd%s@f2`x<yn#c1Ig;Yvih&A{wu5h%Id$e`me11E35y?>c6"
+    "u3udMzntN+UCzq0zTto|#j|H|sWvih&A{wu5h%Id$e`me11E35y?>c6u3udMzntN+UCzq0zTto|#j|H|sWvih&A{wu5h%Id$"
+    "e`me11E35y?>c6u3udMzntN+UCzq0zTtp0nR8~I;BR{xdNe`WPwS^Za5|CQB$W%XZK{a051mDPV`^<P>2S62U()qiF6Us?TE"
+    "R{xdNe`WPwS^Za5|CQB$W%XZK{a051mDPV`^<P>2S62U()qiF6Us?TER{xdNe`WPwS^Za5|CQB$W%XZK{a051mDPV`^<P>2S"
+    "62U()qiF6-}CE{|3k^@zq0zTto|#j|H|sWvih&A{wu5h%Id$e`me11E35y?>c6u3udMzntN+UCzq0zTto|#j|H|sWvih&A{w"
+    "u5h%Id$e`me11E35y?>c6u3udMzntN+UCzq0zTto|#j|H|sWvih&A{wu5h%Id$e`me11E35y?>c6u3udM!io*(%?jI91EtN+"
+    "UCzq0zTto|#j|H|sWvih&A{wu5h%Id$e`me11E35y?>c6u3udMzntN+UCzq0zTto|#j|H|sWvih&A{wu5h%Id$e`me11E35y"
+    "?>c6u3udMzntN+UCzq0zTto|#j|H|sWvih&A{wu5h%Id$e`me11E35y?>c8jpXJa?p_gjV0gZ9KX!f2@cU6zl=CG4nghvEK&"
+    "-N<lCt}VYW3}4H$yYCOfb@{gRfiN6fVAnG&FS5%X3d1h7Y`gD<;i_78Hp7x)JBw)-7t0r)_^^E)d+LW_*r%@D`7pzJw&D?n_"
+    "3btd8`z2;F>Gk}YuL#4`7y(b>|PBU+X;{I6iw`DhOegVfhWUoRN9Vwip6Pa$Fi16n%lL{hT+DGZAV`5(93Pl?}g#=uiCx8<z"
+    "ZLa%2&d$`?YrJADQ-AyP9F!>ulw(!f?cO_7uZq*V#_L4#NZ2*&z%|uD3g$55v(n*uF1w>rHkX4_kMW9rgmZX6zdp-fX8ahoL"
+    "vyF2CUw-)gtM$TGCB=YGNRwy^K&*>1CQp9#Yqx7mTbph0)pf-stRx1CN~<~=Ci6cQfwn4R*SFr4~RyN&I-`UyK#zWqw#3I7$"
+    "v?SEn0c4oYFmbL2!(Y4YyoSm<G*1hHIs@{aRRyn)je|b4;oZb6po_L+J?S8_mKzxd2Z?oRnN!;FPgR>LabW;&`WZZ6}vlTBf"
+    "pH0s8V8!5mU=OMQTb*707`Jajf!b^7&c^Jn#dW!-B(NV0;hvKAf!*7WFcffJp`=4#tNIhB0y+&KybsvR3M}au*iXjl@qoVL2"
+    ")#=KJ6aD}2Y5%Jq%5#q1`%cgW>deCPJx}EJ7xnmDYWSv*s{TdrGQBaE4u`C@i5J~90eFjSPZBdO*jb{uF$tfVCO2F0<2Rg=^"
+    "5A|?A=2VPt^)o2Ux98(krm1w(CV_LrL$ze)`{GychA*QQXm|Phi(7Yy)f<qlffGbLgJMfX}rsdjY*QS@%~1JGT0met{iH!G`"
+    "q@>}Tw$JqMrxp9|w%h&!nOrGo=ILz}681=>urS_<f_d(HudDJ&Wi*nJAe0k7*Z?T4ZPc$IC31@<`IU59wTHcZ>$fgQo2U<2Y"
+    "YKjrojfqk2C>Bzti_zzy-C|L2cFkXmw1Go1X9oT8y-g68}uJPEwF8Db+$GE_jJ|4#1CLn)}Ct~}5vd$(2_D#mGPDa!GR~UDm"
+    "iaehP;~B4^41IY4U8V*03m&j`dSK@;QRf+O@#!$GM7)Uc;+cV+tOqZjjaIE7ben^&!14M7;xjy=d|qJpuo%Y?59A29;&t>E#"
+    ")lRl=5RM~VPLoG7_d07%e1c@+5@}P`;Ggd`ZP7AG;Ygx5C$!c+iu$P-`Nzm=d`irZ;snRTHGqYkv4kFmbg8vSM|n@xLv3jEU"
+    "t{(ciIt#?TXuD3MISa_A?y}$F<9`+jeU~`{md({WyRwKagYJ??V`RCdZZxR9%-Q?6Ox0<!>bHCkp!jeRYVcdJD-E)~!z1#k>"
+    "P-UX!ppcoS)}E@8{sGEv!vgdOcW#fHv7#~eG`SHKP*Z}9PJ!-Fxfb-kE7EsQrvymEA~5GJ1ZSr~6cd{W{zV}iF}<ync_jR{^"
+    "y{JF%P#{^3ew-rOn!!+$B#>P2_XET;GvlvU7ITFtu7fglGZ$2Kz^AN9Oya4ekiRVlRroi;}BIw*O?jZ5ZX~9&8J5yw>SQ^Ja"
+    "J5^dN7Qztl%q$)Xp6y$dJEtkgo*4=w^e};ufLRKovNIS5cujL37iJiy9F}!zf#|%$vy<_d=^hU3h`$Tr4*Lv45Pna09<B!Nd"
+    "Dp{xS;_uCGO0pa"
+)
+# END generated by tools/gen_locale_collation.py
+
+# The FCD values of U+0F73, U+0F75 and U+0F81, which ICU always decomposes.
+_LC_TIBETAN_VOWELS = ((129, 130), (129, 132))
+_LC_SURROGATE = re.compile("[\ud800-\udfff]")
+_LC_HANGUL_FIRST, _LC_HANGUL_LAST = 0xAC00, 0xD7A3
+
+
+class LocaleCollation(object):
+    """The door: the order of `String.prototype.localeCompare` (ICU 78 root collation, en-US)."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def key(text: str) -> str:
+        """A sort key: key(a) < key(b) exactly when a.localeCompare(b) < 0, equal when it is 0."""
+        return _lc_key(text)
+
+    @staticmethod
+    def compare(a: str, b: str) -> int:
+        """The sign of a.localeCompare(b): -1, 0 or 1."""
+        left, right = _lc_key(a), _lc_key(b)
+        return (left > right) - (left < right)
+
+
+class _LcData(object):
+    """The decoded table (built on first use): weights, ideographs, normalisation, contractions."""
+
+    def __init__(self):
+        self.starts, self.counts, self.steps, self.elements = [], [], [], []
+        self.core, self.ext, self.ccc, self.nfd = {}, [], {}, {}
+        self.contractions, self.trailing = {}, set()
+        self.ext_base = self.common = 0
+        self.lccc, self.tccc = {}, {}
+        self.levels = (_LcLevel(0, self), _LcLevel(1, self), _LcLevel(2, self))
+        self.marks = self.starters = self.seconds = frozenset()
+        self.common_text, self.ascii_primary, self.ascii_tertiary = "", {}, b""
+
+
+class _LcLevel(dict):
+    """One level's weights per code point, as text for str.translate; filled on first sight."""
+
+    def __init__(self, level, data):
+        super().__init__()
+        self.level, self.data = level, data
+
+    def __missing__(self, cp):
+        weights = _lc_weights(self.data, cp)
+        for level, part in zip(self.data.levels, weights):
+            dict.__setitem__(level, cp, part)
+        return weights[self.level]
+
+
+def _lc_varints(blob):
+    """The unsigned LEB128 numbers of the table, in order."""
+    number = shift = 0
+    for byte in blob:
+        number |= (byte & 0x7F) << shift
+        if byte & 0x80:
+            shift += 7
+        else:
+            yield number
+            number = shift = 0
+
+
+def _lc_signed(number):
+    return (number >> 1) if not number & 1 else -((number + 1) >> 1)
+
+
+@functools.lru_cache(maxsize=None)
+def _lc_data():
+    """Decode _LC_TABLE (the format of tools/gen_locale_collation.py, version 1)."""
+    import zlib  # only the collation needs it, and only once
+    numbers = _lc_varints(zlib.decompress(base64.b85decode("".join(_LC_TABLE.split()))))
+    take = functools.partial(next, numbers)
+    data = _LcData()
+    if take() != 1:
+        raise ValueError("collation table: unknown format")
+    data.ext_base, secondary, tertiary = take(), take(), take()
+    data.common = (secondary, tertiary)
+    _lc_read_explicit(data, take)
+    _lc_read_core(data, take)
+    end = 0
+    for _ in range(take()):
+        low = end + take()
+        end = low + take()
+        data.ext.append((low, end))
+    _lc_read_normalisation(data, take)
+    _lc_read_contractions(data, take)
+    printable = range(0x20, 0x7F)
+    ascii_contraction = any(starter < 0x80 and max(suffix) < 0x80
+                            for starter, trie in data.contractions.items() for suffix in trie)
+    if ascii_contraction or any(len(_lc_weights(data, cp)[1]) != 1 for cp in printable):
+        raise ValueError("collation table: printable ASCII is not one collation element per character")
+    data.common_text = chr(secondary)
+    data.ascii_primary = {cp: _lc_weights(data, cp)[0] for cp in printable}
+    data.ascii_tertiary = bytes(ord(_lc_weights(data, cp)[2]) if cp in printable else 0 for cp in range(256))
+    return data
+
+
+def _lc_read_explicit(data, take):
+    end = previous = 0
+    for _ in range(take()):
+        start = end + take()
+        count, step, length = take(), take(), take()
+        elements = []
+        for _ in range(length):
+            primary = take()
+            if primary:
+                previous += _lc_signed(primary - 1)
+            elements.append((previous if primary else 0, take(), take()))
+        data.starts.append(start)
+        data.counts.append(count)
+        data.steps.append(step)
+        data.elements.append(tuple(elements))
+        end = start + count
+
+
+def _lc_read_core(data, take):
+    previous = end = 0
+    for _ in range(take()):
+        start = previous + _lc_signed(take())
+        count = take()
+        value = end + take()
+        for offset in range(count):
+            data.core[start + offset] = value + offset
+        previous, end = start + count, value + count
+
+
+def _lc_read_normalisation(data, take):
+    end = 0
+    for _ in range(take()):
+        start = end + take()
+        count, number = take(), take()
+        for cp in range(start, start + count):
+            data.ccc[cp] = number
+        end = start + count
+    cp, previous = 0, ()
+    for _ in range(take()):
+        cp += take()
+        length = take()
+        chars = []
+        for index in range(length):
+            base = previous[index] if index < len(previous) else cp
+            chars.append(base + _lc_signed(take()))
+        data.nfd[cp] = previous = tuple(chars)
+    for cp in set(data.ccc) | set(data.nfd):
+        chars = data.nfd.get(cp, (cp,))
+        lead, trail = data.ccc.get(chars[0], 0), data.ccc.get(chars[-1], 0)
+        if lead:
+            data.lccc[cp] = lead
+        if trail:
+            data.tccc[cp] = trail
+    data.marks = frozenset(chr(cp) for cp in data.lccc)
+
+
+def _lc_read_contractions(data, take):
+    for _ in range(take()):
+        chars = tuple(take() for _ in range(take()))
+        elements = tuple((take(), take(), take()) for _ in range(take()))
+        trie = data.contractions.setdefault(chars[0], {})
+        suffix = chars[1:]
+        for length in range(1, len(suffix)):
+            value, _ = trie.get(suffix[:length], (None, True))
+            trie[suffix[:length]] = (value, True)
+        _, more = trie.get(suffix, (None, False))
+        trie[suffix] = (_lc_text(elements), more)
+        if data.lccc.get(suffix[-1], 0):
+            data.trailing.add(chars[0])
+    data.starters = frozenset(chr(cp) for cp in data.contractions)
+    data.seconds = frozenset(chr(suffix[0]) for trie in data.contractions.values() for suffix in trie)
+
+
+def _lc_text(elements):
+    """Collation elements (primary, secondary, tertiary values) as the three levels' text."""
+    primary = "".join(chr(1 + (p >> 15)) + chr(p & 0x7FFF) for p, _, _ in elements if p)
+    return (primary, "".join(chr(s) for _, s, _ in elements if s),
+            "".join(chr(t) for _, _, t in elements if t))
+
+
+def _lc_weights(data, cp):
+    """The three levels' text of one code point, as ICU looks it up (no context)."""
+    index = bisect.bisect_right(data.starts, cp) - 1
+    if index >= 0 and cp < data.starts[index] + data.counts[index]:
+        offset = (cp - data.starts[index]) * data.steps[index]
+        return _lc_text([(p + offset if p else 0, s, t) for p, s, t in data.elements[index]])
+    if cp in data.nfd:
+        return _lc_join(_lc_weights(data, part) for part in data.nfd[cp])
+    if _LC_HANGUL_FIRST <= cp <= _LC_HANGUL_LAST:
+        return _lc_join(_lc_weights(data, part) for part in _lc_jamo(cp))
+    value = data.core.get(cp)
+    if value is None:
+        ext = bisect.bisect_right(data.ext, (cp, 0x110000)) - 1
+        inside = ext >= 0 and data.ext[ext][0] <= cp <= data.ext[ext][1]
+        value = data.ext_base + cp if inside else data.ext_base + 0x40001 + cp
+    return _lc_text([(value,) + data.common])
+
+
+def _lc_join(parts):
+    primary, secondary, tertiary = zip(*parts)
+    return "".join(primary), "".join(secondary), "".join(tertiary)
+
+
+def _lc_jamo(cp):
+    index = cp - _LC_HANGUL_FIRST
+    jamo = [0x1100 + index // 588, 0x1161 + (index % 588) // 28]
+    return jamo + [0x11A7 + index % 28] if index % 28 else jamo
+
+
+def _lc_key(text):
+    data = _lc_data()
+    if text.isascii() and text.isprintable():
+        # Printable ASCII: one element per character, the common secondary weight for each.
+        return (text.translate(data.ascii_primary) + "\0" + data.common_text * len(text) + "\0"
+                + text.encode("ascii").translate(data.ascii_tertiary).decode("latin-1"))
+    if not text.isascii() and _LC_SURROGATE.search(text) is not None:
+        # JavaScript sees a surrogate pair as one character; a lone surrogate stays itself.
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    if data.marks.isdisjoint(text) and (data.starters.isdisjoint(text) or data.seconds.isdisjoint(text)):
+        primary, secondary, tertiary = data.levels
+        return text.translate(primary) + "\0" + text.translate(secondary) + "\0" + text.translate(tertiary)
+    parts = _lc_elements(data, _lc_fcd(data, [ord(ch) for ch in text]))
+    primary, secondary, tertiary = _lc_join(parts) if parts else ("", "", "")
+    return primary + "\0" + secondary + "\0" + tertiary
+
+
+def _lc_fcd(data, cps):
+    """ICU's FCD pass: a segment that fails the FCD check is replaced by its NFD."""
+    out, start, count = [], 0, len(cps)
+    while start < count:
+        index, previous = start, 0
+        while True:
+            cp = cps[index]
+            lead = data.lccc.get(cp, 0)
+            if lead == 0 and index != start:  # a boundary before cp
+                out.extend(cps[start:index])
+                break
+            if lead and (previous > lead or (lead, data.tccc.get(cp, 0)) in _LC_TIBETAN_VOWELS):
+                index += 1
+                while index < count and data.lccc.get(cps[index], 0):
+                    index += 1
+                out.extend(_lc_nfd(data, cps[start:index]))
+                break
+            previous = data.tccc.get(cp, 0)
+            index += 1
+            if index == count or previous == 0:  # a boundary after cp
+                out.extend(cps[start:index])
+                break
+        start = index
+    return out
+
+
+def _lc_nfd(data, cps):
+    """Canonical decomposition and canonical ordering (Unicode 17, from the table)."""
+    out = []
+    for cp in cps:
+        if _LC_HANGUL_FIRST <= cp <= _LC_HANGUL_LAST:
+            out.extend(_lc_jamo(cp))
+        else:
+            out.extend(data.nfd.get(cp, (cp,)))
+    index = 0
+    while index < len(out):
+        end = index
+        while end < len(out) and data.ccc.get(out[end], 0):
+            end += 1
+        if end > index + 1:
+            out[index:end] = sorted(out[index:end], key=lambda cp: data.ccc[cp])
+        index = end + 1
+    return out
+
+
+def _lc_elements(data, cps):
+    """The levels' text of each unit of the string: characters, and contractions where they match."""
+    out, index = [], 0
+    while index < len(cps):
+        trie = data.contractions.get(cps[index])
+        if trie is None:
+            out.append(_lc_level_text(data, cps[index]))
+            index += 1
+        else:
+            value, index, cps = _lc_contraction(data, cps, index, trie)
+            out.extend(value)
+    return out
+
+
+def _lc_level_text(data, cp):
+    primary, secondary, tertiary = data.levels
+    return primary[cp], secondary[cp], tertiary[cp]
+
+
+def _lc_contraction(data, cps, start, trie):
+    """ICU's nextCE32FromContraction: the longest contiguous match, then a discontiguous one."""
+    value, matched, state, index, since = _lc_level_text(data, cps[start]), (), (), start + 1, 0
+    while index < len(cps):
+        state += (cps[index],)
+        index += 1
+        since += 1
+        node = trie.get(state)
+        if node is None:
+            break
+        if node[0] is not None:
+            value, matched, since = node[0], state, 0
+            if not node[1]:
+                return [value], index, cps
+    if since == 0:
+        return [value], index, cps
+    after = index - since
+    if cps[start] in data.trailing and data.lccc.get(cps[after], 0):
+        return _lc_discontiguous(data, cps, trie, value, matched, after)
+    return [value], after, cps
+
+
+def _lc_discontiguous(data, cps, trie, value, matched, index):
+    """UCA S2.1.1-S2.1.3 as ICU does it: non-starters not blocked from the match may join it."""
+    count = len(cps)
+    if index + 1 >= count or not data.lccc.get(cps[index + 1], 0):
+        return [value], index, cps
+    skipped, kept, previous = [cps[index]], 0, data.tccc.get(cps[index], 0)
+    position, since = index + 1, 1
+    while True:
+        cp = cps[position]
+        position += 1
+        since += 1
+        node = trie.get(matched + (cp,)) if previous < data.lccc.get(cp, 0) else None
+        if node is not None and node[0] is not None:
+            value, since, kept = node[0], 0, len(skipped)
+            if not node[1]:
+                break
+            matched += (cp,)
+        else:
+            skipped.append(cp)
+            previous = data.tccc.get(cp, 0)
+        if position == count or not data.lccc.get(cps[position], 0):
+            break
+    position -= since
+    if not kept:
+        return [value], position, cps
+    # The marks skipped before the last match follow the contraction, then the rest of the text.
+    return [value], 0, skipped[:kept] + cps[position:]
 
 
 # The command line runs once every section above is defined (the engines included).

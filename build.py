@@ -710,7 +710,8 @@ def bundle_manifest(version, tools):
                 "args": ["${__dirname}/" + MCPB_ENTRY_POINT],
                 "env": {"ADRKIT_MCP_CWD": "${user_config.repository}",
                         "ADRKIT_MCP_DIR": "${user_config.adr_dir}",
-                        "ADRKIT_MCP_EXPOSE": "${user_config.expose}"},
+                        "ADRKIT_MCP_EXPOSE": "${user_config.expose}",
+                        "ADRKIT_MCP_FROM": "${user_config.records_format}"},
                 # python.org's Windows installer puts python.exe (not python3.exe) on PATH.
                 "platform_overrides": {"win32": {"command": "python"}},
             },
@@ -731,6 +732,11 @@ def bundle_manifest(version, tools):
                 "description": "Empty for the tools alone; resources, prompts or resources,prompts "
                                "to also offer the decisions as attachable resources and as "
                                "prompts (adr-context, adr-check, explain-decision)."},
+            "records_format": {
+                "type": "string", "title": "Records format", "required": False, "default": "",
+                "description": "Leave empty for adrkit records. Write madr to read MADR or "
+                               "Nygard (adr-tools) Markdown as `adrkit-mcp migrate --from madr` "
+                               "would leave it, without changing any file."},
         },
         "compatibility": {"platforms": ["darwin", "linux", "win32"],
                           "runtimes": {"python": MCPB_PYTHONS}},

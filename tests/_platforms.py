@@ -27,3 +27,9 @@ FIONREAD = pytest.mark.not_on(
 RELEASE_STEPS = pytest.mark.not_on(
     "win32", "darwin", reason="the release runs on Linux (ubuntu-24.04): its steps and the rebuild "
                               "recipe are run here by bash with GNU coreutils (sha256sum --check)")
+CASE_SENSITIVE_NAMES = pytest.mark.not_on(
+    "win32", "darwin", reason="two names that differ only in case are one file on the default file "
+                              "systems of Windows (NTFS) and macOS (APFS)")
+REPLACE_WHILE_READ = pytest.mark.not_on(
+    "win32", reason="the test reads the records while migrate replaces them; on Windows a file open "
+                    "for reading (without FILE_SHARE_DELETE, as Python opens it) cannot be replaced")

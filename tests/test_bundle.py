@@ -68,12 +68,16 @@ def test_manifest_describes_the_server(manifest):
     assert config["platform_overrides"] == {"win32": {"command": "python"}}
     assert config["env"] == {"ADRKIT_MCP_CWD": "${user_config.repository}",
                              "ADRKIT_MCP_DIR": "${user_config.adr_dir}",
-                             "ADRKIT_MCP_EXPOSE": "${user_config.expose}"}
+                             "ADRKIT_MCP_EXPOSE": "${user_config.expose}",
+                             "ADRKIT_MCP_FROM": "${user_config.records_format}"}
     options = manifest["user_config"]
     assert options["repository"]["type"] == "directory" and options["repository"]["required"]
     assert options["adr_dir"]["type"] == "string" and options["adr_dir"]["default"] == "docs/adr"
     assert options["expose"]["type"] == "string" and options["expose"]["default"] == ""
     assert not options["expose"]["required"]
+    # Empty by default: an empty variable counts as unset, so the folder holds adrkit records.
+    assert options["records_format"]["type"] == "string" and options["records_format"]["default"] == ""
+    assert not options["records_format"]["required"]
     tools = [(tool["name"], tool["description"]) for tool in spec.tool_definitions()]
     assert [(tool["name"], tool["description"]) for tool in manifest["tools"]] == tools
     assert manifest["compatibility"]["platforms"] == ["darwin", "linux", "win32"]
@@ -132,9 +136,10 @@ def host_command(manifest, variables):
     return command, args, env
 
 
-@pytest.mark.parametrize("adr_dir,expose", [(None, None), ("decisions/records", "resources,prompts")],
-                         ids=["default", "chosen"])
-def test_the_host_starts_it_from_the_manifest(bundle, manifest, tmp_path, adr_dir, expose):
+@pytest.mark.parametrize("adr_dir,expose,records_format",
+                         [(None, None, None), ("decisions/records", "resources,prompts", None),
+                          (None, None, "madr")], ids=["default", "chosen", "madr"])
+def test_the_host_starts_it_from_the_manifest(bundle, manifest, tmp_path, adr_dir, expose, records_format):
     install = tmp_path / "Claude Extensions" / "adrkit-mcp"  # a space, as on macOS and Windows
     install.mkdir(parents=True)
     with zipfile.ZipFile(str(bundle)) as archive:
@@ -146,7 +151,8 @@ def test_the_host_starts_it_from_the_manifest(bundle, manifest, tmp_path, adr_di
     home.mkdir()
     user_config = {"repository": repo,
                    "adr_dir": adr_dir or manifest["user_config"]["adr_dir"]["default"],
-                   "expose": expose or manifest["user_config"]["expose"]["default"]}
+                   "expose": expose or manifest["user_config"]["expose"]["default"],
+                   "records_format": records_format or manifest["user_config"]["records_format"]["default"]}
     variables = {"__dirname": str(install)}
     variables.update({"user_config." + key: value for key, value in user_config.items()})
     command, args, env = host_command(manifest, variables)

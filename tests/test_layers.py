@@ -8,7 +8,7 @@ tools/sections.PRODUCT, in that order; every section after them is a compatibili
 Inside the product, calls go down the stack a request travels, never back up:
 
     Commands -> Dispatch -> Era -> Wire
-                Dispatch -> Tools -> Projection -> Reader -> Schema
+                Dispatch -> Tools -> Projection -> Importer -> Reader -> Schema
     and every product section may use the Contract (limits, outcomes, messages, texts).
 
 An engine refers to no product name, and to another engine only through that engine's door; the
@@ -33,12 +33,14 @@ SHAPE = sections.read_shape(MODULE)
 
 # What each product section may refer to besides itself: the sections below it in the call stack.
 BELOW = {
-    "Commands": {"Dispatch", "Era", "Wire", "Tools", "Projection", "Reader", "Schema", "Contract"},
+    "Commands": {"Dispatch", "Era", "Wire", "Tools", "Projection", "Importer", "Reader", "Schema",
+                 "Contract"},
     "Dispatch": {"Era", "Wire", "Tools", "Projection", "Contract"},
     "Era": {"Wire", "Contract"},
     "Wire": {"Contract"},
     "Tools": {"Projection", "Reader", "Schema", "Contract"},
-    "Projection": {"Reader", "Schema", "Contract"},
+    "Projection": {"Importer", "Reader", "Schema", "Contract"},
+    "Importer": {"Reader", "Schema", "Contract"},
     "Reader": {"Schema", "Contract"},
     "Schema": {"Contract"},
     "Contract": set(),

@@ -218,9 +218,13 @@ def within(path, roots):
     return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
 
 
-def judge(header, events, repo):
+def judge(header, events, repo, nested=False):
+    """The problems in an audit log; `nested`: files in the ADR folder's subfolders may be opened
+    by name too (`--from madr` reads the whole tree, descriptor by descriptor)."""
     roots = [os.path.realpath(root) for root in header["roots"]] + [os.path.realpath(repo.root)]
     adr_names = set(os.listdir(repo.adr_path()))
+    if nested:
+        adr_names |= {name for _, folders, files in os.walk(repo.adr_path()) for name in folders + files}
     problems = []
     for event, args in events:
         if event.startswith(FORBIDDEN_PREFIXES):
@@ -256,6 +260,35 @@ def test_a_full_session_writes_nothing_and_stays_inside(server_module, corpus, t
     opened = [args[0] for event, args in events if event == "open" and isinstance(args[0], str)]
     assert any(path.endswith("0001-adopt-postgres.md") for path in opened), "no record was read: %r" % opened[:20]
     assert snapshot(corpus.root) == files_before
+    assert git(corpus.root, "status", "--porcelain", "--ignored") == status_before
+
+
+@platforms.SYMLINKS
+def test_a_from_madr_session_writes_nothing_and_stays_inside(server_module, corpus, tmp_path):
+    """`--from madr` reads every folder under the ADR folder and renders migrated texts: in memory.
+    A canary outside, reachable only through symlinks inside, is never opened."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "0500-canary.md").write_text("# Canary\n\n* Status: accepted\n", encoding="utf-8")
+    corpus.write("0100-use-kafka.md", "# Use Kafka\n\n* Status: Accepted\n* Date: 2024-01-02\n\n## Context\n\npostgres\n")
+    corpus.write("record-decisions.md", "# 1. Record decisions\n\nDate: 2023-01-01\n\n## Status\n\nAccepted\n")
+    os.makedirs(corpus.adr_path("nested", "deeper"))
+    corpus.write(os.path.join("nested", "deeper", "0200-nested.md"), "# Nested\n\n## Status\n\nProposed\n")
+    os.symlink(str(outside), corpus.adr_path("linked-folder"))
+    os.symlink(str(outside / "0500-canary.md"), corpus.adr_path("0501-linked-canary.md"))
+    git(corpus.root, "add", "-A")
+    git(corpus.root, "commit", "-q", "-m", "madr sources")
+    status_before = git(corpus.root, "status", "--porcelain", "--ignored")
+    files_before = snapshot(corpus.root)
+    canary_before = snapshot(str(outside))
+    header, events = run_audited(server_module, corpus, tmp_path, SESSIONS["both-eras"],
+                                 extra=["--from", "madr"])
+    assert not judge(header, events, corpus, nested=True), judge(header, events, corpus, nested=True)[:20]
+    opened = [args[0] for event, args in events if event == "open" and isinstance(args[0], str)]
+    assert "0200-nested.md" in opened and "record-decisions.md" in opened, opened[:40]
+    assert not any("canary" in path for path in opened), opened
+    assert snapshot(corpus.root) == files_before
+    assert snapshot(str(outside)) == canary_before
     assert git(corpus.root, "status", "--porcelain", "--ignored") == status_before
 
 

@@ -30,8 +30,8 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 MODULE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "adrkit_mcp.py")
 
 # The product floor, in the order a request flows through it.
-PRODUCT = ("Wire", "Era", "Dispatch", "Contract", "Tools", "Projection", "Reader", "Schema",
-           "Commands")
+PRODUCT = ("Wire", "Era", "Dispatch", "Contract", "Tools", "Projection", "Importer", "Reader",
+           "Schema", "Commands")
 
 _RULE = re.compile(r"^# -{20,}$")
 _TITLE = re.compile(r"^# (\d+)\. ([A-Za-z][A-Za-z0-9 ]*?): (.+)$")

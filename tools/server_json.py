@@ -15,8 +15,8 @@ Where each fact comes from
     io.github.<owner>/adrkit-mcp, the repository URL and the URL of the .mcpb release asset;
   * the description: pyproject.toml's [project] description (the registry allows 100 characters);
   * the version: the `__version__` literal of adrkit_mcp.py;
-  * the environment variables: the three the server reads (ADRKIT_MCP_CWD, ADRKIT_MCP_DIR,
-    ADRKIT_MCP_EXPOSE).
+  * the environment variables the server reads (ADRKIT_MCP_CWD, ADRKIT_MCP_DIR,
+    ADRKIT_MCP_EXPOSE, ADRKIT_MCP_FROM).
 
 The .mcpb's SHA-256
   The bundle's bytes depend on the commit (its timestamps are the commit's date), so a committed
@@ -61,6 +61,10 @@ ENVIRONMENT = [
      "description": "Also serve the decisions as MCP resources and prompts: resources, prompts or "
                     "resources,prompts. Unset or empty: the tools alone.",
      "isRequired": False, "isSecret": False},
+    {"name": "ADRKIT_MCP_FROM",
+     "description": "madr to read MADR and Nygard (adr-tools) Markdown as `adrkit-mcp migrate "
+                    "--from madr` would leave it, writing nothing. Unset: adrkit records.",
+     "isRequired": False, "isSecret": False, "choices": ["madr"]},
 ]
 
 
