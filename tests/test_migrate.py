@@ -367,3 +367,62 @@ def test_a_run_with_the_memo_of_earlier_runs_answers_as_a_fresh_run():
     assert 'id: "0008"' in second["docs/adr/use-a-queue.md"]
     # And gone again: back to the first answers.
     assert both({"0003-use-mysql.md": old, "use-a-queue.md": unnumbered}) == first
+
+
+# ---------------------------------------------------------------------------
+# doctor and config know the choice
+# ---------------------------------------------------------------------------
+
+def test_doctor_names_both_ways_and_what_each_gives(folder):
+    status, out, _ = run(["doctor"], folder)
+    hint = [line for line in out.splitlines() if "read as MADR or Nygard" in line]
+    assert len(hint) == 1, out
+    # Both sources would be migrated; one is named like a record, so --from madr serves one record.
+    assert hint[0].startswith("note  2 Markdown files in docs/adr read as MADR or Nygard (adr-tools) records")
+    assert "--from madr (1 record then" in hint[0]
+    assert "adrkit-mcp migrate --from madr --dir docs/adr" in hint[0] and "--dry-run" in hint[0]
+    status, out, _ = run(["doctor", "--from", "madr"], folder)
+    assert "ok    --from madr: 2 of 2 Markdown files read as MADR or Nygard records" in out, out
+    assert ('note  migrate would report for docs/adr/use-postgresql.md: MADR source declares deciders '
+            'that are not valid identities and were not imported: "Bob Smith"') in out
+    assert "its filename does not match <id>-<slug>.md" in out
+    assert out.rstrip().endswith("--dir docs/adr --from madr would work."), out[-300:]
+    assert status == 0
+
+
+def test_a_folder_of_adrkit_records_gets_no_hint(folder):
+    status, out, _ = run(["migrate", "--from", "madr", "--rename"], folder)
+    assert status == 0
+    status, out, _ = run(["doctor"], folder)
+    assert "read as MADR or Nygard" not in out and status == 0
+
+
+MADR3_GOVERNING = ("---\nstatus: accepted\ndate: 2024-05-06\naffects:\n  - type: path\n"
+                   "    pattern: src/db/**\n---\n# Use PostgreSQL for orders\n\n## Context\n\nOrders.\n")
+
+
+@platforms.EXECUTABLE_BIT
+def test_config_carries_from_madr_into_server_and_hook_entries(folder):
+    adr = folder / "docs" / "adr"
+    (adr / "0002-use-postgresql.md").write_bytes(MADR3_GOVERNING.encode("utf-8"))
+    os.unlink(str(adr / "use-postgresql.md"))
+    status, out, _ = run(["config", "claude-code", "--cwd", str(folder), "--from", "madr"], folder)
+    args = json.loads(out)["mcpServers"]["adrkit"]["args"]
+    assert status == 0 and args[-2:] == ["--from", "madr"]
+    status, out, _ = run(["config", "claude-code", "--hook", "--cwd", str(folder)], folder,
+                         env={"ADRKIT_MCP_FROM": "madr"})
+    command = json.loads(out)["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    assert status == 0 and " --from madr " in command
+    event = {"session_id": "s", "transcript_path": "", "cwd": str(folder), "hook_event_name": "PreToolUse",
+             "tool_name": "Edit", "tool_input": {"file_path": str(folder / "src" / "db" / "pool.ts"),
+                                                 "old_string": "", "new_string": ""}}
+    environment = dict(os.environ, CLAUDE_PROJECT_DIR=str(folder))
+    environment.pop("ADRKIT_MCP_FROM", None)
+    before = tree(folder)
+    answer = subprocess.run(["/bin/sh", "-c", command], input=json.dumps(event).encode("utf-8"),
+                            cwd=str(folder), env=environment, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, timeout=120)
+    assert answer.returncode == 0, answer.stderr
+    context = json.loads(answer.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert 'ADR 0002 "Use PostgreSQL for orders" (accepted): it governs this file' in context
+    assert tree(folder) == before  # the hook read the MADR source as migrated, and wrote nothing
