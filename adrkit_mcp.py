@@ -2687,7 +2687,8 @@ class RecordCache(object):
     def __init__(self):
         self.memos = {}  # type: Dict[str, _Memo]
         self.last = None  # type: Optional[Tuple[Any, Projection]]
-        self.parses = {}  # type: Dict[bytes, _ParsedFile]  # --from madr: parses by path and content
+        self.parses = {}  # type: Dict[Tuple[str, Any], _ParsedFile]  # --from madr: by path and content
+        self.imports = MadrImport.Memo()  # --from madr: the importer's per-file work, between calls
         self.reported = set()  # content keys whose engine failure is already on stderr
         self._gate = threading.Condition(threading.Lock())
         self._busy = False
@@ -3102,10 +3103,15 @@ def walk_madr_candidates(path: str, visit: Callable[[Optional[int], str, Tuple[s
 
 def _walk_entries(fd, folder):
     """(name, is a folder) of the folder's subfolders and regular files, symlinks left out."""
+    found = []
     with os.scandir(fd if fd is not None else folder) as entries:
-        found = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in entries
-                 if entry.is_dir(follow_symlinks=False) or entry.is_file(follow_symlinks=False)]
-    return found[::-1]  # popped from the end: listing order
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                found.append((entry.name, True))
+            elif entry.is_file(follow_symlinks=False):
+                found.append((entry.name, False))
+    found.reverse()  # popped from the end: listing order
+    return found
 
 
 def _walk_open(fd, folder, name):
@@ -3141,26 +3147,28 @@ class _MadrLoad(object):
         self.cache, self.started_ns, self.should_stop = cache, started_ns, should_stop
         self.memos = {}    # type: Dict[Tuple[str, ...], _MadrMemo]
         self.files = {}    # type: Dict[Tuple[str, ...], Any]   # bytes, or (reason, detail)
-        self.checked = []  # type: List[Tuple[str, Tuple[int, ...]]]
+        self.checked = []  # type: List[Tuple[str, str, Tuple[int, ...]]]  # folder, name, identity
         self.recheck_upto = 0  # candidates checked before the latest read are checked again
         self.read_any = False  # False: every candidate was proven unchanged by its stat
+        self.old = cache.memos
 
     def visit(self, fd, folder, parts, name):
         if self.should_stop():
             raise CallCancelled()
-        key = parts + (name,)
-        info = _lstat_candidate(fd, folder, name)
-        memo = self.cache.memos.get(key)
-        if (isinstance(memo, _MadrMemo) and memo.settled and info is not None
-                and _stat_identity(info) == memo.identity):
-            self.memos[key], self.files[key] = memo, memo.data
-            self.checked.append((os.path.join(folder, name), memo.identity))
-            return
+        key = parts + (name,) if parts else (name,)
+        memo = self.old.get(key)
+        if isinstance(memo, _MadrMemo) and memo.settled:
+            info = _lstat_candidate(fd, folder, name)
+            if info is not None and _stat_identity(info) == memo.identity:
+                self.memos[key] = memo
+                self.files[key] = memo.data
+                self.checked.append((folder, name, memo.identity))
+                return
         self.read_any = True
         data, identity = _read_candidate(fd, folder, name)
         if isinstance(data, bytes):
             self.memos[key] = _MadrMemo(identity, _settled(identity, self.started_ns), data)
-            self.checked.append((os.path.join(folder, name), identity))
+            self.checked.append((folder, name, identity))
             self.files[key] = data
         else:
             self.files[key] = (data, identity)
@@ -3168,9 +3176,9 @@ class _MadrLoad(object):
 
     def recheck(self):
         """Every candidate checked before the latest read must still be the one checked."""
-        for path, identity in self.checked[:self.recheck_upto]:
+        for folder, name, identity in self.checked[:self.recheck_upto]:
             try:
-                info = os.lstat(path)
+                info = os.lstat(os.path.join(folder, name))
             except OSError:
                 raise CorpusUnavailable("corpus-changed-during-load")
             if _stat_identity(info) != identity:
@@ -3185,7 +3193,7 @@ class _MadrLoad(object):
                  for key, data in self.files.items() if isinstance(data, bytes)]
         texts = {}  # type: Dict[str, str]
         run = MadrImport.migrate(files, record_names, False, lambda file, name: False,
-                                 lambda file, text, name: texts.__setitem__(file.path, text))
+                                 lambda file, text, name: texts.__setitem__(file.path, text), self.cache.imports)
         if run.crashed is not None:
             _diagnose("--from madr: the migrate run stops at a file it cannot convert (%s); "
                       "later files are read as they are" % run.crashed)
@@ -3200,11 +3208,11 @@ def _load_madr_projection(config, cache, should_stop, canonical_root, canonical_
         names = walk_madr_candidates(canonical_dir, load.visit, dir_fd)
     except WalkFailed:
         return None
-    names.sort(key=utf16_key)
+    names.sort(key=None if all(map(str.isascii, names)) else utf16_key)
     if _verified_roots(config) != (canonical_root, canonical_dir):
         raise CorpusUnavailable("corpus-changed-during-load")
     load.recheck()
-    state = ("madr", tuple(sorted(load.files)), tuple(names))
+    state = ("madr", frozenset(load.files), tuple(names))
     cache.memos = load.memos
     if not load.read_any and cache.last is not None and cache.last[0] == state:
         return cache.last[1]
@@ -3219,16 +3227,18 @@ def _load_madr_projection(config, cache, should_stop, canonical_root, canonical_
             _read_outcome(data[0], data[1], path, parsed, pre_read)
             continue
         text = texts.get(prefix + name)
-        data = data if text is None else JS.utf8(text)
-        if len(data) > MAX_SOURCE_BYTES:
-            _read_outcome("too-large", None, path, parsed, pre_read)
-            continue
-        key = hashlib.sha256(path.encode("utf-8", "surrogatepass") + b"\0" + data).digest()
-        entry = cache.parses.get(key) or parse_record_file(path, data)
+        key = (path, data if text is None else text)  # the bytes read, or the text migrate writes
+        entry = cache.parses.get(key)
+        if entry is None:
+            source = data if text is None else JS.utf8(text)
+            if len(source) > MAX_SOURCE_BYTES:
+                _read_outcome("too-large", None, path, parsed, pre_read)
+                continue
+            entry = parse_record_file(path, source)
+            if entry.failure is not None:
+                _diagnose("engine failure reading %s: %s" % (path, entry.failure))
         if entry.failure is None:
             parses[key] = entry
-        elif key not in cache.parses:
-            _diagnose("engine failure reading %s: %s" % (path, entry.failure))
         parsed.append(entry)
     cache.parses = parses
     projection = _assemble(parsed, pre_read, len(names))
@@ -3273,9 +3283,12 @@ class _MadrPatterns(object):
         self.bullet = {field: re.compile(
             "%s[ \\t]*(?:[*+\\-][ \\t]+)?\\*{0,2}_{0,2}%s_{0,2}\\*{0,2}[ \\t]*:[ \\t]*(%s+)%s"
             % (start, field, anything, stop), folded) for field in _MADR_FIELDS}
-        # sectionValue: /^#{2,6}[ \t]+FIELD[ \t]*#*[ \t]*$/im, then the first non-empty line below
-        self.section = {field: re.compile("%s#{2,6}[ \\t]+%s[ \\t]*#*[ \\t]*%s" % (start, field, stop),
-                                          folded) for field in _MADR_FIELDS}
+        # sectionValue: /^#{2,6}[ \t]+FIELD[ \t]*#*[ \t]*$/im, then the first non-empty line below.
+        # Spelled to begin with the literal `##` and without the `^` (its caller checks the line
+        # start), so that `re` skips to each `##` instead of trying the pattern at every position
+        # of a long body; the i flag on the field name alone folds what the whole did.
+        self.section = {field: re.compile("##[#]{0,4}[ \\t]+(?i:%s)[ \\t]*#*[ \\t]*%s" % (field, stop), re.ASCII)
+                        for field in _MADR_FIELDS}
         # parseDeciders: value.split(/[,;]|\s+and\s+/)
         self.decider_split = re.compile("[,;]|%s+and%s+" % (space, space))
         # mapMadrStatus: /^superse(?:ded|des)\s+by\b/
@@ -3291,6 +3304,7 @@ def _madr_patterns():
 
 
 _MADR_FIELDS = ("status", "date", "deciders")
+_JS_LINE_ENDS = "\n\r\u2028\u2029"  # where `^` and `$` match under the m flag
 _ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}  # the i flag's folding here
 _MADR_ANY_HEADING = re.compile("#{1,6}[ \\t]")
 # cleanFieldValue's passes
@@ -3323,6 +3337,7 @@ _MADR_ORDER = ("schemaVersion", "id", "title", "status", "date", "created", "dec
                "review", "evaluation", "externalRefs", "complianceControls", "reviewBy")
 _MADR_AUTHORS = ("human", "agent", "agent-drafted")
 _MADR_MERGE_ATTEMPTS = 20
+_NOT_KEPT = object()  # what an _ImportMemo answers for what it does not hold
 
 
 class _MadrCrash(Exception):
@@ -3393,9 +3408,14 @@ def _madr_bullet(region, field):
 
 
 def _madr_section(body, field):
-    heading = _madr_patterns().section[field].search(body)
-    if heading is None:
-        return None
+    pattern, position = _madr_patterns().section[field], 0
+    while True:  # the first match that starts a line (`^` under the m flag)
+        heading = pattern.search(body, position)
+        if heading is None:
+            return None
+        if heading.start() == 0 or body[heading.start() - 1] in _JS_LINE_ENDS:
+            break
+        position = heading.start() + 1
     for line in body[heading.end():].split("\n"):
         if _MADR_ANY_HEADING.match(line):
             break
@@ -3443,13 +3463,18 @@ def _madr_fingerprint(body):
     return hashlib.sha256(JS.utf8(text)).hexdigest()
 
 
-def _madr_read(file):
+def _madr_read(memo, file):
     """readMadrFile: a _Source, or the reason the file is not MADR (a string). An engine that
-    fails unexpectedly makes the file not MADR, with the failure as the reason and on stderr."""
-    try:
-        return _madr_read_text(file)
-    except Exception as error:  # a bug or a resource limit, not the file's fault
-        return _madr_engine_failure(file, error)
+    fails unexpectedly makes the file not MADR, with the failure as the reason and on stderr
+    (and it is not kept in the memo, so the next run tries again)."""
+    found = memo.take("reads", file)
+    if found is _NOT_KEPT:
+        try:
+            found = _madr_read_text(file)
+        except Exception as error:  # a bug or a resource limit, not the file's fault
+            return _madr_engine_failure(file, error)
+        memo.keep("reads", file, found)
+    return found
 
 
 def _madr_engine_failure(file, error):
@@ -3674,9 +3699,10 @@ class _Migration(object):
     the end); the files committed before it keep their new text, as the reference's do.
     """
 
-    __slots__ = ("results", "divergence", "findings", "crashed")
+    __slots__ = ("results", "divergence", "findings", "crashed", "memo")
 
-    def __init__(self):
+    def __init__(self, memo):
+        self.memo = memo      # type: _ImportMemo
         self.results = []     # type: List[Dict[str, Any]]
         self.divergence = []  # type: List[Dict[str, Any]]
         self.findings = []    # type: List[Finding]
@@ -3723,15 +3749,16 @@ class _Allocator(object):
             self.next = following
 
 
-def _madr_existing(files):
+def _madr_existing(files, memo):
     """existingRecordsFromFiles: (id, path, frontmatter) of every candidate already a valid record,
     in id order (localeCompare, stable)."""
     records = []
     for file in files:
-        parsed = _madr_record(file)
+        found = memo.take("records", file)
+        parsed = memo.keep("records", file, _madr_record(file)) if found is _NOT_KEPT else found
         if parsed is not None:
             records.append((parsed[0]["id"], file.path, parsed[0]))
-    return sorted(records, key=lambda record: LocaleCollation.key(record[0]))
+    return sorted(records, key=lambda record: memo.collation_key(record[0]))
 
 
 def _madr_buckets(sources, records):
@@ -3768,42 +3795,117 @@ def _madr_incomplete(records):
     return findings
 
 
+class _ImportMemo(object):
+    """The per-file work of the latest run, for a caller that runs the import again and again
+    over mostly unchanged files (the `--from madr` read-through). An entry is keyed by all it
+    depends on: a read or a record check by the file (path, name, place, text); a merge also by
+    the id the run gave the file and the path it ends at, and it holds the answers the run's
+    superseded-by resolver gave it, so that it is used again only while they are the same. Only
+    the latest run's entries are kept, and an engine failure is never kept."""
+
+    __slots__ = ("old", "new")
+    _TABLES = ("reads", "records", "merges", "keys")
+
+    def __init__(self):
+        self.old = {table: {} for table in self._TABLES}  # type: Dict[str, Dict[Any, Any]]
+        self.new = {table: {} for table in self._TABLES}  # type: Dict[str, Dict[Any, Any]]
+
+    def begin(self):
+        self.new = {table: {} for table in self._TABLES}
+
+    def end(self):
+        """The run is over: what it used is what the next run may use."""
+        self.old = self.new
+
+    def take(self, table, key):
+        """The latest run's entry (kept for this run too), or _NOT_KEPT."""
+        value = self.old[table].get(key, _NOT_KEPT)
+        if value is not _NOT_KEPT:
+            self.new[table][key] = value
+        return value
+
+    def keep(self, table, key, value):
+        self.new[table][key] = value
+        return value
+
+    def collation_key(self, text):
+        """LocaleCollation.key(text), worked out once per text."""
+        found = self.take("keys", text)
+        return self.keep("keys", text, LocaleCollation.key(text)) if found is _NOT_KEPT else found
+
+
+def _madr_merge(memo, source, ident, final_path, resolve_ref):
+    """mergeMadr, through the memo: ("ok", findings, frontmatter, text), ("skip", findings), or
+    ("failed", error) when the YAML writer failed (never kept); _MadrCrash where the reference's
+    run stops."""
+    key = (source.file, ident, final_path)
+    found = memo.take("merges", key)
+    if found is not _NOT_KEPT and all(resolve_ref(ref) == answer for ref, answer in found[0]):
+        return found[1]
+    asked = []  # type: List[Tuple[str, Optional[str]]]
+
+    def resolve(ref):
+        answer = resolve_ref(ref)
+        asked.append((ref, answer))
+        return answer
+    findings = []  # type: List[Finding]
+    try:
+        candidate = _madr_candidate(source, ident, final_path, resolve, findings)
+        frontmatter = _madr_validated(candidate, source.file.path)
+    except _MadrSkip as skip:
+        outcome = ("skip", skip.findings)  # type: Tuple[Any, ...]
+    else:
+        try:
+            outcome = ("ok", findings, frontmatter, _madr_render(frontmatter, source.body))
+        except Exception as error:  # a bug or a resource limit of the writer, not the file's fault
+            return ("failed", error)
+    memo.keep("merges", key, (tuple(asked), outcome))
+    return outcome
+
+
 class MadrImport(object):
     """The importer's door: `migrate`, one run of the reference's `adr migrate --from madr`."""
 
     __slots__ = ()
     File = _MadrFile
+    Memo = _ImportMemo
 
     @staticmethod
     def migrate(files: Sequence[_MadrFile], record_names: Iterable[str], rename: bool,
                 exists: Callable[[_MadrFile, str], bool],
-                commit: Callable[[_MadrFile, str, Optional[str]], None]) -> _Migration:
+                commit: Callable[[_MadrFile, str, Optional[str]], None],
+                memo: Optional[_ImportMemo] = None) -> _Migration:
         """Migrate `files` (every candidate under the ADR folder) as the reference does.
 
         record_names  the names of the record files directly in the ADR folder (the id seed)
         exists        whether a file of that name lies beside the file already (--rename)
         commit        called, in the reference's order, for each file whose text changes or that
                       moves: (file, new text, new name or None); the caller writes or keeps it
+        memo          a MadrImport.Memo kept between runs over the same folder: each file's work
+                      is done again only when something it depends on changed
         """
-        run = _Migration()
+        run = _Migration(memo if memo is not None else _ImportMemo())
+        run.memo.begin()
         try:
-            _madr_run(run, sorted(files, key=lambda file: LocaleCollation.key(file.path)),
+            _madr_run(run, sorted(files, key=lambda file: run.memo.collation_key(file.path)),
                       record_names, rename, exists, commit)
         except _MadrCrash as crash:
             run.crashed = crash.message
+        finally:
+            run.memo.end()
         return run
 
 
 def _madr_run(run, files, record_names, rename, exists, commit):
     sources = []
     for file in files:
-        read = _madr_read(file)
+        read = _madr_read(run.memo, file)
         if isinstance(read, str):
             run.results.append({"path": file.path, "outcome": "skipped"})
             run.findings.append(_import_finding("import-not-madr", file.path, read))
         else:
             sources.append(read)
-    records = _madr_existing(files)
+    records = _madr_existing(files, run.memo)
     buckets = _madr_buckets(sources, records)
     by_id = {ident: (path, frontmatter) for ident, path, frontmatter in records}
     allocator = _Allocator(_madr_seed(record_names),
@@ -3828,32 +3930,25 @@ def _madr_run(run, files, record_names, rename, exists, commit):
         _madr_write_one(run, source, bucket, allocated[source.file.path], numbers.get, rename, exists,
                         commit, incomplete)
     run.findings.extend(_madr_incomplete(incomplete))
-    run.results.sort(key=lambda result: LocaleCollation.key(result["path"]))
+    run.results.sort(key=lambda result: run.memo.collation_key(result["path"]))
     run.findings = sort_findings(run.findings)
 
 
 def _madr_write_one(run, source, bucket, ident, resolve_ref, rename, exists, commit, incomplete):
     """One new or updated source: merge, commit, report (the loop body of migrateMadr)."""
     file = source.file
-    target = _madr_target_name(ident, source.title)
     needs_rename = not file.nested and not is_record_file_name(file.name)
+    # The name is worked out only for a move: nothing else reads it.
+    target = _madr_target_name(ident, source.title) if rename and needs_rename else file.name
     moving = rename and needs_rename and not (target != file.name and exists(file, target))
     final_path = (file.path[:len(file.path) - len(file.name)] + target) if moving else file.path
-    findings = []  # type: List[Finding]
-    try:
-        candidate = _madr_candidate(source, ident, final_path, resolve_ref, findings)
-        frontmatter = _madr_validated(candidate, file.path)
-    except _MadrSkip as skip:
+    merged = _madr_merge(run.memo, source, ident, final_path, resolve_ref)
+    if merged[0] != "ok":  # skipped; or the YAML writer failed, and stderr says why
         run.results.append({"path": file.path, "outcome": "skipped"})
-        run.findings.extend(skip.findings)
+        run.findings.extend(merged[1] if merged[0] == "skip" else [_import_finding(
+            "import-not-madr", file.path, _madr_engine_failure(file, merged[1]), ident, "frontmatter")])
         return
-    try:
-        content = _madr_render(frontmatter, source.body)
-    except Exception as error:  # the YAML writer failed: the file is skipped, and stderr says why
-        run.results.append({"path": file.path, "outcome": "skipped"})
-        run.findings.append(_import_finding("import-not-madr", file.path,
-                                            _madr_engine_failure(file, error), ident, "frontmatter"))
-        return
+    _, findings, frontmatter, content = merged
     run.findings.extend(findings)
     if content != file.text or moving:
         commit(file, content, target if moving else None)
@@ -12297,6 +12392,8 @@ _YAML_OUT_NEWLINES_RE = re.compile(r"\n+")
 # The core schema's tests a plain string must not pass (it would read back as another type).
 _YAML_OUT_CORE_TESTS = (_YAML_NULL_RE, _YAML_BOOL_RE, _YAML_INT_OCT_RE, _YAML_INT_RE, _YAML_INT_HEX_RE,
                         _YAML_FLOAT_NAN_RE, _YAML_FLOAT_EXP_RE, _YAML_FLOAT_RE)
+# All of them as one alternation: it matches exactly when one of them does, in one call.
+_YAML_OUT_CORE_ANY_RE = re.compile("|".join("(?:%s)" % test.pattern for test in _YAML_OUT_CORE_TESTS))
 _YAML_OUT_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
                           "\t": "\\t"}
 # doubleQuotedString's YAML spellings of JSON's \uXXXX escapes; any other \u00XX becomes \xXX.
@@ -12310,6 +12407,8 @@ _YAML_OUT_DQ_MULTILINE = 40  # doubleQuotedMinMultiLineLength
 
 def _yaml_out_units(text):
     """The length of a JS string: UTF-16 code units."""
+    if text.isascii():
+        return len(text)
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
@@ -12455,7 +12554,7 @@ def _yaml_out_plain(value, indent, implicit_key):
             return _yaml_out_block(value, indent, True)
         if implicit_key and indent == _YAML_OUT_STEP:
             return _yaml_out_quoted(value, indent, implicit_key)
-    if any(test.match(value) for test in _YAML_OUT_CORE_TESTS):
+    if _YAML_OUT_CORE_ANY_RE.match(value):
         return _yaml_out_quoted(value, indent, implicit_key)
     return value
 
@@ -13705,42 +13804,46 @@ def _url_ipv6_tail_ok(text):
 
 """Collation engine: `a.localeCompare(b)` of Bun 1.4.5 and Node 20/22, default locale en-US.
 
-Door: LocaleCollation (`key(text)`, a sort key whose order is localeCompare's, equal keys
-exactly where localeCompare returns 0; `compare(a, b)`, its sign).  Everything else here
-is private.
+Door: LocaleCollation (`key(text)`, a sort key whose order is localeCompare's, with equal
+keys exactly where localeCompare returns 0, for Python's stable `sorted(key=...)`; and
+`compare(a, b)`, the sign of a.localeCompare(b)).  Everything else here is private.
 
-What it reproduces: `new Intl.Collator()` with no options, which both runtimes build on
-ICU 78 (Unicode 17.0, UCA 17.0, CLDR 48 root collation): tertiary strength,
-alternate non-ignorable, no numeric ordering, caseFirst off, normalisation on.  The
-weights are the runtime's own: tools/gen_locale_collation.py reads coll/ucadata.icu out
-of the runtime's executable (Bun 1.4.5 and Node 20.20.2 carry byte-identical copies) and
-ranks them; the table below is that, range-encoded, zlib-compressed and in base85.  The
-algorithm follows ICU's CollationIterator: the FCD check with NFD of failing segments
-(Unicode 17 combining classes and decompositions from the same ICU), the 1,153
-contractions of the root collation with discontiguous matching (UCA S2.1), Hangul
-syllables as their jamo, implicit weights for unassigned code points and lone
-surrogates, and three levels compared in turn (primary, secondary, tertiary without the
-case bits).
+Reproduces `new Intl.Collator()` without options, which both runtimes build on ICU 78
+(Unicode 17.0, UCA 17.0, CLDR 48 root collation): tertiary strength, alternate
+non-ignorable, no numeric ordering, caseFirst off, normalisation on.  The weights are the
+runtime's own: tools/gen_locale_collation.py reads coll/ucadata.icu out of the runtime's
+executable (Bun 1.4.5 and Node 20.20.2 carry byte-identical copies) and ranks them; the
+table below is that, range-encoded, zlib-compressed and in base85 (46 KB).  The algorithm
+is ICU's CollationIterator: the FCD check, with NFD of the segments that fail it (Unicode 17
+combining classes and decompositions from the same ICU, not Python's unicodedata); the 1,153
+contractions of the root collation with discontiguous matching (UCA S2.1); Hangul syllables
+as their jamo; implicit weights for unassigned code points and lone surrogates (a surrogate
+pair is one character, as in JavaScript); three levels compared in turn (primary, secondary,
+tertiary without the case bits).  The key is text: each level's weights, one or two
+characters each, the levels joined by NUL.
 
-Exact for every string of code points outside one set: the 80,992 CJK ideographs outside
-the CJK Unified Ideographs block (Extensions A to J, the Unified_Ideograph code points of
-the CJK Compatibility Ideographs block and its supplement, and the characters equivalent
-to them).  ICU 78 interleaves every Han ideograph by radical and stroke, which takes a
-table of 22,800 runs; we rank the 21,004 ideographs of U+4E00..U+9FFF (and the twelve
-unified ideographs at U+FA0E..U+FA29) exactly and order the others after them by code
-point (README, "Where we differ").
+Guarantee: exact for every string, on every Python, except strings holding one of the 80,992
+CJK ideographs outside U+4E00..U+9FFF (Extensions A to J) or a character canonically
+equivalent to one.  ICU 78 interleaves all Han ideographs by radical and stroke, a table of
+22,800 runs; we rank the 21,004 ideographs of U+4E00..U+9FFF and U+FA0E..U+FA29 exactly and
+order the others after them by code point, still a total order (README, "Where we differ").
+Cost (bench/collation.py): the table is decoded on first use (0.1 to 0.2 s); a key is a
+str.translate per level for text without combining marks or contraction pairs, so sorting
+10,000 ADR paths takes about 0.1 s, and strings with marks take ICU's slower path.
 
-Tested by tests/test_vectors_locale_compare.py against
-tests/data/vectors/locale-compare.json, recorded with Bun 1.4.5 by
-tools/record_locale_compare.mjs: the runtime's order of seeded random lists from ASCII,
-path-like, ULID-like, accented Latin, mixed-script, combining, astral and lone-surrogate
-alphabets, with pairwise signs; every pair of ASCII characters; and every code point
-against its neighbours in the runtime's order of all 1,114,112 code points.
+Tested by tests/test_vectors_locale_compare.py against tests/data/vectors/locale-compare.json,
+recorded with Bun 1.4.5 by tools/record_locale_compare.mjs (Node 20.20.2 agrees on every
+case): the stable localeCompare order, ties and pairwise signs of seeded random lists from
+ASCII, path-like, ULID-like, accented Latin, mixed-script, combining, astral, lone-surrogate
+and ignorable alphabets; every pair of ASCII characters; and the order of every code point
+of the BMP and the SMP.
 """
 
 # BEGIN generated by tools/gen_locale_collation.py: do not edit by hand
-# Source: icudt78l/coll/ucadata.icu (sha256 f5298e75de7c5388caeb9cf21a2fc4ad64b1796af4579b26ab6ece52489c1055), read from bun.exe; ICU 78.2.0 (Unicode 17.0.0, UCA 17.0.0).
-# explicit 44695, derived 2005, primaries 36432, secondaries 268, tertiaries 30, core_han 21004, ext_han 80992, contractions 1153, ccc 968, decompositions 2081
+# Source: icudt78l/coll/ucadata.icu of bun 1.4.5 (sha256 f5298e75de7c5388caeb9cf21a2fc4ad64b1796af4579b26ab6ece52489c1055),
+# the same bytes as in node's ICU 78.2.0 (Unicode 17.0.0, UCA 17.0.0).
+# explicit 44695, derived 2005, primaries 36432, secondaries 268, tertiaries 30, core_han 21004,
+# ext_han 80992, contractions 1153, ccc 968, decompositions 2081
 # 104036 bytes encoded, 36568 compressed, 45710 as base85.
 _LC_TABLE = (
     "c-ri}2bfe<vN(S0-rL>N6MGn%neLt;3JQXVnN>{eu6fnnb=T~wyX&fJ&SD@9IR}v(6iFgckSHM0Ku|%FB1lq97{Khm>QtS3?"
@@ -14257,6 +14360,7 @@ class _LcData(object):
         self.lccc, self.tccc = {}, {}
         self.levels = (_LcLevel(0, self), _LcLevel(1, self), _LcLevel(2, self))
         self.marks = self.starters = self.seconds = frozenset()
+        self.common_text, self.ascii_primary, self.ascii_tertiary = "", {}, b""
 
 
 class _LcLevel(dict):
@@ -14309,6 +14413,14 @@ def _lc_data():
         data.ext.append((low, end))
     _lc_read_normalisation(data, take)
     _lc_read_contractions(data, take)
+    printable = range(0x20, 0x7F)
+    ascii_contraction = any(starter < 0x80 and max(suffix) < 0x80
+                            for starter, trie in data.contractions.items() for suffix in trie)
+    if ascii_contraction or any(len(_lc_weights(data, cp)[1]) != 1 for cp in printable):
+        raise ValueError("collation table: printable ASCII is not one collation element per character")
+    data.common_text = chr(secondary)
+    data.ascii_primary = {cp: _lc_weights(data, cp)[0] for cp in printable}
+    data.ascii_tertiary = bytes(ord(_lc_weights(data, cp)[2]) if cp in printable else 0 for cp in range(256))
     return data
 
 
@@ -14423,6 +14535,10 @@ def _lc_jamo(cp):
 
 def _lc_key(text):
     data = _lc_data()
+    if text.isascii() and text.isprintable():
+        # Printable ASCII: one element per character, the common secondary weight for each.
+        return (text.translate(data.ascii_primary) + "\0" + data.common_text * len(text) + "\0"
+                + text.encode("ascii").translate(data.ascii_tertiary).decode("latin-1"))
     if not text.isascii() and _LC_SURROGATE.search(text) is not None:
         # JavaScript sees a surrogate pair as one character; a lone surrogate stays itself.
         text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")

@@ -1224,6 +1224,339 @@ def ratio_table(ours, other, sizes, pipeline):
 
 
 # ---------------------------------------------------------------------------------------------
+# --from madr: MADR and Nygard corpora, the read-through against the migrated copy, and migrate
+# ---------------------------------------------------------------------------------------------
+#
+# The MADR corpus holds the same plan of statuses, relations, titles, affects and bodies as the
+# adrkit corpus, written in three dialects: MADR 2 (header bullets), MADR 3/4 (YAML frontmatter,
+# with adrkit `affects` globs so that get_decision_context has something to match) and Nygard
+# (`## Status` sections). Every file is named <id>-<slug>.md, so a migration keeps every id and
+# the server sees all of them. The migrated copy is what our `migrate --from madr` leaves.
+
+MADR_GENERATOR_VERSION = 1
+MADR_DEFAULT_SIZES = (1000,)
+
+
+def _madr_status_text(rng, status, target):
+    if status == "superseded" and target is not None:
+        return rng.pick(("superseded by [ADR-%s](%s-record.md)" % (target, target), "Superseded by ADR-%s" % target,
+                         "superseded by %s" % target))
+    return rng.pick((status, status.capitalize(), status.capitalize()))
+
+
+def _madr_deciders(rng, status):
+    if status != "accepted" and rng.chance(0.5):
+        return []
+    return rng.distinct(PEOPLE, rng.between(1, 3))
+
+
+def generate_madr_corpus(size, seed=DEFAULT_SEED):
+    """[(relative_path, bytes)] of a MADR/Nygard corpus of `size` files; pure and deterministic."""
+    rng = Rng(seed * 1000003 + size + 17)
+    ids, statuses, superseded_by, _, _, _ = _plan(size, rng)
+    start = datetime.date(2018, 1, 8).toordinal()
+    span = datetime.date(2025, 12, 1).toordinal() - start
+    files = []
+    for i in range(size):
+        title = _title(rng)
+        date = datetime.date.fromordinal(start + (i * span) // max(1, size) + rng.below(10)).isoformat()
+        target = ids[superseded_by[i]] if superseded_by[i] is not None else None
+        status = _madr_status_text(rng, statuses[i], target)
+        deciders = _madr_deciders(rng, statuses[i])
+        affects = _affects(rng)
+        dialect = rng.weighted((("madr2", 4), ("madr3", 4), ("nygard", 2)))
+        if dialect == "madr2":
+            head = "# %s\n\n* Status: %s\n" % (title, status)
+            if deciders:
+                head += "* Deciders: %s\n" % ", ".join(deciders)
+            head += "* Date: %s\n" % date
+        elif dialect == "madr3":
+            head = "---\nstatus: %s\ndate: %s\n" % (_q(status), date)
+            if deciders:
+                head += _yaml_list(rng, "deciders", deciders)
+            if rng.chance(0.5):
+                head += _yaml_list(rng, "tags", rng.distinct(TAGS, rng.between(1, 3)))
+            head += "affects:\n" + "".join("  - type: path\n    pattern: %s\n" % _q(m["pattern"]) for m in affects)
+            head += "---\n# %s\n" % title
+        else:
+            head = "# %d. %s\n\nDate: %s\n\n## Status\n\n%s\n" % (i + 1, title, date, status.capitalize())
+            if deciders:
+                head += "\n## Deciders\n\n%s\n" % ", ".join(deciders)
+        text = head + _body(rng, title, affects)
+        files.append(("docs/adr/%s-%s.md" % (ids[i], _slug(title)), text.encode("utf-8")))
+    return files
+
+
+def _madr_info(files, size, seed):
+    return {"generator_version": MADR_GENERATOR_VERSION, "size": size, "seed": seed, "files": len(files),
+            "bytes": sum(len(d) for _, d in files), "digest": corpus_digest(files),
+            "sample_id": os.path.basename(files[len(files) // 2][0]).split("-", 1)[0] if files else None}
+
+
+def ensure_madr_corpus(size, seed, cache_dir):
+    """(root, info, reused) of the MADR corpus, generated into cache_dir unless already there."""
+    key = "madr-g%d-n%d-s%d" % (MADR_GENERATOR_VERSION, size, seed)
+    root = os.path.join(cache_dir, key)
+    try:
+        with open(os.path.join(root, CORPUS_MARKER), "r", encoding="utf-8") as f:
+            info = json.load(f)
+        if info.get("size") == size and info.get("seed") == seed and \
+                info.get("generator_version") == MADR_GENERATOR_VERSION:
+            return root, info, True
+    except (OSError, ValueError):
+        pass
+    files = generate_madr_corpus(size, seed)
+    info = _madr_info(files, size, seed)
+    os.makedirs(cache_dir, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=key + ".tmp-", dir=cache_dir)
+    try:
+        write_corpus(tmp, files)
+        with open(os.path.join(tmp, CORPUS_MARKER), "w", encoding="utf-8") as f:
+            json.dump(info, f, indent=1)
+        shutil.rmtree(root, ignore_errors=True)
+        os.rename(tmp, root)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return root, info, False
+
+
+def fresh_copy(root, parent):
+    """A copy of the corpus at root (its .git marker and docs/adr) in a new folder under parent."""
+    copy = tempfile.mkdtemp(prefix="copy-", dir=parent)
+    os.makedirs(os.path.join(copy, ".git"))
+    shutil.copytree(os.path.join(root, ADR_DIR), os.path.join(copy, ADR_DIR))
+    return copy
+
+
+def program_env():
+    """The environment of our programs: as installed, a module's bytecode is cached (pip compiles
+    it; the .pyz compiles it when it unpacks), so PYTHONDONTWRITEBYTECODE is dropped and the first,
+    unmeasured run of each program writes it; ADRKIT_MCP_FROM is never inherited."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("ADRKIT_MCP_FROM", None)
+    return env
+
+
+def timed_run(argv, cwd, timeout):
+    """(exit status, wall seconds, CPU seconds or None, stdout, stderr) of one command."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=program_env())
+    timer = threading.Timer(timeout, proc.kill)
+    timer.start()
+    try:
+        out, err = [], []
+        readers = [threading.Thread(target=lambda s=s, b=b: b.append(s.read())) for s, b in
+                   ((proc.stdout, out), (proc.stderr, err))]
+        for r in readers:
+            r.start()
+        cpu = None
+        if hasattr(os, "wait4"):
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status) if hasattr(os, "waitstatus_to_exitcode") else status >> 8
+            cpu = usage.ru_utime + usage.ru_stime
+        else:
+            proc.wait()
+        wall = time.perf_counter() - t0
+        for r in readers:
+            r.join()
+    finally:
+        timer.cancel()
+    return proc.returncode, wall, cpu, b"".join(out), b"".join(err)
+
+
+def tree_digest(root):
+    h = hashlib.sha256()
+    base = os.path.join(root, ADR_DIR)
+    for folder, dirs, names in os.walk(base):
+        dirs.sort()
+        for name in sorted(names):
+            path = os.path.join(folder, name)
+            with open(path, "rb") as f:
+                h.update(os.path.relpath(path, base).encode("utf-8") + b"\0" + hashlib.sha256(f.read()).digest())
+    return h.hexdigest()
+
+
+def default_programs():
+    out = []
+    src = os.path.join(PROJECT, "adrkit_mcp.py")
+    pyz = os.path.join(PROJECT, "dist", "adrkit-mcp.pyz")
+    if os.path.isfile(src):
+        out.append(("source", [sys.executable, src]))
+    if os.path.isfile(pyz):
+        out.append(("pyz", [sys.executable, pyz]))
+    return out
+
+
+def ensure_migrated(madr_root, program, cfg):
+    """The MADR corpus after our `migrate --from madr` (cached beside it; the digest says which)."""
+    migrated = madr_root + "-migrated"
+    marker = os.path.join(migrated, CORPUS_MARKER)
+    if os.path.exists(marker):
+        return migrated, True
+    shutil.rmtree(migrated, ignore_errors=True)
+    tmp = fresh_copy(madr_root, os.path.dirname(madr_root))
+    status, _, _, _, err = timed_run(program + ["migrate", "--from", "madr", "--dir", "docs/adr"], tmp, cfg.timeout)
+    if status != 0:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise ServerFailed("migrate --from madr exited %s: %s" % (status, err.decode("utf-8", "replace")[-600:]))
+    with open(os.path.join(tmp, CORPUS_MARKER), "w", encoding="utf-8") as f:
+        json.dump({"migrated_from": madr_root, "digest": tree_digest(tmp)}, f)
+    os.rename(tmp, migrated)
+    return migrated, False
+
+
+def madr_read_through(cfg, programs, size, madr_root, migrated_root, info):
+    """(i): each program's server with --from madr on the MADR corpus and on the migrated copy,
+    runs interleaved; warm CPU per call per tool, and the ratio madr / migrated."""
+    out = []
+    for label, program in programs:
+        sides = {"madr": [], "migrated": []}
+        for run in range(cfg.runs):
+            for side, argv in (("madr", program + ["--cwd", madr_root, "--from", "madr"]),
+                               ("migrated", program + ["--cwd", migrated_root])):
+                log("[%s] %s, %d records, run %d/%d" % (label, side, size, run + 1, cfg.runs))
+                r = run_once(argv, program_env(), info, cfg, "%s-%s" % (label, side))
+                sides[side].append(r)
+                if not r["ok"]:
+                    raise ServerFailed("[%s] %s: %s" % (label, side, r["error"]))
+        entry = {"label": label, "command": " ".join(shlex.quote(x) for x in program), "sizes": {}}
+        summaries = {side: summarize(runs, None) for side, runs in sides.items()}
+        ratio = {}
+        for tool in TOOLS:
+            key = "%s.cpu_per_call_ms" % tool
+            a, b = summaries["madr"][key], summaries["migrated"][key]
+            ratio[tool] = (a["median"] / b["median"]) if (a and b and b["median"]) else None
+        entry["summaries"] = summaries
+        entry["runs"] = sides
+        entry["ratio"] = ratio
+        entry["warnings"] = warnings_for(sides["madr"], info, cfg) + warnings_for(sides["migrated"], info, cfg)
+        out.append(entry)
+    return out
+
+
+def madr_migrate(cfg, programs, size, madr_root, scratch):
+    """(ii): `migrate --from madr` of the MADR corpus, each run on a fresh copy: wall and CPU."""
+    commands = [(label, program + ["migrate", "--from", "madr", "--dir", "docs/adr"], "ours")
+                for label, program in programs]
+    for i, cmd in enumerate(cfg.vs_migrate or []):
+        commands.append(("reference" if len(cfg.vs_migrate) == 1 else "reference%d" % (i + 1),
+                         shlex.split(cmd) + ["migrate", "--from", "madr", "--dir", "docs/adr"], "vs"))
+    rows = {label: {"label": label, "role": role, "command": " ".join(shlex.quote(x) for x in argv),
+                    "wall_ms": [], "cpu_ms": [], "digests": set(), "errors": []} for label, argv, role in commands}
+    for run in range(cfg.migrate_runs):
+        for label, argv, _ in commands:  # interleaved: every command sees the same machine load
+            copy = fresh_copy(madr_root, scratch)
+            try:
+                status, wall, cpu, _, err = timed_run(argv, copy, cfg.timeout)
+                row = rows[label]
+                if status != 0:
+                    row["errors"].append("exit %s: %s" % (status, err.decode("utf-8", "replace")[-300:]))
+                    continue
+                row["wall_ms"].append(wall * 1000)
+                if cpu is not None:
+                    row["cpu_ms"].append(cpu * 1000)
+                row["digests"].add(tree_digest(copy))
+            finally:
+                shutil.rmtree(copy, ignore_errors=True)
+        log("migrate, %d records, run %d/%d done" % (size, run + 1, cfg.migrate_runs))
+    digests = set()
+    for row in rows.values():
+        digests |= row["digests"]
+        row["wall_ms"], row["cpu_ms"] = spread(row["wall_ms"]), spread(row["cpu_ms"])
+        row["digests"] = sorted(row["digests"])
+    refs = [row for row in rows.values() if row["role"] == "vs" and row["wall_ms"]]
+    for row in rows.values():
+        if row["role"] == "ours" and refs and row["wall_ms"]:
+            ref = refs[0]
+            row["wall_ratio"] = row["wall_ms"]["median"] / ref["wall_ms"]["median"]
+            row["cpu_ratio"] = (row["cpu_ms"]["median"] / ref["cpu_ms"]["median"]
+                                if row["cpu_ms"] and ref["cpu_ms"] else None)
+    return {"rows": list(rows.values()), "same_output": len(digests) == 1}
+
+
+def madr_report(results, out):
+    for size, entry in results["sizes"].items():
+        rows = []
+        for srv in entry["read_through"]:
+            for tool in TOOLS:
+                key = "%s.cpu_per_call_ms" % tool
+                rows.append(["%s %s" % (srv["label"], tool), fmt_cell(srv["summaries"]["madr"][key]),
+                             fmt_cell(srv["summaries"]["migrated"][key]), fmt_ratio(srv["ratio"][tool])])
+            for key, name in (("first_call_ms", "first call ms"), ("spawn_to_first_answer_ms", "spawn ms")):
+                rows.append(["%s %s" % (srv["label"], name), fmt_cell(srv["summaries"]["madr"][key]),
+                             fmt_cell(srv["summaries"]["migrated"][key]), "-"])
+        print_table("--from madr, %s records: warm CPU per call ms (median (min–max) of %d runs; target ratio <= 1.5×)"
+                    % (size, results["config"]["runs"]), ["server / tool", "--from madr", "migrated copy", "ratio"],
+                    rows, out)
+        rows = []
+        for row in entry["migrate"]["rows"]:
+            rows.append([row["label"], fmt_cell(row["wall_ms"]), fmt_cell(row["cpu_ms"]),
+                         fmt_ratio(row.get("wall_ratio")), fmt_ratio(row.get("cpu_ratio")),
+                         "%d" % len(row["errors"])])
+        print_table("migrate --from madr, %s records (median (min–max) of %d runs, each on a fresh copy; "
+                    "target ratio <= 0.1×)" % (size, results["config"]["migrate_runs"]),
+                    ["program", "wall ms", "CPU ms", "wall ÷ reference", "CPU ÷ reference", "failed"], rows, out)
+        out.write("  every program left the same files: %s\n" % ("yes" if entry["migrate"]["same_output"] else "NO"))
+        for srv in entry["read_through"]:
+            for w in srv["warnings"]:
+                out.write("  ! [%s] %s records: %s\n" % (srv["label"], size, w))
+
+
+def madr_main(cfg):
+    """The --from madr benchmark: (i) read-through against the migrated copy, (ii) migrate."""
+    programs = [("program" if len(cfg.program) == 1 else "program%d" % (i + 1), shlex.split(cmd))
+                for i, cmd in enumerate(cfg.program)] if cfg.program else default_programs()
+    if not programs:
+        sys.stderr.write("bench.py: no program: %s does not exist and no --program was given\n"
+                         % os.path.join(PROJECT, "adrkit_mcp.py"))
+        return 2
+    results = {"meta": {"bench_version": 1, "mode": "from-madr",
+                        "started": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+                        "python": "Python %s" % platform.python_version(), "platform": platform.platform(),
+                        "cpus": os.cpu_count(), "proc_metrics": HAVE_PROC},
+               "config": {"sizes": cfg.sizes, "runs": cfg.runs, "migrate_runs": cfg.migrate_runs,
+                          "calls": cfg.calls, "era": cfg.era, "seed": cfg.seed,
+                          "generator_version": MADR_GENERATOR_VERSION},
+               "sizes": {}}
+    failed = False
+    scratch = tempfile.mkdtemp(prefix="adrkit-bench-madr-")
+    try:
+        for size in cfg.sizes:
+            root, info, reused = ensure_madr_corpus(size, cfg.seed, cfg.cache_dir)
+            log("MADR corpus %d records: %s (%s)" % (size, root, "reused" if reused else "generated"))
+            entry = {"corpus": dict(info, root=root)}
+            try:
+                for _, program in programs:  # unmeasured: bytecode written, caches warm
+                    copy = fresh_copy(root, scratch)
+                    timed_run(program + ["migrate", "--from", "madr", "--dry-run", "--dir", "docs/adr"], copy,
+                              cfg.timeout)
+                    shutil.rmtree(copy, ignore_errors=True)
+                migrated, _ = ensure_migrated(root, programs[0][1], cfg)
+                entry["read_through"] = madr_read_through(cfg, programs, size, root, migrated, info)
+                entry["migrate"] = madr_migrate(cfg, programs, size, root, scratch)
+                failed = failed or any(row["errors"] for row in entry["migrate"]["rows"])
+            except ServerFailed as error:
+                log("FAILED: %s" % error)
+                entry["error"] = str(error)
+                failed = True
+            results["sizes"][str(size)] = entry
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    results["meta"]["all_answered"] = not failed
+    madr_report({"sizes": {k: v for k, v in results["sizes"].items() if "error" not in v},
+                 "config": results["config"]}, sys.stdout)
+    if cfg.json:
+        os.makedirs(os.path.dirname(os.path.abspath(cfg.json)), exist_ok=True)
+        with open(cfg.json, "w", encoding="utf-8") as f:
+            json.dump(results, f, indent=1, ensure_ascii=False, default=list)
+            f.write("\n")
+        log("results written to %s" % cfg.json)
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------------------------------
 # Driver
 # ---------------------------------------------------------------------------------------------
 
@@ -1276,6 +1609,16 @@ def parse_args(argv):
     p.add_argument("--json", default=None, metavar="PATH", help="also write the full results as JSON to PATH")
     p.add_argument("--corpus-digest", action="store_true",
                    help="print the SHA-256 digest of each generated corpus (no files written) and exit")
+    p.add_argument("--from", dest="source", choices=("madr",), default=None,
+                   help="MADR/Nygard corpora: our --from madr read-through against the migrated copy, and "
+                        "`migrate --from madr` against --vs-migrate (default sizes 1000; --quick 100)")
+    p.add_argument("--program", action="append", default=None, metavar="CMD",
+                   help="with --from madr: our program, shell-split, run as `CMD --cwd ROOT [--from madr]` and "
+                        "`CMD migrate --from madr` (repeatable); default: adrkit_mcp.py and dist/adrkit-mcp.pyz")
+    p.add_argument("--vs-migrate", action="append", default=None, metavar="CMD",
+                   help="with --from madr: another CLI run as `CMD migrate --from madr --dir docs/adr` in a fresh "
+                        "copy, e.g. \"bun .../packages/cli/src/index.ts\"; ratios ours / it are printed")
+    p.add_argument("--migrate-runs", type=int, default=None, help="with --from madr: migrate runs (default 5)")
     a = p.parse_args(argv)
     if a.sizes:
         try:
@@ -1285,13 +1628,17 @@ def parse_args(argv):
         if not a.sizes or any(s < 1 for s in a.sizes):
             p.error("--sizes must be positive")
         a.sizes = sorted(set(a.sizes), key=a.sizes.index)
+    elif a.source == "madr":
+        a.sizes = [100] if a.quick else list(MADR_DEFAULT_SIZES)
     else:
         a.sizes = list(QUICK_SIZES if a.quick else DEFAULT_SIZES)
+    if a.migrate_runs is None:
+        a.migrate_runs = 1 if a.quick else 5
     if a.runs is None:
         a.runs = 1 if a.quick else 3
     if a.calls is None:
         a.calls = 20
-    if a.runs < 1 or a.calls < 1 or a.pipeline < 0 or a.min_calls < 1 or a.timeout <= 0:
+    if a.runs < 1 or a.calls < 1 or a.pipeline < 0 or a.min_calls < 1 or a.timeout <= 0 or a.migrate_runs < 1:
         p.error("--runs, --calls, --min-calls must be >= 1, --pipeline >= 0, --timeout > 0")
     a.min_calls = min(a.min_calls, a.calls)
     return a
@@ -1300,8 +1647,11 @@ def parse_args(argv):
 def main(argv=None):
     cfg = parse_args(sys.argv[1:] if argv is None else argv)
     if cfg.corpus_digest:
-        print(json.dumps({str(s): corpus_digest(generate_corpus(s, cfg.seed)) for s in cfg.sizes}, indent=1))
+        generate = generate_madr_corpus if cfg.source == "madr" else generate_corpus
+        print(json.dumps({str(s): corpus_digest(generate(s, cfg.seed)) for s in cfg.sizes}, indent=1))
         return 0
+    if cfg.source == "madr":
+        return madr_main(cfg)
 
     servers = []
     if cfg.server:

@@ -223,3 +223,66 @@ def test_the_hook_bench_times_the_real_hook(tmp_path):
     rows = [line for line in proc.stdout.splitlines() if line.startswith("| 100 |")]
     assert len(rows) == 1 and rows[0].endswith(" s |"), proc.stdout
     assert int(rows[0].split("|")[5]) > 0  # the hook named at least one decision
+
+
+# ---------------------------------------------------------------------------------------------
+# --from madr: the MADR/Nygard corpora, and the quick run of both measurements
+# ---------------------------------------------------------------------------------------------
+
+
+def test_madr_corpora_hold_every_dialect_and_are_deterministic():
+    files = bench.generate_madr_corpus(300, SEED)
+    assert files == bench.generate_madr_corpus(300, SEED)
+    assert files != bench.generate_madr_corpus(300, SEED + 1)
+    dialects = {"madr2": 0, "madr3": 0, "nygard": 0}
+    for path, data in files:
+        assert re.match(r"^docs/adr/[0-9]{4}-[a-z0-9-]+\.md$", path), path
+        text = data.decode("utf-8")
+        if text.startswith("---\n"):
+            dialects["madr3"] += 1
+            head = text[4:text.index("\n---\n")]
+            assert "affects:\n  - type: path\n    pattern: " in head  # get_decision_context has globs
+        elif "\n* Status: " in text.split("\n## ", 1)[0]:
+            dialects["madr2"] += 1
+        else:
+            assert re.search(r"^# [0-9]+\. .+\n\nDate: [0-9]{4}-[0-9]{2}-[0-9]{2}\n\n## Status\n\n", text), path
+            dialects["nygard"] += 1
+    assert min(dialects.values()) > 30, dialects
+    statuses = " ".join(data.decode("utf-8") for _, data in files)
+    assert re.search(r"[Ss]uperseded by (\[ADR-)?[0-9]{4}", statuses)
+    env = dict(os.environ, PYTHONHASHSEED="3")
+    out = subprocess.run([sys.executable, BENCH, "--corpus-digest", "--from", "madr", "--sizes", "300",
+                          "--seed", str(SEED)], env=env, stdout=subprocess.PIPE, timeout=120, check=True)
+    assert json.loads(out.stdout) == {"300": bench.corpus_digest(files)}
+
+
+@pytest.mark.skipif(not os.path.isfile(SERVER_MODULE), reason="adrkit_mcp.py does not exist yet")
+def test_quick_madr_bench_against_the_real_program(tmp_path):
+    out_json = tmp_path / "results.json"
+    proc = subprocess.run(
+        [sys.executable, BENCH, "--from", "madr", "--quick", "--program", "%s %s" % (
+            shlex.quote(sys.executable), shlex.quote(SERVER_MODULE)),
+         "--cache-dir", str(tmp_path / "corpora"), "--json", str(out_json)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=900)
+    assert proc.returncode == 0, proc.stderr.decode("utf-8", "replace")[-3000:]
+    table = proc.stdout.decode("utf-8")
+    assert "--from madr, 100 records: warm CPU per call ms" in table and "migrate --from madr, 100 records" in table
+    results = json.loads(out_json.read_text(encoding="utf-8"))
+    assert results["meta"]["all_answered"] is True
+    entry = results["sizes"]["100"]
+    assert entry["corpus"]["files"] == 100
+    (served,) = entry["read_through"]
+    linux = bool(results["meta"]["proc_metrics"])
+    for side in ("madr", "migrated"):
+        (run,) = served["runs"][side]
+        assert run["ok"] and run["exit_status"] == 0, run
+        assert run["corpus_health"]["recordCount"] == 100 and run["corpus_health"]["excludedCount"] == 0
+        for tool in bench.TOOLS:
+            assert run["tools"][tool]["answers"] == {"ok": run["tools"][tool]["calls"]}, (side, tool)
+    assert served["warnings"] == []
+    for tool in bench.TOOLS:
+        assert (served["ratio"][tool] is not None) == linux, tool
+    (row,) = entry["migrate"]["rows"]
+    assert row["errors"] == [] and row["wall_ms"]["median"] > 0
+    assert (row["cpu_ms"] is not None) == hasattr(os, "wait4")
+    assert entry["migrate"]["same_output"] is True

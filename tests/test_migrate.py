@@ -297,3 +297,73 @@ def test_from_madr_never_reads_a_file_over_the_cap(folder):
     assert answer["result"]["items"] == []
     rules = [(finding["rule"], finding["path"]) for finding in answer["result"]["findings"]["items"]]
     assert ("record-too-large", "docs/adr/0009-big.md") in rules
+
+
+# ---------------------------------------------------------------------------
+# Cases the differential tester found (tools/difftest.py --from madr), each with the answer the
+# reference CLI gave on the same files
+# ---------------------------------------------------------------------------
+
+EARLIER_IMPORT = """---
+schemaVersion: 0.1.0
+id: "0016"
+title: An earlier import
+status: proposed
+date: 2024-01-01
+provenance:
+  authoredBy: human
+  importedFrom:
+    sourceKind: madr
+    sourceRef: docs/adr/use-a-cache.md
+    fingerprint: sha256:ab
+---
+Body.
+"""
+
+
+def test_undiscoverable_names_the_allocated_id_not_the_written_one():
+    # use-a-cache.md declares id 0017, which it keeps; record 0016 says it came from it, so the
+    # run allocates it 0016 (an `updated` source), and the reference's finding names that id.
+    files = [M.MadrImport.File("docs/adr/0016-earlier-import.md", "0016-earlier-import.md", False,
+                               EARLIER_IMPORT),
+             M.MadrImport.File("docs/adr/use-a-cache.md", "use-a-cache.md", False,
+                               '---\nid: "0017"\n---\n# Use a cache\n\n* Status: accepted\n')]
+    run = M.MadrImport.migrate(files, ["0016-earlier-import.md"], False, lambda f, n: False,
+                               lambda f, t, n: None)
+    assert [(result["path"], result["outcome"], result["frontmatter"]["id"]) for result in run.results] == [
+        ("docs/adr/0016-earlier-import.md", "migrated", "0016"), ("docs/adr/use-a-cache.md", "updated", "0017")]
+    assert [(finding["rule"], finding.get("id")) for finding in run.findings] == [
+        ("import-date-missing", "0017"), ("import-incomplete", "0017"), ("import-undiscoverable", "0016")]
+
+
+def test_a_run_with_the_memo_of_earlier_runs_answers_as_a_fresh_run():
+    """--from madr keeps the importer's per-file work between calls (MadrImport.Memo). A file
+    that did not change must still be merged again when what it depends on did: the id the run
+    gives it, and the successor its `superseded by` names."""
+    memo = M.MadrImport.Memo()
+
+    def both(named):
+        files = [M.MadrImport.File("docs/adr/" + name, name, False, text) for name, text in named.items()]
+        names = [name for name in named if M.is_record_file_name(name)]
+        outcomes = []
+        for kept in (memo, None):  # with the memo of the runs before, then alone
+            texts = {}
+            run = M.MadrImport.migrate(files, names, False, lambda file, name: False,
+                                       lambda file, text, name: texts.__setitem__(file.path, text), kept)
+            outcomes.append((texts, run.results, run.findings, run.crashed))
+        assert outcomes[0] == outcomes[1]
+        return outcomes[0][0]
+
+    old = "# Use MySQL\n\n* Status: Superseded by ADR-0007\n* Date: 2024-01-02\n"
+    unnumbered = "# Use a queue\n\n* Status: accepted\n"
+    first = both({"0003-use-mysql.md": old, "use-a-queue.md": unnumbered})
+    assert "status: proposed" in first["docs/adr/0003-use-mysql.md"]
+    assert 'id: "0004"' in first["docs/adr/use-a-queue.md"]
+    # 0007 appears: the unchanged 0003 now resolves its successor, and use-a-queue.md's id moves on.
+    second = both({"0003-use-mysql.md": old, "use-a-queue.md": unnumbered,
+                   "0007-use-postgres.md": "# Use Postgres\n\n* Status: accepted\n"})
+    assert 'status: superseded' in second["docs/adr/0003-use-mysql.md"]
+    assert 'supersededBy: "0007"' in second["docs/adr/0003-use-mysql.md"]
+    assert 'id: "0008"' in second["docs/adr/use-a-queue.md"]
+    # And gone again: back to the first answers.
+    assert both({"0003-use-mysql.md": old, "use-a-queue.md": unnumbered}) == first

@@ -25,10 +25,35 @@ Building the reference (nothing of it is committed; it makes no network calls at
      `bun run build` in packages/mcp and run `node packages/mcp/dist/bin.js`.) Read
      packages/mcp/src/main-module.ts for its flags and defaults before changing them.
 
-Running it (from the repository root):
+Running it (from the repository root, with a Python that has the module's requirements):
 
   python3 tools/difftest.py --seed 7 --corpora 300 --jobs 2
   python3 tools/difftest.py --seed 7 --only 41 --keep /tmp/dt   # one corpus, kept on disk
+  python3 tools/difftest.py --from madr --seed 7 --corpora 300  # MADR and Nygard folders
+
+Each corpus is run once per era (`--eras legacy,modern`, the default): legacy sessions open with
+`initialize`, modern ones send every request with the 2026-07-28 `_meta` claim and no handshake;
+both sides in fresh processes on fresh copies, with the same calls.
+
+`--from madr` writes MADR 2 (header bullets), MADR 3/4 (frontmatter, with adrkit `affects` globs
+in some so that get_decision_context speaks) and Nygard (`## Status` sections) records with
+statuses in any case and decoration, superseded-by forms whose number resolves or not, valid,
+missing, rolled-over and invalid dates (2024-13-01 stops the reference's migrate, which then
+leaves the files before it migrated), deciders that are identities or not, nested folders, names
+with and without four digits, README/template files, adrkit records (some claiming to have been
+imported from one of the files), files that are not MADR at all, CRLF, lone CR, a BOM, invalid
+UTF-8; a quarter of the corpora went through an earlier partial migration (by the reference CLI)
+and some of those files were edited since. This server runs with `--from madr` on the folder as
+it is (even corpora) or with ADRKIT_MCP_FROM=madr (odd ones); the reference server runs on a copy
+after `adr migrate --from madr --dir docs/adr` (the reference CLI, `--reference-cli`). Mid-session
+the folder is changed (a file edited, added, deleted, renamed, touched, a status rewritten) and
+the reference's copy is made again from the changed folder and migrated again, so the calls after
+the change compare against what a migration of the folder as it now is gives. Our
+`migrate --from madr` is also run against the reference CLI's on two more copies: exit status,
+stdout, the first line of stderr and every file left, byte for byte. Documented departures are
+modelled and counted as allowed: a file over the 64 KiB cap takes no part in the reference's
+migration either (it joins the copy afterwards, as it was), and where the reference's migrate
+spins forever (ids past 2**53) it is stopped after 30 s and our migrate's error counts as agreeing.
 
   --reference CMD   the reference command line (default: the Bun command above); the tester
                     appends `--cwd ROOT --dir docs/adr`
@@ -38,6 +63,9 @@ Running it (from the repository root):
   --keep DIR        keep each corpus under DIR/corpus-<index> instead of deleting it
   --only I          run only corpus number I of the seed (repeatable)
   --examples N      examples printed per difference class (default 1)
+  --eras E          legacy, modern or legacy,modern (default)
+  --from madr       the MADR mode above; --reference-cli CMD is the reference CLI (default: Bun
+                    running packages/cli/src/index.ts), --no-migrate-check skips the migrate check
 
 Comparison (the conformance pack's rules, tests/conformance/README.md): fingerprints by
 bijection within a session; cursors only null versus non-null; finding messages exactly for the
@@ -52,6 +80,7 @@ sends only well-formed requests after a legacy `initialize` handshake.
 
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import queue
@@ -69,6 +98,7 @@ from typing import Any, Dict, List, Optional, Tuple
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_SERVER = "%s %s" % (shlex.quote(sys.executable), shlex.quote(os.path.join(HERE, "..", "adrkit_mcp.py")))
 DEFAULT_REFERENCE = "/tmp/bunbin/node_modules/.bin/bun /tmp/adrkit-ref/packages/mcp/src/bin.ts"
+DEFAULT_REFERENCE_CLI = "/tmp/bunbin/node_modules/.bin/bun /tmp/adrkit-ref/packages/cli/src/index.ts"
 TOOLS = ("search_decisions", "get_decision", "get_decision_context", "list_superseded")
 TIMEOUT = 60.0
 
@@ -379,6 +409,328 @@ def gen_corpus(rng: random.Random) -> Tuple[Dict[str, str], bool]:
 
 
 # ---------------------------------------------------------------------------
+# MADR and Nygard corpora (--from madr)
+# ---------------------------------------------------------------------------
+
+MADR_TITLES = ["Use Postgres for the ledger", "Record architecture decisions", "Adopt Kafka for events",
+               "Use `uv` for **packaging**", "Cache at the edge #", "  Retry with back-off  ",
+               "ADR-0003: Split the gateway", "Café au lait", "日本語の決定", "ab", "x" * 121,
+               "Use [Straße](https://example.com) naming", "Don't <b>panic</b>", "K\u212a units", "emoji😀 API",
+               "Line\u2028separated title", "Trailing hashes ##", "ǅemo of titles", "x" * 120]
+MADR_STATUS_WORDS = ["accepted", "proposed", "rejected", "deprecated", "superseded", "draft"]
+MADR_PEOPLE = ["@alice", "@bob-2", "team:core", "ops@example.com", "Alice Smith", "Bob",
+               "[list everyone involved in the decision]", "@al_ice", "team:Core", "x@y", "@carol"]
+MADR_DECORATIONS = ["{}"] * 8 + ["**{}**", "`{}`", "[{}](#)", "<{}>", "{}.", "_{}_", " {} ", "{};"]
+
+
+def madr_decorate(rng: random.Random, word: str) -> str:
+    return rng.choice(MADR_DECORATIONS).format(word)
+
+
+def madr_status(rng: random.Random, numbers: List[str]) -> str:
+    """A status as MADR and Nygard write it: any case and decoration, superseded-by forms."""
+    roll = rng.random()
+    if roll < 0.55:
+        word = rng.choice(MADR_STATUS_WORDS)
+        word = rng.choice([word, word, word.capitalize(), word.upper()])
+    elif roll < 0.8:
+        target = rng.choice(numbers) if numbers and rng.random() < 0.75 else rng.choice(["0999", "12345", "7"])
+        word = rng.choice(["superseded by [ADR-{n}]({n}-other.md)", "Superseded by ADR-{n}", "superseded by {n}",
+                           "Superseded by [{n}. Other](./{n}-other.md)", "SUPERSEDED BY {n}",
+                           "supersedes by {n}", "Superseded  by\t{n}", "superseded by ADR {n}, see there",
+                           "superseded by #{n}"]).format(n=target)
+    else:
+        word = rng.choice(["", "in progress", "Accepted ✅", "Superseded", "supersedes ADR-0001",
+                           "{proposed | rejected | accepted | deprecated | … | superseded by [ADR-0005](0005-x.md)}",
+                           "accepted; see below", "Accepted on 2024-01-01", "ＡＣＣＥＰＴＥＤ", "acceptéd"])
+    return madr_decorate(rng, word)
+
+
+def madr_date(rng: random.Random, crash_ok: bool) -> str:
+    if crash_ok and rng.random() < 0.15:
+        return rng.choice(["2024-13-01", "2024-00-10", "2024-01-32", "2024-01-00"])
+    return madr_decorate(rng, rng.choice(
+        ["2024-03-01"] * 5 + ["2023-12-31", "2024-02-29", "2023-02-29", "2024-02-30", "2024-04-31", "2024-1-5",
+                              "March 2024", "", "2024-05-06T10:00:00Z", "0000-01-01", " 2024-05-06 "]))
+
+
+def madr_deciders(rng: random.Random) -> str:
+    people = rng.sample(MADR_PEOPLE, rng.randint(1, 3))
+    return rng.choice([", ", "; ", " and ", ",", " AND ", " , "]).join(people)
+
+
+def madr_prose(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 14)))
+
+
+def madr_sections(rng: random.Random, numbers: List[str]) -> str:
+    parts = []
+    for heading in rng.sample(["Context and Problem Statement", "Decision Drivers", "Considered Options",
+                               "Decision Outcome", "Consequences", "Pros and Cons of the Options", "Links"],
+                              rng.randint(0, 4)):
+        parts.append("## %s\n\n%s\n" % (heading, madr_prose(rng)))
+        if rng.random() < 0.1:  # field-shaped prose below the header region
+            parts.append("* Status: %s\n* Deciders: %s\n" % (madr_status(rng, numbers), madr_deciders(rng)))
+        if rng.random() < 0.05:
+            parts.append("### Status\n\n%s\n" % madr_status(rng, numbers))
+    return "\n".join(parts)
+
+
+def madr_bullet(rng: random.Random, field: str, value: str) -> str:
+    label = rng.choice([field.capitalize(), field, field.upper()])
+    form = rng.choice(["* {l}: {v}", "* {l}: {v}", "- {l}: {v}", "+ {l}: {v}", "{l}: {v}", "**{l}:** {v}",
+                       "* **{l}**: {v}", "*   {l} :\t{v}", "__{l}__: {v}", "  - {l}:{v}"])
+    return form.format(l=label, v=value)
+
+
+def madr2_text(rng: random.Random, title: str, numbers: List[str], crash_ok: bool) -> str:
+    """MADR 2.x: a `# Title`, header bullets above the first `##` section."""
+    bullets = []
+    if rng.random() < 0.9:
+        bullets.append(madr_bullet(rng, "status", madr_status(rng, numbers)))
+    if rng.random() < 0.7:
+        bullets.append(madr_bullet(rng, "deciders", madr_deciders(rng)))
+    if rng.random() < 0.75:
+        bullets.append(madr_bullet(rng, "date", madr_date(rng, crash_ok)))
+    rng.shuffle(bullets)
+    story = "\nTechnical Story: %s\n" % madr_prose(rng) if rng.random() < 0.3 else ""
+    if bullets and rng.random() < 0.05:
+        bullets.append(rng.choice(bullets))  # a field twice: the first one counts
+    if rng.random() < 0.03:
+        bullets.append(madr_bullet(rng, "status", "accepted " + "word " * 120))  # past the 512-character cut
+    return "%s\n\n%s\n%s\n%s" % (madr_heading(rng, title), "\n".join(bullets), story, madr_sections(rng, numbers))
+
+
+def madr_heading(rng: random.Random, title: str) -> str:
+    return rng.choice(["# {}"] * 8 + ["#  {}  ##", "#\t{}", "# {} #", "{}\n=====", "  # {}", "# {}\t "]).format(title)
+
+
+def nygard_text(rng: random.Random, title: str, numbers: List[str], crash_ok: bool) -> str:
+    """Nygard / adr-tools: `# N. Title`, a Date line, `## Status` with the value below."""
+    heading = "# %d. %s" % (rng.randint(1, 40), title) if rng.random() < 0.7 else "# " + title
+    date = ""
+    if rng.random() < 0.6:
+        date = "Date: %s\n\n" % madr_date(rng, crash_ok)
+    elif rng.random() < 0.3:
+        date = "## Date\n\n%s\n\n" % madr_date(rng, crash_ok)
+    status = ""
+    if rng.random() < 0.9:
+        mark = rng.choice(["## Status", "## Status", "### Status", "## status", "## Status ##", "##Status"])
+        status = "%s\n\n%s%s\n\n" % (mark, "\n" if rng.random() < 0.2 else "", madr_status(rng, numbers))
+        if numbers and rng.random() < 0.2:
+            status += "Supersedes [%s. Old](%s-old.md)\n\n" % (numbers[0], numbers[0])
+    deciders = "## Deciders\n\n%s\n\n" % madr_deciders(rng) if rng.random() < 0.15 else ""
+    return "%s\n\n%s%s%s## Context\n\n%s\n\n## Decision\n\n%s\n\n## Consequences\n\n%s\n" % (
+        heading, date, status, deciders, madr_prose(rng), madr_prose(rng), madr_prose(rng))
+
+
+def madr3_frontmatter(rng: random.Random, numbers: List[str], crash_ok: bool) -> Dict[str, Any]:
+    """MADR 3/4 frontmatter, with some adrkit keys (affects, tags, id...) valid or not."""
+    fm = {}  # type: Dict[str, Any]
+    if rng.random() < 0.85:
+        fm["status"] = madr_status(rng, numbers)
+    if rng.random() < 0.8:
+        fm["date"] = madr_date(rng, crash_ok)
+    if rng.random() < 0.5:
+        fm[rng.choice(["deciders", "deciders", "decision-makers"])] = (
+            madr_deciders(rng) if rng.random() < 0.6 else rng.sample(MADR_PEOPLE[:4] + ["Alice Smith"], 2))
+    for key in ("consulted", "informed"):
+        if rng.random() < 0.3:
+            fm[key] = madr_deciders(rng) if rng.random() < 0.5 else rng.sample(MADR_PEOPLE[:4], 1)
+    if rng.random() < 0.45:
+        fm["affects"] = ([gen_affects(rng) for _ in range(rng.randint(1, 3))] if rng.random() < 0.9
+                         else rng.choice(["src/**", [{"type": "path"}], []]))
+        for matcher in fm["affects"] if isinstance(fm["affects"], list) else []:
+            if rng.random() < 0.8:
+                matcher["type"], matcher["pattern"] = "path", rng.choice(PATH_PATTERNS)
+                matcher.pop("extra", None)
+    if rng.random() < 0.3:
+        fm["tags"] = rng.sample(GOOD_TAGS, 2) if rng.random() < 0.8 else ["Bad Tag"]
+    if rng.random() < 0.15:
+        fm["id"] = rng.choice(numbers + ["0042", "7", "01JBQ7R3X5M8N2P4T6V9W0YZKH", "abc"]) if numbers else "0042"
+    if rng.random() < 0.15:
+        fm["title"] = rng.choice(MADR_TITLES + ["", "   "])
+    for key, chance in (("supersedes", 0.1), ("relatesTo", 0.1), ("conflictsWith", 0.05)):
+        if rng.random() < chance:
+            fm[key] = [rng.choice(numbers + ["0999"]) if numbers else "0999"]
+    if rng.random() < 0.08:
+        fm["supersededBy"] = rng.choice(numbers + ["0999"]) if numbers else "0999"
+    if rng.random() < 0.1:
+        fm[rng.choice(["scope", "reversibility", "blastRadius", "created", "domain", "reviewBy"])] = rng.choice(
+            ["domain", "org", "one-way-door", "2024-02-01", "billing", "soon", "2027-01-01", 3])
+    if rng.random() < 0.06:
+        fm["provenance"] = rng.choice([{"authoredBy": "agent"}, {"authoredBy": "robot"}, "x",
+                                       {"importedFrom": {"importedAt": "2024-01-01T00:00:00Z"}}])
+    if rng.random() < 0.05:
+        fm["schemaVersion"] = rng.choice(["0.1.0", "0.2.0", "1", 1])
+    return fm
+
+
+def madr3_text(rng: random.Random, title: str, numbers: List[str], crash_ok: bool) -> str:
+    fm = madr3_frontmatter(rng, numbers, crash_ok)
+    head = "---\n" + ("\n".join(yaml_lines(rng, fm, 0)) + "\n" if fm else "") + "---\n"
+    if rng.random() < 0.04:  # not a fence: the whole text is the body, read for a `# ` title
+        head = head.replace("---\n", rng.choice(["--- \n", "---\t\n", " ---\n", "----\n"]), 1)
+    if rng.random() < 0.05:
+        head = head.replace("---\n", "---\n%s: %s\n" % (rng.choice(["status", "title", "date"]), rng.choice(
+            ["1", "[accepted]", "null", "true", "{a: 1}", "2024-03-01"])), 1)
+    heading = madr_heading(rng, title) + "\n\n" if "title" not in fm or rng.random() < 0.5 else ""
+    return head + heading + madr_sections(rng, numbers)
+
+
+def not_madr_text(rng: random.Random) -> str:
+    return rng.choice(["Just some notes, no heading.\n", "", "\n\n", "## Only a second-level heading\n",
+                       "#NoSpace heading\n", "---\ntitle: [unclosed\n---\n# T\n", "---\nno closing fence\n# Title\n",
+                       "---\n- 1\n- 2\n---\n# A list for frontmatter\n", "---\n---\n", "---",
+                       "---\nstatus: accepted\n---\nno title here\n", "#\n", "# \n", "# ##\n",
+                       "\udcff\udcfe binary \x00 bytes\n", "---\na: *nope\n---\n# Alias\n"])
+
+
+def adrkit_text(rng: random.Random, ident: str, numbers: List[str], paths: List[str], body: str) -> str:
+    """An adrkit record among the sources; some claim to have been imported from a MADR file
+    (paths[0] is the record's own path: a source imported in place and left unchanged)."""
+    fm = gen_frontmatter(rng, ident, numbers, False)
+    if isinstance(fm, dict) and rng.random() < 0.5:
+        origin = {"sourceKind": rng.choice(["madr"] * 5 + ["other"]), "sourceRef": rng.choice(paths[:1] * 3 + paths),
+                  "fingerprint": rng.choice([madr_fingerprint(body)] * 3 + ["sha256:ab", "0" * 64])}
+        fm["provenance"] = {"authoredBy": "human", "importedFrom": origin}
+        if rng.random() < 0.3:
+            origin["importedAt"] = rng.choice(["2024-01-01T00:00:00Z", 5])
+    if rng.random() < 0.85:
+        return "---\n" + "\n".join(yaml_lines(rng, fm, 0)) + "\n---\n" + body
+    return record_text(rng, fm, body)
+
+
+def madr_fingerprint(body: str) -> str:
+    """fingerprintSourceBody, so that some adrkit records classify as unchanged."""
+    text = body.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n") + "\n"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def madr_name(rng: random.Random, number: str, title: str, index: int) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:30] or "record"
+    roll = rng.random()
+    if roll < 0.6:
+        name = "%s-%s.md" % (number, slug)
+    elif roll < 0.72:
+        name = "%s-%d.md" % (slug, index)
+    elif roll < 0.78:
+        name = "adr-%s-%s.md" % (number[-3:], slug)
+    elif roll < 0.82:
+        name = "%s-%s.md" % (number.lstrip("0") or "0", slug)
+    elif roll < 0.85:
+        name = "0%s-%s.md" % (number, slug)
+    elif roll < 0.88:
+        name = "%s_%s.md" % (number, slug)
+    elif roll < 0.985:
+        name = "%s-%s-%d.md" % (number, rng.choice(["ünï", "a b", "x😀", "UPPER", "Ünï", "_x", "-"]), index)
+    elif roll < 0.997:
+        name = "%s-%s.md" % (rng.choice(["0000", "00000", "4294967296", "1000000"]), slug)
+    else:  # past 2**53: the reference's run hangs as soon as two ids are allocated
+        name = "%s-%s.md" % (rng.choice(["99999999999999999999", "9007199254740993", "9007199254740990"]), slug)
+    if rng.random() < 0.12:
+        return "docs/adr/%s/%s" % (rng.choice(["archive", "old/2023", "Nested", "sub dir"]), name)
+    return "docs/adr/" + name
+
+
+def madr_encode(rng: random.Random, text: str) -> str:
+    roll = rng.random()
+    if roll < 0.08:
+        text = text.replace("\n", "\r\n")
+    elif roll < 0.1:
+        text = text.replace("\n", "\r")
+    if rng.random() < 0.04:
+        text = "\ufeff" + text
+    if rng.random() < 0.02:
+        text += "\udcff trailing invalid UTF-8\n"
+    return text
+
+
+def madr_source(rng: random.Random, title: str, numbers: List[str], crash_ok: bool) -> str:
+    dialect = rng.random()
+    if dialect < 0.35:
+        return madr2_text(rng, title, numbers, crash_ok)
+    if dialect < 0.6:
+        return nygard_text(rng, title, numbers, crash_ok)
+    if dialect < 0.92:
+        return madr3_text(rng, title, numbers, crash_ok)
+    return not_madr_text(rng)
+
+
+def gen_madr_corpus(rng: random.Random) -> Tuple[Dict[str, str], List[str]]:
+    """{relative path: text} of one MADR/Nygard corpus, and ids worth asking for."""
+    count = rng.choice([0, 1, 2, 3, 5, 8, 8, 12, 12, 20, 30, 60])
+    crash_ok = rng.random() < 0.08
+    spread = max(2, rng.choice([count + 2, count * 2 + 2]))
+    numbers = sorted(set("%04d" % rng.randint(1, spread) for _ in range(count)))
+    files = {}  # type: Dict[str, str]
+    for index in range(count):
+        number = "%04d" % rng.randint(1, spread)
+        title = rng.choice(MADR_TITLES[:6]) if rng.random() < 0.8 else rng.choice(MADR_TITLES)
+        name = madr_name(rng, number, title, index)
+        if rng.random() < 0.12:
+            text = adrkit_text(rng, number, numbers, [name] + sorted(files), madr_sections(rng, numbers))
+        else:
+            text = madr_source(rng, title, numbers, crash_ok)
+        files[name] = madr_encode(rng, text)
+    for name in rng.sample(["docs/adr/README.md", "docs/adr/readme.md", "docs/adr/index.md",
+                            "docs/adr/CONTRIBUTING.md", "docs/adr/template.md", "docs/adr/0000-template.md",
+                            "docs/adr/archive/README.md", "docs/adr/notes.txt", "docs/adr/0090-x.markdown",
+                            "docs/adr/0091-upper.MD"], rng.choice([0, 0, 1, 2, 3])):
+        files[name] = "# %s\n\n* Status: accepted\n" % name.rsplit("/", 1)[-1]
+    if rng.random() < 0.03:
+        files["docs/adr/0777-huge.md"] = "# Huge\n\n* Status: accepted\n\n" + "x" * 70000 + "\n"
+    if rng.random() < 0.03:  # under the cap as a source, over it once migrated
+        files["docs/adr/0778-edge.md"] = "# Near the limit\n\n* Status: accepted\n\n" + "y" * 65400 + "\n"
+    ids = sorted(set(numbers) | set(re.findall(r"\b[0-9]{4,}\b", " ".join(files))))
+    return files, ids[:40] + ["%04d" % rng.randint(1, spread + 3)]
+
+
+def premigrate(options: argparse.Namespace, rng: random.Random, files: Dict[str, str]) -> None:
+    """An earlier, partial migration: some of the files as the reference's migrate of only those
+    left them, a few edited since (so that the next run finds unchanged and updated sources)."""
+    chosen = rng.sample(sorted(files), rng.randint(1, len(files)))
+    root = tempfile.mkdtemp(prefix="difftest-pre-")
+    try:
+        write_corpus(root, {name: files[name] for name in chosen})
+        reference_migrate(options, root)
+        for name, data in tree(root).items():
+            files[name] = data.decode("utf-8", "surrogateescape")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    for name in chosen:
+        roll = rng.random()
+        if roll < 0.15:  # the source body edited since: `updated`
+            files[name] += rng.choice(["\nAn added line.\n", "\n\n", "more"])
+        elif roll < 0.25:  # the record's frontmatter edited since
+            files[name] = files[name].replace("status: proposed", "status: accepted", 1).replace(
+                "deciders: []", "deciders:\n  - \"@alice\"", 1)
+
+
+def mutate_madr(rng: random.Random, files: Dict[str, str], ids: List[str]) -> str:
+    """Edit, add, delete, rename or touch one source in `files`; returns what it did."""
+    names = sorted(files)
+    action = rng.choice(["rewrite", "delete", "add", "add", "rename", "touch", "status"]) if names else "add"
+    crash_ok = rng.random() < 0.05
+    if action == "add":
+        title = rng.choice(MADR_TITLES[:6])
+        files[madr_name(rng, "%04d" % rng.randint(1, 40), title, 99)] = madr_source(rng, title, ids, crash_ok)
+    elif action == "delete":
+        del files[rng.choice(names)]
+    elif action == "rename":
+        name = rng.choice(names)
+        files[madr_name(rng, "%04d" % rng.randint(1, 40), "renamed", 98)] = files.pop(name)
+    elif action == "rewrite":
+        name = rng.choice(names)
+        files[name] = madr_source(rng, rng.choice(MADR_TITLES[:6]), ids, crash_ok)
+    elif action == "status":
+        name = rng.choice(names)
+        files[name] = re.sub(r"(?i)(status:?\**[ \t]*\n*)[^\n]*", lambda m: m.group(1) + madr_status(rng, ids),
+                             files[name], count=1)
+    return action
+
+
+# ---------------------------------------------------------------------------
 # Random calls
 # ---------------------------------------------------------------------------
 
@@ -427,13 +779,25 @@ def gen_call(rng: random.Random, ids: List[str], unicode_new: bool) -> Tuple[str
 # One server process over stdio
 # ---------------------------------------------------------------------------
 
-class Server(object):
-    """A server child speaking line-delimited JSON-RPC; one request at a time."""
+SERVER_INFO = "io.modelcontextprotocol/serverInfo"
+MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+               "io.modelcontextprotocol/clientCapabilities": {}}
 
-    def __init__(self, command: str, root: str) -> None:
-        argv = shlex.split(command) + ["--cwd", root, "--dir", "docs/adr"]
+
+class Server(object):
+    """A server child speaking line-delimited JSON-RPC; one request at a time.
+
+    era "legacy": an `initialize` handshake opens the session; era "modern": no handshake, every
+    request carries the 2026-07-28 `_meta` claim. `extra` is appended to the command line and
+    `env` to the environment (`--from madr`, ADRKIT_MCP_FROM).
+    """
+
+    def __init__(self, command: str, root: str, era: str = "legacy", extra: Tuple[str, ...] = (),
+                 env: Optional[Dict[str, str]] = None) -> None:
+        argv = shlex.split(command) + ["--cwd", root, "--dir", "docs/adr"] + list(extra)
+        self.era = era
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, cwd=root)
+                                     stderr=subprocess.DEVNULL, cwd=root, env=dict(os.environ, **(env or {})))
         self.lines = queue.Queue()  # type: queue.Queue
         threading.Thread(target=self._pump, daemon=True).start()
         self.next_id = 0
@@ -445,6 +809,8 @@ class Server(object):
 
     def send(self, method: str, params: Optional[Dict[str, Any]], notify: bool = False) -> Any:
         message = {"jsonrpc": "2.0", "method": method}  # type: Dict[str, Any]
+        if self.era == "modern" and not notify:
+            params = dict(params or {}, _meta=MODERN_META)
         if params is not None:
             message["params"] = params
         if not notify:
@@ -463,6 +829,8 @@ class Server(object):
                 return frame
 
     def handshake(self) -> Any:
+        if self.era == "modern":
+            return self.send("server/discover", {})
         answer = self.send("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                                           "clientInfo": {"name": "difftest", "version": "1"}})
         self.send("notifications/initialized", None, notify=True)
@@ -539,7 +907,10 @@ def normalise_answer(frame: Any) -> Any:
     result = frame["result"]
     if isinstance(result, dict) and result.get("isError") is True:
         content = result.get("content") or [{}]
-        return {"isError": True, "type": content[0].get("type")}
+        return {"isError": True, "type": content[0].get("type"), "resultType": result.get("resultType")}
+    if isinstance(result, dict) and isinstance(result.get("_meta"), dict):  # 2026-07-28: who answered
+        meta = {key: value for key, value in result["_meta"].items() if key != SERVER_INFO}
+        result = dict(result, _meta=meta) if meta else {k: v for k, v in result.items() if k != "_meta"}
     return normalise_result(result)
 
 
@@ -635,8 +1006,30 @@ class Tally(object):
         self.allowed_examples = {}  # type: Dict[str, Any]
         self.errors = []  # type: List[str]
         self.causes = {}  # type: Dict[Tuple[str, str, str], List[Any]]
+        self.fresh = [0, 0]  # answers compared after a change to the corpus, and identical
+        self.changes = {}  # type: Dict[str, int]  # changes made mid-session, by kind
+        self.sessions = {}  # type: Dict[str, int]  # sessions run, by era
+        self.migrations = {}  # type: Dict[str, int]  # reference migrate runs, by exit status
+        self.migrate_same = [0, 0]  # our migrate against the reference CLI's: compared, identical
+        self.migrate_diffs = {}  # type: Dict[str, List[Any]]
+        self.outcomes = {}  # type: Dict[str, int]  # the reference's outcomes, by tool: what was exercised
+        self.rules = {}  # type: Dict[str, int]  # the reference's findings at the end of each session, by rule
+        self.records = 0  # the reference's recordCount at the end of each session, summed
 
     def merge(self, other: "Tally") -> None:
+        for mine, theirs in ((self.fresh, other.fresh), (self.migrate_same, other.migrate_same)):
+            mine[0] += theirs[0]
+            mine[1] += theirs[1]
+        for mine_counts, theirs_counts in ((self.changes, other.changes), (self.sessions, other.sessions),
+                                           (self.migrations, other.migrations)):
+            for name, count in theirs_counts.items():
+                mine_counts[name] = mine_counts.get(name, 0) + count
+        for mine_counts, theirs_counts in ((self.outcomes, other.outcomes), (self.rules, other.rules)):
+            for name, count in theirs_counts.items():
+                mine_counts[name] = mine_counts.get(name, 0) + count
+        self.records += other.records
+        for name, examples in other.migrate_diffs.items():
+            self.migrate_diffs.setdefault(name, []).extend(examples)
         for tool in TOOLS:
             self.compared[tool] += other.compared[tool]
             self.identical[tool] += other.identical[tool]
@@ -659,6 +1052,13 @@ class Tally(object):
 def compare_page(tally: Tally, session: Session, call: Dict[str, Any], ours: Any, ref: Any) -> None:
     tool = call["tool"]
     tally.compared[tool] += 1
+    outcome = lookup(ref, "$.result.structuredContent.result.outcome")
+    if lookup(ref, "$.result.isError") is True:
+        outcome = "isError"
+    elif isinstance(ref, dict) and "error" in ref:
+        outcome = "error %s" % (ref["error"] or {}).get("code")
+    key = "%s %s" % (tool, outcome)
+    tally.outcomes[key] = tally.outcomes.get(key, 0) + 1
     for frame_a, frame_b in ((ours, ref),):
         sc_a = lookup(frame_a, "$.result.structuredContent.corpusHealth")
         sc_b = lookup(frame_b, "$.result.structuredContent.corpusHealth")
@@ -672,6 +1072,9 @@ def compare_page(tally: Tally, session: Session, call: Dict[str, Any], ours: Any
         tally.allowed[note] = tally.allowed.get(note, 0) + 1
         tally.allowed_examples.setdefault(note, {"corpus": call["corpus"], "args": call["args"]})
     found = first_difference(left, right)
+    if call.get("fresh"):
+        tally.fresh[0] += 1
+        tally.fresh[1] += found is None
     if found is None:
         tally.identical[tool] += 1
         return
@@ -685,7 +1088,8 @@ def compare_page(tally: Tally, session: Session, call: Dict[str, Any], ours: Any
         return
     entry = tally.classes.setdefault((tool, class_path(path, left, right)), [0, [], 0])
     entry[0] += 1
-    entry[1].append({"corpus": call["corpus"], "args": call["args"], "path": path, "ours": mine, "ref": theirs})
+    entry[1].append({"corpus": call["corpus"], "era": call.get("era"), "args": call["args"], "path": path,
+                     "ours": mine, "ref": theirs})
 
 
 def without_results(answer: Any) -> Any:
@@ -750,6 +1154,12 @@ def all_findings(server: Server) -> List[Any]:
 def diagnose(pair: Tuple[Server, Server], tally: Tally, files: Dict[str, str], index: int) -> None:
     """Findings present on one side only, by (side, rule, field): the root causes of most classes."""
     ours, ref = [canonical(item) for item in all_findings(pair[0])], [canonical(item) for item in all_findings(pair[1])]
+    for text in ref:
+        rule = str(json.loads(text).get("rule"))
+        tally.rules[rule] = tally.rules.get(rule, 0) + 1
+    health = lookup(pair[1].send("tools/call", {"name": "list_superseded", "arguments": {}}),
+                    "$.result.structuredContent.corpusHealth") or {}
+    tally.records += health.get("recordCount") or 0
     for side, mine, theirs in (("ours only", ours, ref), ("ref only", ref, ours)):
         rest = list(theirs)
         for text in mine:
@@ -774,8 +1184,8 @@ def write_corpus(root: str, files: Dict[str, str]) -> None:
             handle.write(text.encode("utf-8", "surrogateescape"))
 
 
-def mutate_corpus(rng: random.Random, root: str, files: Dict[str, str], ids: List[str]) -> Dict[str, str]:
-    """Rewrite, delete or add one record on disk; returns the files as they were before."""
+def mutate_corpus(rng: random.Random, root: str, files: Dict[str, str], ids: List[str]) -> Tuple[Dict[str, str], str]:
+    """Rewrite, delete or add one record on disk; returns the files as they were before, and what it did."""
     before = dict(files)
     names = sorted(name for name in files if name.startswith("docs/adr/0") and "template" not in name)
     action = rng.choice(["rewrite", "delete", "add", "relayout"]) if names else "add"
@@ -791,27 +1201,35 @@ def mutate_corpus(rng: random.Random, root: str, files: Dict[str, str], ids: Lis
         name = rng.choice(names)
         files[name] = files[name].replace("\n---\n", "\n# layout only\n---\n", 1)
     sync_files(root, before, files)
-    return before
+    return before, action
 
 
-def sync_files(root: str, old: Dict[str, str], new: Dict[str, str]) -> None:
+def sync_files(root: str, old: Dict[str, str], new: Dict[str, str], touch: bool = False) -> None:
+    """Make the files under root from `old` into `new`; `touch`: rewrite unchanged files too."""
     for name in old:
         if name not in new:
             os.remove(os.path.join(root, name))
     for name, text in new.items():
-        if old.get(name) != text:
-            with open(os.path.join(root, name), "wb") as handle:
+        if old.get(name) != text or touch:
+            path = os.path.join(root, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as handle:
                 handle.write(text.encode("utf-8", "surrogateescape"))
 
 
 def change_step(pair: Tuple[Server, Server], tally: Tally, session: Session, rng: random.Random,
                 context: Dict[str, Any]) -> None:
-    """Cursors minted, the corpus changed under them, the stale cursors used, the corpus restored."""
+    """Cursors minted, the corpus changed under them, the stale cursors used, the corpus restored.
+
+    context["change"](rng) changes the corpus on disk (both sides) and returns (files before, kind);
+    context["restore"](files) puts them back; context["after"] more random calls after the change.
+    """
     tool, args = gen_call(rng, context["ids"], False)
     params = {"name": tool, "arguments": dict(args, limit=1, findingsLimit=1)}
     first = [server.send("tools/call", params) for server in pair]
-    before = mutate_corpus(rng, context["root"], context["files"], context["ids"])
-    call = {"tool": tool, "corpus": context["index"], "unicode_new": False}
+    before, kind = context["change"](rng)
+    tally.changes[kind] = tally.changes.get(kind, 0) + 1
+    call = {"tool": tool, "corpus": context["index"], "era": context["era"], "unicode_new": False, "fresh": kind}
     for channel in ("cursor", "findingsCursor"):
         cursors = [channel_cursor(frame, channel) for frame in first]
         if all(isinstance(cursor, str) and cursor for cursor in cursors):
@@ -819,49 +1237,287 @@ def change_step(pair: Tuple[Server, Server], tally: Tally, session: Session, rng
                        for server, c in zip(pair, cursors)]
             compare_page(tally, session, dict(call, args=dict(params["arguments"], **{channel: "<stale>"})), *answers)
     run_call(pair, tally, session, dict(call, args=args))
+    if context.get("after"):
+        random_calls(pair, tally, session, rng, dict(context, fresh=kind), context["after"])
     if rng.random() < 0.5:
-        sync_files(context["root"], context["files"], before)
-        context["files"].clear()
-        context["files"].update(before)
-        run_call(pair, tally, session, dict(call, args=args))
+        context["restore"](before)
+        run_call(pair, tally, session, dict(call, args=args, fresh="restore"))
+
+
+def plain_context(root: str, files: Dict[str, str], ids: List[str], index: int, era: str) -> Dict[str, Any]:
+    def change(rng: random.Random) -> Tuple[Dict[str, str], str]:
+        return mutate_corpus(rng, root, files, ids)
+
+    def restore(before: Dict[str, str]) -> None:
+        sync_files(root, files, before)
+        files.clear()
+        files.update(before)
+
+    return {"root": root, "files": files, "ids": ids, "index": index, "era": era, "change": change,
+            "restore": restore}
 
 
 def run_corpus(options: argparse.Namespace, index: int) -> Tally:
+    """One corpus, once per era, each era in fresh processes on fresh copies."""
+    tally = Tally()
+    for era in options.eras:
+        tally.sessions[era] = tally.sessions.get(era, 0) + 1
+        if options.source == "madr":
+            run_madr_session(options, index, era, tally)
+        else:
+            run_plain_session(options, index, era, tally)
+    for entry in tally.classes.values():  # differences in corpora whose findings all agree
+        entry[2] = 0 if tally.causes else entry[0]
+    return tally
+
+
+def corpus_root(options: argparse.Namespace, name: str) -> str:
+    if not options.keep:
+        return tempfile.mkdtemp(prefix="difftest-")
+    root = os.path.join(options.keep, name)
+    shutil.rmtree(root, ignore_errors=True)
+    return root
+
+
+def open_session(pair: Tuple[Server, Server], tally: Tally, index: int, era: str) -> Session:
+    greetings = [server.handshake() for server in pair]
+    shapes = [(lookup(frame, "$.result.protocolVersion") or lookup(frame, "$.result.supportedVersions"),
+               "tools" in (lookup(frame, "$.result.capabilities") or {})) for frame in greetings]
+    if shapes[0] != shapes[1]:  # conformance rule 6: only these two are compared
+        tally.errors.append("corpus %d (%s): opening differs: ours %s / ref %s" % (index, era, shapes[0], shapes[1]))
+    return Session()
+
+
+def random_calls(pair: Tuple[Server, Server], tally: Tally, session: Session, rng: random.Random,
+                 context: Dict[str, Any], count: int, unicode_new: bool = False) -> None:
+    for _ in range(count):
+        tool, args = gen_call(rng, context["ids"], unicode_new)
+        query_new = has_new_unicode(args.get("query", ""))
+        misuse = rng if rng.random() < 0.2 else None
+        run_call(pair, tally, session, {"tool": tool, "args": args, "corpus": context["index"], "era": context["era"],
+                                        "unicode_new": query_new, "misuse": misuse, "fresh": context.get("fresh")})
+
+
+def run_plain_session(options: argparse.Namespace, index: int, era: str, tally: Tally) -> None:
     rng = random.Random("%s/%d" % (options.seed, index))
     files, unicode_new = gen_corpus(rng)
     ids = sorted(set(text.split("id: ", 1)[1].split("\n", 1)[0].strip("'\"") for text in files.values()
                      if "id: " in text))
-    tally = Tally()
-    root = os.path.join(options.keep, "corpus-%d" % index) if options.keep else tempfile.mkdtemp(prefix="difftest-")
+    root = corpus_root(options, "corpus-%d-%s" % (index, era))
     write_corpus(root, files)
-    pair = (Server(options.server, root), Server(options.reference, root))
+    pair = (Server(options.server, root, era), Server(options.reference, root, era))
     try:
-        greetings = [server.handshake() for server in pair]
-        shapes = [(lookup(frame, "$.result.protocolVersion"), "tools" in (lookup(frame, "$.result.capabilities") or {}))
-                  for frame in greetings]
-        if shapes[0] != shapes[1]:  # conformance rule 6: only these two are compared
-            tally.errors.append("corpus %d: initialize differs: ours %s / ref %s" % (index, shapes[0], shapes[1]))
-        session = Session()
-        for _ in range(options.calls):
-            tool, args = gen_call(rng, ids[:40], unicode_new)
-            query_new = has_new_unicode(args.get("query", ""))
-            misuse = rng if rng.random() < 0.2 else None
-            run_call(pair, tally, session, {"tool": tool, "args": args, "corpus": index,
-                                            "unicode_new": query_new, "misuse": misuse})
+        session = open_session(pair, tally, index, era)
+        context = plain_context(root, files, ids[:40], index, era)
+        random_calls(pair, tally, session, rng, context, options.calls, unicode_new)
         if rng.random() < 0.3:
-            context = {"root": root, "files": files, "ids": ids[:40], "index": index}
             change_step(pair, tally, session, rng, context)
         diagnose(pair, tally, files, index)
-        for entry in tally.classes.values():  # differences in corpora whose findings all agree
-            entry[2] = 0 if tally.causes else entry[0]
     except Exception as error:  # a hang or a crash is reported, never hidden
-        tally.errors.append("corpus %d: %s: %s" % (index, type(error).__name__, error))
+        tally.errors.append("corpus %d (%s): %s: %s" % (index, era, type(error).__name__, error))
     finally:
         for server in pair:
             server.close()
         if not options.keep:
             shutil.rmtree(root, ignore_errors=True)
-    return tally
+
+
+# ---------------------------------------------------------------------------
+# --from madr: ours on the MADR corpus, the reference on a migrated copy
+# ---------------------------------------------------------------------------
+
+def write_files(root: str, files: Dict[str, str]) -> None:
+    for relative, text in files.items():
+        path = os.path.join(root, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(text.encode("utf-8", "surrogateescape"))
+
+
+MIGRATE_TIMEOUT = 30.0
+HUNG = -1  # the exit status given to a reference migrate stopped after MIGRATE_TIMEOUT
+
+
+def reference_migrate(options: argparse.Namespace, root: str) -> Tuple[int, bytes, bytes]:
+    """`cd root && adr migrate --from madr --dir docs/adr` (no rename): exit status, stdout, stderr.
+
+    A run that has not ended after MIGRATE_TIMEOUT is stopped and reported as HUNG: past 2**53
+    the reference's id counter stands still and its allocation loop never ends (README; ours
+    stops with an error). It allocates every id before writing, so such a run writes nothing."""
+    argv = shlex.split(options.reference_cli) + ["migrate", "--from", "madr", "--dir", "docs/adr"]
+    try:
+        proc = subprocess.run(argv, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=MIGRATE_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return HUNG, b"", b"(stopped after %d s)" % MIGRATE_TIMEOUT
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+MAX_SOURCE_BYTES = 65536
+
+
+def over_cap(files: Dict[str, str]) -> Dict[str, str]:
+    """The files over the 64 KiB cap, which --from madr never reads (README, ADR 0015)."""
+    return {name: text for name, text in files.items()
+            if len(text.encode("utf-8", "surrogateescape")) > MAX_SOURCE_BYTES}
+
+
+def migrated_copy(options: argparse.Namespace, root: str, files: Dict[str, str]) -> Tuple[int, bytes, bytes]:
+    """The reference's copy of `files` after its migrate. The documented departure is modelled:
+    a file over the cap takes no part in the migration (it takes no id), so it is put in place
+    only after the reference's migrate ran, as it was."""
+    large = over_cap(files)
+    write_files(root, {name: text for name, text in files.items() if name not in large})
+    outcome = reference_migrate(options, root)
+    write_files(root, large)
+    return outcome
+
+
+def count_migration(tally: Tally, status: int) -> None:
+    label = "hung, stopped" if status == HUNG else "exit %d" % status
+    tally.migrations[label] = tally.migrations.get(label, 0) + 1
+
+
+def remake_reference(options: argparse.Namespace, root: str, files: Dict[str, str]) -> int:
+    """The reference's copy made again from the MADR files as they are now, and migrated again."""
+    folder = os.path.join(root, "docs", "adr")
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path)
+        else:
+            os.remove(path)
+    return migrated_copy(options, root, files)[0]
+
+
+def tree(root: str) -> Dict[str, bytes]:
+    """Every file under root's docs/adr, by '/'-separated path."""
+    found = {}
+    base = os.path.join(root, "docs", "adr")
+    for folder, _, names in os.walk(base):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as handle:
+                found[os.path.relpath(path, root).replace(os.sep, "/")] = handle.read()
+    return found
+
+
+def first_line_difference(ours: bytes, ref: bytes) -> Tuple[int, str, str]:
+    left, right = ours.decode("utf-8", "replace").split("\n"), ref.decode("utf-8", "replace").split("\n")
+    for number, (a, b) in enumerate(zip(left, right)):
+        if a != b:
+            return number + 1, a, b
+    return min(len(left), len(right)) + 1, "<%d lines>" % len(left), "<%d lines>" % len(right)
+
+
+def check_migrate(options: argparse.Namespace, index: int, files: Dict[str, str], tally: Tally) -> None:
+    """Our `migrate --from madr` against the reference CLI's, each on its own copy (every file
+    read, whatever its size): exit status, stdout, the first line of stderr, and every file left
+    under docs/adr, byte for byte."""
+    root, ref_root = (corpus_root(options, "corpus-%d-migrate%s" % (index, side)) for side in ("", "-ref"))
+    write_corpus(root, files)
+    write_corpus(ref_root, files)
+    try:
+        argv = shlex.split(options.server) + ["migrate", "--from", "madr", "--dir", "docs/adr"]
+        proc = subprocess.run(argv, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT)
+        status, out, err = reference_migrate(options, ref_root)
+        ours_tree, ref_tree = tree(root), tree(ref_root)
+        found = None  # type: Optional[Tuple[str, Any]]
+        if status == HUNG and proc.returncode == 1 and ours_tree == ref_tree:
+            # The documented departure: ours stops with an error where the reference spins.
+            tally.allowed["ids-past-2**53"] = tally.allowed.get("ids-past-2**53", 0) + 1
+            tally.allowed_examples.setdefault("ids-past-2**53", {"corpus": index, "args": proc.stderr.decode()[:200]})
+        elif proc.returncode != status:
+            found = ("exit status", {"ours": proc.returncode, "ref": status, "stderr": err.decode()[-200:]})
+        elif proc.stdout != out:
+            line, mine, theirs = first_line_difference(proc.stdout, out)
+            found = ("stdout", {"line": line, "ours": mine, "ref": theirs})
+        elif status and proc.stderr.split(b"\n")[:1] != err.split(b"\n")[:1]:
+            found = ("stderr", {"ours": proc.stderr.decode()[:200], "ref": err.decode()[:200]})
+        elif sorted(ours_tree) != sorted(ref_tree):
+            found = ("file set", {"ours only": sorted(set(ours_tree) - set(ref_tree)),
+                                  "ref only": sorted(set(ref_tree) - set(ours_tree))})
+        else:
+            for path in sorted(ours_tree):
+                if ours_tree[path] != ref_tree[path]:
+                    line, mine, theirs = first_line_difference(ours_tree[path], ref_tree[path])
+                    found = ("file content", {"path": path, "line": line, "ours": mine, "ref": theirs})
+                    break
+        tally.migrate_same[0] += 1
+        if found is None:
+            tally.migrate_same[1] += 1
+        else:
+            tally.migrate_diffs.setdefault(found[0], []).append(dict({"corpus": index}, **found[1]))
+    finally:
+        if not options.keep:
+            shutil.rmtree(root, ignore_errors=True)
+            shutil.rmtree(ref_root, ignore_errors=True)
+
+
+def madr_context(options: argparse.Namespace, roots: Tuple[str, str], files: Dict[str, str], ids: List[str],
+                 index: int, era: str, tally: Tally) -> Dict[str, Any]:
+    def apply(before: Dict[str, str], touch: bool = False) -> None:
+        sync_files(roots[0], before, files, touch)
+        status = remake_reference(options, roots[1], files)
+        count_migration(tally, status)
+
+    def change(rng: random.Random) -> Tuple[Dict[str, str], str]:
+        before = dict(files)
+        kind = mutate_madr(rng, files, ids)
+        apply(before, touch=kind == "touch")
+        return before, kind
+
+    def restore(before: Dict[str, str]) -> None:
+        now = dict(files)
+        files.clear()
+        files.update(before)
+        apply(now)
+
+    return {"files": files, "ids": ids, "index": index, "era": era, "change": change, "restore": restore,
+            "after": 3}
+
+
+def run_madr_session(options: argparse.Namespace, index: int, era: str, tally: Tally) -> None:
+    """Ours with --from madr on the corpus as it is; the reference on a copy after its migrate."""
+    rng = random.Random("%s/%d/madr" % (options.seed, index))
+    files, ids = gen_madr_corpus(rng)
+    roots = (corpus_root(options, "corpus-%d-%s" % (index, era)), corpus_root(options, "corpus-%d-%s-ref" % (index, era)))
+    servers = []  # type: List[Server]
+    try:
+        if files and rng.random() < 0.25:
+            premigrate(options, rng, files)
+        write_corpus(roots[0], files)
+        write_corpus(roots[1], {})
+        status = migrated_copy(options, roots[1], files)[0]
+        count_migration(tally, status)
+        if over_cap(files):
+            tally.allowed["over-cap-takes-no-id"] = tally.allowed.get("over-cap-takes-no-id", 0) + 1
+            tally.allowed_examples.setdefault("over-cap-takes-no-id", {"corpus": index, "args": sorted(over_cap(files))})
+        migrated = tree(roots[1])
+        if era == options.eras[0] and options.migrate_check:
+            check_migrate(options, index, files, tally)
+        given = re.findall(r'(?m)^id: "?([0-9A-Za-z]+)"?\r?$', "\n".join(
+            data.decode("utf-8", "replace") for data in migrated.values()))
+        ids = (sorted(set(given)) + ids)[:60]
+        # The flag on even corpora, the environment on odd ones: both ways of asking.
+        flag, env = (("--from", "madr"), None) if index % 2 == 0 else ((), {"ADRKIT_MCP_FROM": "madr"})
+        servers.append(Server(options.server, roots[0], era, flag, env))
+        servers.append(Server(options.reference, roots[1], era))
+        pair = (servers[0], servers[1])
+        session = open_session(pair, tally, index, era)
+        context = madr_context(options, roots, files, ids, index, era, tally)
+        random_calls(pair, tally, session, rng, context, options.calls)
+        for _ in range(rng.choice([0, 1, 1, 2])):
+            change_step(pair, tally, session, rng, context)
+        diagnose(pair, tally, files, index)
+    except Exception as error:  # a hang or a crash is reported, never hidden
+        tally.errors.append("corpus %d (%s): %s: %s" % (index, era, type(error).__name__, error))
+    finally:
+        for server in servers:
+            server.close()
+        if not options.keep:
+            for root in roots:
+                shutil.rmtree(root, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------------
@@ -879,10 +1535,27 @@ def clean_corpora(tally: Tally) -> set:
 
 
 def report(tally: Tally, options: argparse.Namespace) -> int:
-    print("seed %s, corpora %d, calls per corpus %d" % (options.seed, len(options.indices), options.calls))
+    print("seed %s, corpora %d, calls per corpus %d%s, eras %s" % (
+        options.seed, len(options.indices), options.calls, ", --from madr" if options.source else "",
+        ", ".join("%s (%d sessions)" % (era, tally.sessions.get(era, 0)) for era in options.eras)))
     for tool in TOOLS:
         compared, same = tally.compared[tool], tally.identical[tool]
         print("  %-22s %6d / %6d identical (%.2f %%)" % (tool, same, compared, 100.0 * same / max(1, compared)))
+    print("  %-22s %6d / %6d identical; changes made: %s" % (
+        "after a corpus change", tally.fresh[1], tally.fresh[0],
+        ", ".join("%s %d" % item for item in sorted(tally.changes.items())) or "none"))
+    print("coverage: records at the end of the sessions %d; outcomes %s" % (
+        tally.records, ", ".join("%s %d" % item for item in sorted(tally.outcomes.items()))))
+    print("  findings at the end of the sessions: %s" % ", ".join("%s %d" % item for item in sorted(tally.rules.items())))
+    if options.source:
+        print("reference migrate runs: %s" % ", ".join("%s: %d" % item for item in sorted(tally.migrations.items())))
+        if options.migrate_check:
+            print("migrate, ours against the reference CLI (exit status, stdout, stderr's first line, files; allowed departures included): "
+                  "%d / %d agree" % (tally.migrate_same[1], tally.migrate_same[0]))
+            for name, examples in sorted(tally.migrate_diffs.items(), key=lambda item: -len(item[1])):
+                print("  [%d] %s" % (len(examples), name))
+                for example in examples[:options.examples]:
+                    print("      " + short(example))
     print("allowed (documented departures):")
     for name in sorted(tally.allowed):
         print("  %-22s %6d" % (name, tally.allowed[name]))
@@ -891,14 +1564,14 @@ def report(tally: Tally, options: argparse.Namespace) -> int:
             print("      e.g. corpus %d args %s%s" % (example["corpus"], short(example["args"]), (
                 "\n      at %s: ours %s / ref %s" % (example["path"], short(example["ours"]), short(example["ref"]))
                 if "path" in example else "")))
-    print("  %-22s %6s  (the tester sends only well-formed requests after a legacy handshake)"
-          % ("protocol departures", "n/a"))
+    print("  %-22s %6s  (the tester sends only well-formed requests: legacy after an initialize handshake,"
+          " modern each with the 2026-07-28 _meta)" % ("protocol departures", "n/a"))
     print("difference classes: %d" % len(tally.classes))
     ranked = sorted(tally.classes.items(), key=lambda item: (-item[1][0], item[0]))
     for (tool, path), (count, examples, clean) in ranked:
         print("  [%d, %d where all findings agree] %s %s" % (count, clean, tool, path))
         for example in sorted(examples, key=lambda e: e["corpus"] not in clean_corpora(tally))[:options.examples]:
-            print("      corpus %d args %s" % (example["corpus"], short(example["args"])))
+            print("      corpus %d (%s) args %s" % (example["corpus"], example.get("era"), short(example["args"])))
             print("      at %s: ours %s / ref %s" % (example["path"], short(example["ours"]), short(example["ref"])))
     print("findings on one side only, by rule and field (whole corpora, for triage): %d" % len(tally.causes))
     for (side, rule, field), (count, examples) in sorted(tally.causes.items(), key=lambda item: -item[1][0]):
@@ -909,7 +1582,7 @@ def report(tally: Tally, options: argparse.Namespace) -> int:
                 print("      | " + example["file"].replace("\n", "\n      | "))
     for error in tally.errors:
         print("error: " + error)
-    return 0 if not tally.classes and not tally.errors else 1
+    return 0 if not tally.classes and not tally.errors and not tally.migrate_diffs else 1
 
 
 def parse_options(argv: List[str]) -> argparse.Namespace:
@@ -924,7 +1597,16 @@ def parse_options(argv: List[str]) -> argparse.Namespace:
     parser.add_argument("--only", type=int, action="append", default=None)
     parser.add_argument("--examples", type=int, default=1)
     parser.add_argument("--show-files", action="store_true", help="print the file behind each cause example")
+    parser.add_argument("--from", dest="source", choices=["madr"], default=None,
+                        help="MADR/Nygard corpora: ours with --from madr, the reference after its migrate")
+    parser.add_argument("--reference-cli", default=DEFAULT_REFERENCE_CLI)
+    parser.add_argument("--eras", default="legacy,modern", help="comma-separated: legacy, modern")
+    parser.add_argument("--no-migrate-check", dest="migrate_check", action="store_false",
+                        help="with --from madr: do not compare our migrate command with the reference CLI's")
     options = parser.parse_args(argv)
+    options.eras = [era for era in options.eras.split(",") if era]
+    if not options.eras or set(options.eras) - {"legacy", "modern"}:
+        parser.error("--eras takes legacy, modern or both")
     options.indices = options.only if options.only is not None else list(range(options.corpora))
     return options
 

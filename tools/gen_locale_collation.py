@@ -40,6 +40,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import textwrap
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -273,8 +274,8 @@ def build(single, contraction_ces, dump):
     _encode_runs(out, dump["ccc"])
     _encode_decompositions(out, dump["nfd"])
     _encode_contractions(out, dump["contractions"], [[value(e) for e in elements] for elements in contraction_ces])
-    summary = {"explicit": len(explicit) - len(derived), "derived": len(derived), "primaries": len(plain), "secondaries": len(seconds),
-               "tertiaries": len(thirds), "core_han": len(core_order), "ext_han": len(ext_han),
+    summary = {"explicit": len(explicit) - len(derived), "derived": len(derived), "primaries": len(plain),
+               "secondaries": len(seconds), "tertiaries": len(thirds), "core_han": len(core_order), "ext_han": len(ext_han),
                "contractions": len(dump["contractions"]), "ccc": len(dump["ccc"]),
                "decompositions": len([cp for cp in dump["nfd"] if cp not in HANGUL])}
     return bytes(out), summary
@@ -402,9 +403,10 @@ def _encode_contractions(out, strings, values):
 def render(table, summary, meta):
     blob = base64.b85encode(zlib.compress(table, 9)).decode("ascii")
     lines = [BEGIN]
-    lines.append("# Source: %s (sha256 %s), read from %s; ICU %s (Unicode %s, UCA %s).\n"
-                 % (meta["item"], meta["sha256"], meta["runtime"], meta["icu"], meta["unicode"], meta["uca"]))
-    lines.append("# %s\n" % ", ".join("%s %d" % item for item in summary.items()))
+    lines.append("# Source: %s of %s (sha256 %s),\n" % (meta["item"], meta["runtime"], meta["sha256"]))
+    lines.append("# the same bytes as in node's ICU %s (Unicode %s, UCA %s).\n" % (meta["icu"], meta["unicode"], meta["uca"]))
+    for line in textwrap.wrap(", ".join("%s %d" % item for item in summary.items()), 96):
+        lines.append("# %s\n" % line)
     lines.append("# %d bytes encoded, %d compressed, %d as base85.\n" % (len(table), len(blob) * 4 // 5, len(blob)))
     lines.append("_LC_TABLE = (\n")
     for start in range(0, len(blob), 96):
@@ -437,13 +439,15 @@ def main(argv=None):
     dump = node_icu_dump(args.node)
     elements = collation_elements(ucadata, dump["contractions"])
     table, summary = build(elements["single"], elements["strings"], dump)
-    meta = {"item": item, "sha256": hashlib.sha256(ucadata).hexdigest(), "runtime": os.path.basename(args.runtime),
+    version = subprocess.run([args.runtime, "--version"], check=True, capture_output=True, text=True).stdout.strip()
+    runtime = "%s %s" % ("bun" if "bun" in os.path.basename(args.runtime) else "node", version.lstrip("v"))
+    meta = {"item": item, "sha256": hashlib.sha256(ucadata).hexdigest(), "runtime": runtime,
             "icu": dump["versions"]["icu"], "unicode": dump["versions"]["unicode"], "uca": dump["versions"]["uca"]}
     block = render(table, summary, meta)
     with open(MODULE, encoding="utf-8") as handle:
         text = handle.read()
     updated = splice(text, block)
-    print(block.splitlines()[1] + "\n" + block.splitlines()[2] + "\n" + block.splitlines()[3])
+    print("".join(line for line in block.splitlines(True)[1:-1] if line.startswith("#")), end="")
     if args.check:
         return 0 if updated == text else 1
     if updated != text:
