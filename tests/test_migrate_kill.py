@@ -6,6 +6,7 @@ Then, many times: a fresh copy, our `migrate` started as a real process, the fol
 a random number of records (seeded) hold their new bytes, and the process killed (SIGKILL, or
 TerminateProcess where there are no signals). After each kill:
 
+* while it runs, a reader polling the folder never sees a record that is neither;
 * every record is exactly its old bytes or exactly its new bytes (with --rename: under its old
   name with either, or under its new name with its new bytes and no longer under the old one);
 * no other `.md` file exists (a temporary file never has a `.md` name);
@@ -87,9 +88,20 @@ class Expectation(object):
         assert not appeared, appeared
         self.changing = [record for record in self.records if record[1] != record[3] or record[0] != record[2]]
 
-    def done(self, root):
-        """How many changing records hold their new bytes under their new name now."""
-        return sum(1 for old, _, new, data in self.changing if _read(root, new) == data)
+    def look(self, root):
+        """(how many changing records hold their new bytes under their new name now, the records a
+        reader sees torn: neither their old nor their new bytes)."""
+        done, torn = 0, []
+        for old, old_data, new, new_data in self.changing:
+            at_new = _read(root, new)
+            if at_new == new_data:
+                done += 1
+                continue
+            if new != old and at_new is not None:
+                torn.append(new)
+            elif _read(root, old) not in (old_data, new_data) + ((None,) if new != old else ()):
+                torn.append(old)
+        return done, torn
 
     def check(self, root, figures):
         """The invariant after a kill: problems, as readable lines (and what was found, counted)."""
@@ -126,7 +138,12 @@ def _kill_when(process, root, expectation, target):
     """Poll until `target` records are done (or the run ended), then kill. True when killed mid-run."""
     deadline = time.monotonic() + HANG_GUARD
     while process.poll() is None:
-        if expectation.done(root) >= target:
+        done, torn = expectation.look(root)
+        if torn:  # a reader saw a record half written: the write was not atomic
+            process.kill()
+            process.communicate()
+            raise AssertionError("a reader saw %s neither old nor new while migrate ran" % ", ".join(torn[:5]))
+        if done >= target:
             break
         if time.monotonic() > deadline:
             process.kill()
