@@ -1656,7 +1656,23 @@ MIGRATE_MESSAGES = {
     "dir-not-found": "Corpus directory not found: '{dir}'.",
     "dir-not-readable": "Corpus directory not readable: '{dir}'.",
     "cwd-unusable": "adrkit-mcp migrate: --cwd {cwd} is not a folder to run in",
+    # Ours: the reference rewrites a file in place, which a kill can leave half-written; migrate
+    # writes a new file beside it and renames it over the old one, which needs a writable folder.
+    "folder-closed": "adrkit-mcp migrate: cannot replace {path}: its folder {folder} takes no new "
+                     "file ({error}), and migrate writes each file whole, as a new file renamed over "
+                     "the old one; make the folder writable and run again",
 }
+MIGRATE_PROG = "adrkit-mcp migrate"
+# How the reference's parser (Node's util.parseArgs) words what argparse reports about migrate's
+# command line: (argparse's message, as a pattern; Node's, with the pattern's groups).
+NODE_USAGE_MESSAGES = (
+    (r"argument (--[\w-]+): expected one argument\Z", "Option '{0} <value>' argument missing"),
+    (r"unrecognized arguments: (-\S*)", "Unknown option '{0}'. To specify a positional argument "
+                                         "starting with a '-', place it at the end of the command "
+                                         "after '--', as in '-- \"{0}\""),
+    (r"unrecognized arguments: ", MIGRATE_MESSAGES["positional"]),
+    (r"argument (--[\w-]+): ignored explicit argument ", "Option '{0}' does not take an argument"),
+)
 # How Node (libuv) words the errors a file operation meets, by errno name.
 NODE_ERROR_TEXTS = {
     "EACCES": "permission denied", "EPERM": "operation not permitted",
@@ -5793,9 +5809,11 @@ def _commands() -> Dict[str, _Command]:
         "migrate": _Command(
             "adrkit-mcp migrate --from madr [--cwd PATH] [--dir PATH] [--dry-run] [--rename] [--json]",
             (("extra", dict(nargs="*", help=argparse.SUPPRESS)),),
-            ("from", ("cwd", "the folder to run in, as `cd PATH && adr migrate ...` would (default: "
-                             "$%s, else the working directory)" % _ENV_CWD),
-             "dir", "dry-run", "rename", "json", "help"),
+            # --from and --dir take an empty value, as the reference's parseArgs does.
+            (("from", None, {"type": str}),
+             ("cwd", "the folder to run in, as `cd PATH && adr migrate ...` would (default: "
+                     "$%s, else the working directory)" % _ENV_CWD),
+             ("dir", None, {"type": str}), "dry-run", "rename", "json", "help"),
             command_migrate, _migrate_check),
     }
 
@@ -5807,10 +5825,13 @@ def _add_command(parser: _Parser, command: _Command) -> None:
         parser.add_argument(name, **settings)
     group = parser.add_argument_group("options")
     flags = _flags()
-    for entry in command.flags:
-        name, wording = entry if isinstance(entry, tuple) else (entry, None)
+    for entry in command.flags:  # a name, or (name, help in the command's words, other settings)
+        name, wording, changes = (tuple(entry) + (None, None))[:3] if isinstance(entry, tuple) \
+            else (entry, None, None)
         flag = flags[name]
-        settings = dict(flag.settings, help=wording) if wording else flag.settings
+        settings = dict(flag.settings, **(changes or {}))
+        if wording:
+            settings["help"] = wording
         group.add_argument(*flag.names, **settings)
     parser.set_defaults(run=command.run, check=command.check, parser=parser)
 
@@ -5853,9 +5874,20 @@ def _parse(args: List[str], subcommand: Optional[str]) -> Any:
         return done.status
     except _UsageError as error:
         prog = error.parser.prog
+        message = _node_usage(error.message) if prog == MIGRATE_PROG else error.message
         sys.stderr.write("%s%s: error: %s\nTry '%s --help' for more information.\n"
-                         % (error.parser.format_usage(), prog, error.message, prog))
+                         % (error.parser.format_usage(), prog, message, prog))
         return 2
+
+
+def _node_usage(message: str) -> str:
+    """An argparse complaint about `migrate`'s command line, in the words of the reference's
+    parser (Node's util.parseArgs): a missing value, an unknown option, a value for a switch."""
+    for pattern, template in NODE_USAGE_MESSAGES:
+        match = re.match(pattern, message)
+        if match:
+            return template.format(*match.groups())
+    return message
 
 
 def _location(options: Any) -> Tuple[Optional[str], Optional[str]]:
@@ -7421,17 +7453,23 @@ def _migrate_check(options: Any) -> None:
     """runMigrate's own usage errors, in its words."""
     if options.extra:
         options.parser.error(MIGRATE_MESSAGES["positional"])
-    if options.source is None:
+    if not options.source:
         options.parser.error(MIGRATE_MESSAGES["from-missing"])
     if options.source not in SOURCE_FORMATS:
         options.parser.error(MIGRATE_MESSAGES["from-unsupported"].format(source=options.source))
 
 
-def _node_error(error: OSError, syscall: str, path: str) -> str:
-    """An OSError as Node words it: `EACCES: permission denied, open '/path'`."""
+def _node_error(error: OSError, syscall: str, path: str, destination: Optional[str] = None) -> str:
+    """An OSError as Node words it: `EACCES: permission denied, open '/path'`, or for a rename
+    `..., rename '/a' -> '/b'`."""
     code = errno.errorcode.get(error.errno or 0, "UNKNOWN")
     text = NODE_ERROR_TEXTS.get(code, (error.strerror or "unknown error").lower())
-    return "%s: %s, %s '%s'" % (code, text, syscall, path)
+    target = "" if destination is None else " -> '%s'" % destination
+    return "%s: %s, %s '%s'%s" % (code, text, syscall, path, target)
+
+
+class _MigrateStop(Exception):
+    """A write migrate cannot make: the run stops here (exit 1) with this sentence."""
 
 
 class _MigrateFolder(object):
@@ -7464,41 +7502,63 @@ class _MigrateFolder(object):
         folder = self.where[file.path]
         if text != file.text:
             _replace_file(folder, file.name, JS.utf8(text))
-        if name is not None:
-            if os.path.lexists(os.path.join(folder, name)):
-                _diagnose("migrate: not renamed, %s already exists beside %s" % (name, file.path))
-                return
-            os.rename(os.path.join(folder, file.name), os.path.join(folder, name))
+        if name is None:
+            return
+        source, target = os.path.join(folder, file.name), os.path.join(folder, name)
+        if os.path.exists(target):  # taken since the run looked (a dangling link is not a file)
+            _diagnose("migrate: not renamed, %s appeared beside %s during the run" % (name, file.path))
+            return
+        try:
+            os.replace(source, target)
+        except OSError as error:
+            raise _MigrateStop(_node_error(error, "rename", source, target))
 
 
 def _replace_file(folder: str, name: str, data: bytes) -> None:
     """Give `folder/name` the content `data` at once: a new file beside it, then a rename over
-    the name (never a write through a symlink), with the old file's permission bits."""
+    the name (never a write through a symlink), with the old file's permission bits (and owner,
+    when root runs it). A hard link to the old file keeps the old content. _MigrateStop when the
+    file cannot be replaced."""
     path = os.path.join(folder, name)
-    mode = stat.S_IMODE(os.lstat(path).st_mode)
     follow = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-    # The reference's writeFile opens the file itself for writing, so a file its user may not
-    # write stops the run with EACCES: ask the same question (opened, closed, nothing written).
-    os.close(os.open(path, os.O_WRONLY | follow))
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | follow
-    while True:
-        temporary = os.path.join(folder, ".adrkit-migrate-%s.tmp" % binascii.hexlify(os.urandom(6)).decode())
-        try:
-            handle = os.open(temporary, flags, 0o600)
-            break
-        except FileExistsError:
-            continue
+    try:
+        old = os.lstat(path)
+        # The reference's writeFile opens the file itself for writing, so a file its user may not
+        # write stops the run with EACCES: ask the same question (opened, closed, nothing written).
+        os.close(os.open(path, os.O_WRONLY | follow))
+    except OSError as error:
+        raise _MigrateStop(_node_error(error, "open", path))
+    handle, temporary = _new_file_beside(folder, path, follow)
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
-        os.chmod(temporary, mode)
+        os.chmod(temporary, stat.S_IMODE(old.st_mode))
+        if hasattr(os, "geteuid") and os.geteuid() == 0:  # root keeps the file its owner's
+            os.chown(temporary, old.st_uid, old.st_gid)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         try:
             os.unlink(temporary)
         except OSError:
             pass
+        if isinstance(error, OSError):  # a full disk, say: the old file is still whole
+            raise _MigrateStop(_node_error(error, "write", path))
         raise
+
+
+def _new_file_beside(folder: str, path: str, follow: int) -> Tuple[int, str]:
+    """(descriptor, path) of a new, empty, private file in `folder`, named never to be a candidate
+    (not .md); _MigrateStop when the folder takes no new file."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | follow
+    while True:
+        temporary = os.path.join(folder, ".adrkit-migrate-%s.tmp" % binascii.hexlify(os.urandom(6)).decode())
+        try:
+            return os.open(temporary, flags, 0o600), temporary
+        except FileExistsError:
+            continue
+        except OSError as error:
+            raise _MigrateStop(MIGRATE_MESSAGES["folder-closed"].format(
+                path=path, folder=folder, error=errno.errorcode.get(error.errno or 0, "error")))
 
 
 def command_migrate(options: Any) -> int:
@@ -7508,9 +7568,11 @@ def command_migrate(options: Any) -> int:
     if not os.path.isdir(cwd):
         sys.stderr.write("%s\n" % MIGRATE_MESSAGES["cwd-unusable"].format(cwd=given_cwd))
         return 2
-    adr_dir = given_dir or DEFAULT_ADR_DIR
+    adr_dir = options.dir if options.dir == "" else given_dir or DEFAULT_ADR_DIR
     folder = os.path.normpath(os.path.join(cwd, adr_dir))
     try:  # readdir(dir) on the path as given: `missing/../docs/adr` is not found, as in the reference
+        if not adr_dir:
+            raise FileNotFoundError(adr_dir)  # readdir('') fails with ENOENT
         os.listdir(os.path.join(cwd, adr_dir))
     except (FileNotFoundError, NotADirectoryError):
         sys.stderr.write("%s\n" % MIGRATE_MESSAGES["dir-not-found"].format(dir=adr_dir))
@@ -7533,8 +7595,8 @@ def command_migrate(options: Any) -> int:
     commit = (lambda file, text, name: None) if options.dry_run else found.commit
     try:
         run = MadrImport.migrate(found.files, names, options.rename, found.exists, commit)
-    except OSError as error:
-        sys.stderr.write("%s\n" % _node_error(error, "open", error.filename or folder))
+    except _MigrateStop as stop:
+        sys.stderr.write("%s\n" % stop)
         return 1
     if run.crashed is not None:
         sys.stderr.write("%s\n" % run.crashed)

@@ -54,6 +54,22 @@ def pytest_sessionfinish(session):
                 handle.write(json.dumps(skip) + "\n")
 
 
+@pytest.fixture(autouse=True)
+def _cwd_kept(request):
+    """Every test leaves the working directory where it found it: a test that changes it and
+    lets its tmp_path go leaves later tests (and the programs they start) in a deleted folder."""
+    here = os.getcwd()
+    yield
+    try:
+        now = os.getcwd()
+    except OSError:
+        now = None
+    if now != here:
+        os.chdir(here)
+        pytest.fail("%s left the working directory at %s (it was %s)" % (request.node.nodeid, now, here),
+                    pytrace=False)
+
+
 @pytest.fixture
 def repo(tmp_path):
     """An empty repository root with a .git directory and docs/adr."""

@@ -583,14 +583,21 @@ def test_config_passes_the_option_to_every_client(server_command, corpus):
     plain, exposed = snippets(), snippets("--expose", "prompts,resources")
     assert snippets(env={"ADRKIT_MCP_EXPOSE": ""}) == plain
     assert snippets(env={"ADRKIT_MCP_EXPOSE": "resources,prompts"}) == exposed
-    assert set(plain) == set(exposed) and len(plain) == 7
+    assert set(plain) == set(exposed) and len(plain) == 12
+
+    def entry_of(snippet):
+        """(the server entry, the key of its argument list) in any client's shape."""
+        for key in ("mcpServers", "servers", "mcp_servers", "context_servers", "mcp"):
+            if key in snippet:
+                servers = snippet[key]
+                entry = servers[0] if isinstance(servers, list) else servers["adrkit"]
+                return entry, "args" if "args" in entry else "command"  # opencode: one list
+        raise AssertionError(snippet)
     for client, snippet in plain.items():
-        servers = snippet.get("mcpServers", snippet.get("servers"))
-        entry = servers[0] if isinstance(servers, list) else servers["adrkit"]
-        other = exposed[client].get("mcpServers", exposed[client].get("servers"))
-        other = other[0] if isinstance(other, list) else other["adrkit"]
-        assert "--expose" not in entry["args"]
-        assert other == dict(entry, args=entry["args"] + ["--expose", "prompts,resources"]), client
+        entry, key = entry_of(snippet)
+        other, other_key = entry_of(exposed[client])
+        assert key == other_key and "--expose" not in entry[key]
+        assert other == dict(entry, **{key: entry[key] + ["--expose", "prompts,resources"]}), client
 
 
 def test_doctor_checks_what_the_option_serves(server_command, corpus, tmp_path):

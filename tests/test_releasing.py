@@ -255,7 +255,7 @@ def test_the_recipe_rebuilds_every_file_the_release_lists(tmp_path):
     version, owner = version_and_owner()
     source = tagged_source(tmp_path / "source", version)
     for clone in ("release", "recipe"):
-        subprocess.run(["git", "clone", "-q", str(source), str(tmp_path / clone)], check=True,
+        subprocess.run(["git", "clone", "-q", str(source), str(tmp_path / clone)], check=True, cwd=str(tmp_path),
                        timeout=120, stdin=subprocess.DEVNULL)
     # `python3.12` on the PATH is the interpreter found for it; the release job's `python3` and
     # `pyproject-build` are those of the environment the recipe makes (../rebuild-venv).
