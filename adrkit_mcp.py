@@ -5501,9 +5501,26 @@ def schema_issues(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tuple[Tupl
     issues: List[Tuple[str, Tuple[Any, ...], Any]] = []
     output = FRONTMATTER_SCHEMA.check(value, (), issues)
     if not issues:
-        return output, []
+        return _zod_signed_zeros(output, value), []
     return None, [(path, _zod_unrecognized_message(detail) if code == "unrecognized_keys" else detail)
                   for code, path, detail in issues]
+
+
+def _zod_signed_zeros(output, value):
+    """zod hands a number back as it was given, -0 included; the checks above write -0 as 0 (as
+    JSON.stringify does in the server's answers), so the sign is put back where the input had -0.
+    `migrate` writes what this returns, and yaml writes -0 as `-0`."""
+    if isinstance(output, dict) and isinstance(value, dict):
+        for key, item in output.items():
+            if key in value:
+                output[key] = _zod_signed_zeros(item, value[key])
+    elif isinstance(output, list) and isinstance(value, list) and len(output) == len(value):
+        for index, item in enumerate(output):
+            output[index] = _zod_signed_zeros(item, value[index])
+    elif (type(output) is int and output == 0 and isinstance(value, float) and value == 0
+          and math.copysign(1.0, value) < 0):
+        return value
+    return output
 
 
 def _zod_unrecognized_message(keys):

@@ -431,3 +431,20 @@ def test_config_carries_from_madr_into_server_and_hook_entries(folder):
     context = json.loads(answer.stdout)["hookSpecificOutput"]["additionalContext"]
     assert 'ADR 0002 "Use PostgreSQL for orders" (accepted): it governs this file' in context
     assert tree(folder) == before  # the hook read the MADR source as migrated, and wrote nothing
+
+
+def test_a_negative_zero_is_written_as_the_reference_writes_it():
+    # zod hands -0 back as it was given and yaml writes it `-0`; the server's answers say 0.
+    source = ('---\nid: "0005"\ntitle: Signed zero\nstatus: proposed\ndate: 2024-01-01\nevaluation:\n'
+              '  confidence: -0.0\n  scores: {clarity: -0}\nreview:\n  tier: async\n  slaDays: -0\n---\n'
+              '# Signed zero\n')
+    texts = {}
+    M.MadrImport.migrate([M.MadrImport.File("docs/adr/0005-record.md", "0005-record.md", False, source)],
+                         ["0005-record.md"], False, lambda file, name: False,
+                         lambda file, text, name: texts.__setitem__(file.path, text))
+    written = texts["docs/adr/0005-record.md"]
+    assert "\n  slaDays: -0\n" in written
+    assert "\n    clarity: -0\n  confidence: -0\n" in written
+    frontmatter, findings = M.validate_frontmatter(M.FrontmatterYaml.load(written.split("---\n")[1]))
+    assert findings == [] and frontmatter["evaluation"]["confidence"] == 0
+    assert json.dumps(frontmatter["evaluation"]["confidence"]) == "0"
