@@ -1364,10 +1364,12 @@ def over_cap(files: Dict[str, str]) -> Dict[str, str]:
 
 def migrated_copy(options: argparse.Namespace, root: str, files: Dict[str, str]) -> Tuple[int, bytes, bytes]:
     """The reference's copy of `files` after its migrate. The documented departure is modelled:
-    a file over the cap takes no part in the migration (it takes no id), so it is put in place
-    only after the reference's migrate ran, as it was."""
+    a file over the cap takes no part in the migration (it takes no id) but its name is still in
+    the folder (the next free number counts it), so the reference migrates the folder with the
+    file empty (an empty file is skipped as not MADR, and left as it is), and the file gets its
+    text back afterwards."""
     large = over_cap(files)
-    write_files(root, {name: text for name, text in files.items() if name not in large})
+    write_files(root, dict(files, **{name: "" for name in large}))
     outcome = reference_migrate(options, root)
     write_files(root, large)
     return outcome
