@@ -448,3 +448,57 @@ def test_a_negative_zero_is_written_as_the_reference_writes_it():
     frontmatter, findings = M.validate_frontmatter(M.FrontmatterYaml.load(written.split("---\n")[1]))
     assert findings == [] and frontmatter["evaluation"]["confidence"] == 0
     assert json.dumps(frontmatter["evaluation"]["confidence"]) == "0"
+
+
+# ---------------------------------------------------------------------------
+# The README's adr-tools example is what the program prints
+# ---------------------------------------------------------------------------
+
+ADR_TOOLS = {  # three records as adr-tools writes them (`adr new -s 2 ...` for the third)
+    "0001-record-architecture-decisions.md": (
+        "# 1. Record architecture decisions\n\nDate: 2024-03-04\n\n## Status\n\nAccepted\n\n## Context\n\n"
+        "We need to record the architectural decisions made on this project.\n\n## Decision\n\n"
+        "We will use Architecture Decision Records, as [described by Michael Nygard]"
+        "(http://thinkrelevance.com/blog/2011/11/15/documenting-architecture-decisions).\n\n"
+        "## Consequences\n\nSee Michael Nygard's article, linked above. For a lightweight ADR toolset, "
+        "see Nat Pryce's [adr-tools](https://github.com/npryce/adr-tools).\n"),
+    "0002-use-mysql-for-orders.md": (
+        "# 2. Use MySQL for orders\n\nDate: 2024-03-11\n\n## Status\n\n"
+        "Superseded by [3. Use PostgreSQL for orders](0003-use-postgresql-for-orders.md)\n\n## Context\n\n"
+        "The order service needs a relational store; the team knows MySQL.\n\n## Decision\n\n"
+        "Orders live in MySQL 8.\n\n## Consequences\n\n"
+        "Reporting queries that need window functions must wait for a later version.\n"),
+    "0003-use-postgresql-for-orders.md": (
+        "# 3. Use PostgreSQL for orders\n\nDate: 2024-05-20\n\n## Status\n\nAccepted\n\n"
+        "Supersedes [2. Use MySQL for orders](0002-use-mysql-for-orders.md)\n\n## Context\n\n"
+        "Reporting needs window functions and JSON queries; the MySQL setup cannot serve them well.\n"
+        "Postgres is already run by the platform team.\n\n## Decision\n\nOrders move to PostgreSQL 16.\n\n"
+        "## Consequences\n\nOne migration of the order tables; MySQL is retired for orders.\n"),
+}
+
+
+def readme_block_after(marker, fence):
+    """The fenced block of kind `fence` that follows the block holding `marker` in README.md's
+    "Already have ADRs" section."""
+    with open(os.path.join(support.REPO_ROOT, "README.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    section = text.index("## Already have ADRs")
+    after = text.index("```\n", text.index(marker, section)) + 4  # past the block the marker is in
+    start = text.index("```%s\n" % fence, after) + len(fence) + 4
+    return text[start:text.index("```\n", start)]
+
+
+def test_the_readme_adr_tools_example_is_what_the_program_prints(tmp_path):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    adr = repo / "doc" / "adr"
+    adr.mkdir(parents=True)
+    for name, text in ADR_TOOLS.items():
+        (adr / name).write_bytes(text.encode("utf-8"))
+    status, out, err = run(["call", "search_decisions", '{"query": "postgres"}', "--cwd", str(repo),
+                            "--dir", "doc/adr", "--from", "madr"], repo)
+    assert (status, err) == (0, "")
+    assert out == readme_block_after("call search_decisions '{\"query\": \"postgres\"}'", "json")
+    status, out, err = run(["migrate", "--from", "madr", "--dir", "doc/adr", "--dry-run"], repo)
+    assert (status, err) == (0, "")
+    assert out == readme_block_after("migrate --from madr --dir doc/adr --dry-run", "")
