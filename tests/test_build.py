@@ -419,40 +419,27 @@ def test_concurrent_first_runs(pyz, tmp_path, use_shiv_root):
     assert entries == [".%s_lock" % name, name], entries  # one copy, no .tmp left behind
 
 
-def _holds_open(pid, path):
-    """True once process pid has `path` open (Linux /proc; True when /proc cannot say)."""
-    folder = "/proc/%d/fd" % pid
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return True
-    for name in names:
-        try:
-            if os.readlink(os.path.join(folder, name)) == str(path):
-                return True
-        except OSError:
-            continue
-    return False
-
-
 @pytest.mark.slow
 def test_first_run_waits_for_the_unpacking_lock(pyz, tmp_path):
     fcntl = pytest.importorskip("fcntl")
     root = tmp_path / "root"
     root.mkdir()
     name = "%s_%s" % (pyz.name, build_id(pyz))
-    descriptor = os.open(str(root / (".%s_lock" % name)), os.O_RDWR | os.O_CREAT)
+    lock = root / (".%s_lock" % name)
+    descriptor = os.open(str(lock), os.O_RDWR | os.O_CREAT)
     fcntl.flock(descriptor, fcntl.LOCK_EX)
+    os.write(descriptor, b"held")
     try:
         process = subprocess.Popen([sys.executable, str(pyz), "--version"],
                                    env=bare_env(HOME=tmp_path, SHIV_ROOT=root), cwd="/",
                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, universal_newlines=True)
-        # The child has opened the lock file (shiv then retries a non-blocking flock, which
-        # cannot succeed while we hold it): from here on it can only wait or fail.
-        lock = root / (".%s_lock" % name)
-        assert support.wait_until(lambda: _holds_open(process.pid, lock) or process.poll() is not None,
-                                  seconds=60)
+        # shiv opens the lock file with O_TRUNC before each non-blocking flock (which cannot
+        # succeed while we hold it), then closes it and tries again: an emptied file is the lasting
+        # sign that the child has reached the lock (its descriptor is open for microseconds only,
+        # too short to be seen reliably in /proc). From here on it can only wait or fail.
+        assert support.wait_until(lambda: os.fstat(descriptor).st_size == 0 or process.poll() is not None,
+                                  seconds=120)
         assert process.poll() is None, "did not wait for the lock"
         assert not (root / name).exists()
     finally:
