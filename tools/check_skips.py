@@ -14,7 +14,10 @@ Allowed are:
   * a missing tool (node and npm, npx, git) or a client library that does not install on the
     running Python (fastmcp below 3.11, the mcp SDK below 3.10);
   * a facility the platform does not have (Linux's /proc, FIFOs and fcntl on Windows, a POSIX
-    shell for hooks), only where it is missing.
+    shell for hooks), only where it is missing;
+  * a strict expected failure of the migrate pack, an open mismatch with the reference listed in
+    tests/migrate-pack/README.md and in the README's "Where we differ" (strict: should it start to
+    pass, the run fails until its line is removed).
 Not allowed, among others: an interpreter of tests/_pythons.py not found (CI names them all),
 a dev requirement not installed, root's workarounds failing.
 Exit status: 0 every skip allowed, 1 some skip not allowed, 2 no readable report.
@@ -70,6 +73,8 @@ ALLOWED = [
     Allowed("needs Linux /proc", off("linux"), "Linux's /proc (test_faults.py, test_wire.py)"),
     Allowed("the masks of other threads are read from /proc", off("linux"),
             "Linux's /proc (tests/test_signals.py)"),
+    Allowed("xfail: open mismatch: ", anywhere,
+            "a documented open mismatch of the migrate pack, a strict xfail (tests/test_migrate_pack.py)"),
 ]
 
 
