@@ -117,11 +117,9 @@ def _in_process(args, cwd):
     """(status, stdout, stderr) of this process's module run with `args` in `cwd`."""
     import contextlib
     import io
-    for name in pack.SCRUBBED:
-        os.environ.pop(name, None)  # in the unprivileged child only
+    saved = {name: os.environ.pop(name) for name in pack.SCRUBBED if name in os.environ}
     out, err = io.StringIO(), io.StringIO()
-    here = os.getcwd()
-    os.chdir(cwd)
+    os.chdir(cwd)  # the caller goes back: a child that dropped root may not enter the old folder
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
@@ -129,7 +127,7 @@ def _in_process(args, cwd):
             except SystemExit as stop:
                 status = stop.code if isinstance(stop.code, int) else 1
     finally:
-        os.chdir(here)
+        os.environ.update(saved)  # the run saw none of them; the process keeps its own
     return status, out.getvalue().encode("utf-8"), err.getvalue().encode("utf-8")
 
 
@@ -173,7 +171,11 @@ class Runner(object):
     def prime(self, args, cwd):
         """Load every lazily imported module before the drop (a dry run, as root: nothing written)."""
         if self.in_process:
-            _in_process([arg for arg in args if arg not in ("--rename",)] + ["--dry-run"], cwd)
+            here = os.getcwd()
+            try:
+                _in_process([arg for arg in args if arg not in ("--rename",)] + ["--dry-run"], cwd)
+            finally:
+                os.chdir(here)
 
     def own(self, root):
         if self.user is None:
