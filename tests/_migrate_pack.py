@@ -89,7 +89,20 @@ def snapshot(root, blobs=None):
 
     def walk(folder, prefix):
         mode = os.lstat(folder).st_mode
-        for name in _list_anyway(folder, mode):
+        names = _list_anyway(folder, mode)
+        # Its owner (not root) cannot look at the entries of a folder without search permission:
+        # it gets it while they are read, and its own bits back after.
+        searchable = os.access(folder, os.X_OK)
+        if not searchable:
+            os.chmod(folder, stat.S_IMODE(mode) | stat.S_IXUSR)
+        try:
+            walk_entries(folder, prefix, names)
+        finally:
+            if not searchable:
+                os.chmod(folder, stat.S_IMODE(mode))
+
+    def walk_entries(folder, prefix, names):
+        for name in names:
             path = os.path.join(folder, name)
             rel = prefix + name
             info = os.lstat(path)

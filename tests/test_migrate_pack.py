@@ -254,6 +254,10 @@ def test_case(name, index, with_cwd):
         pytest.skip("server module %s does not exist yet" % MODULE)
     case, blobs = load(name)
     run = case["runs"][index]
+    if case["requires"] == ["permissions"] and POSIX and os.geteuid() != 0:
+        # Recorded as root, for whom a read-only file is still writable: another user's run of
+        # the reference stops on it, so the recording is not what that user must see.
+        pytest.skip("recorded as root: the permission bits it keeps do not stop root")
     base = tempfile.mkdtemp(prefix="adrkit-pack-")
     try:
         os.chmod(base, 0o755)
