@@ -8,7 +8,8 @@
   wrappers around ``call_tool``.
 * ``run_unprivileged`` runs a function in a forked child that has dropped
   root privileges, which is the only way to make ``chmod 000`` mean something
-  when the suite runs as root.
+  when the suite runs as root; ``run_main`` runs the module's command line in
+  this process (or that child), ``working_directory`` puts the folder back.
 
 Python 3.9+, standard library and pytest only.
 """
@@ -300,6 +301,40 @@ def run_unprivileged(function):
     if kind == "error":
         raise AssertionError("unprivileged child raised %s" % value)
     return value
+
+
+def run_main(args, cwd, hidden=()):
+    """(status, stdout, stderr) of ``M.main(args)`` run by this process in ``cwd``: output
+    captured as text, a SystemExit taken as the status, the environment variables named in
+    ``hidden`` unset for the run only. It leaves the working directory at ``cwd``; the caller goes
+    back (``working_directory``), since a forked child that dropped root may not enter the old
+    folder, which lies in a private one under CI (and needs no going back: it exits)."""
+    import contextlib
+    import io
+    saved = {name: os.environ.pop(name) for name in hidden if name in os.environ}
+    out, err = io.StringIO(), io.StringIO()
+    os.chdir(str(cwd))
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = M.main(list(args))
+            except SystemExit as stop:
+                status = stop.code if isinstance(stop.code, int) else 1
+    finally:
+        os.environ.update(saved)
+    return status, out.getvalue(), err.getvalue()
+
+
+class working_directory(object):
+    """``with working_directory():`` puts the current working directory back on leaving."""
+
+    def __enter__(self):
+        self.here = os.getcwd()
+        return self.here
+
+    def __exit__(self, *exc_info):
+        os.chdir(self.here)
+        return False
 
 
 # --- Git repositories and a teammate's PATH (the hook and team-config tests) -------------------

@@ -98,19 +98,6 @@ def test_an_unreachable_folder_exits_2_with_the_reference_message(folder, dir_ar
     assert (status, out, err) == (2, "", message + "\n")
 
 
-def in_process(args, cwd):
-    """(status, stdout, stderr) of the command run by this process's module in `cwd`. The caller
-    puts the working directory back: a child that dropped root may not enter the old one, which
-    lies in a private folder under CI (and needs no going back: it exits)."""
-    import contextlib
-    import io
-    out, err = io.StringIO(), io.StringIO()
-    os.chdir(str(cwd))
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = M.main(list(args))
-    return status, out.getvalue(), err.getvalue()
-
-
 @platforms.PERMISSIONS
 def test_an_unreadable_file_stops_with_nodes_words_and_an_unreadable_folder_exits_2(public_tmp):
     root = os.path.join(public_tmp, "repo")
@@ -120,19 +107,18 @@ def test_an_unreadable_file_stops_with_nodes_words_and_an_unreadable_folder_exit
         with open(os.path.join(adr, name), "w", encoding="utf-8") as handle:
             handle.write(text)
     locked = os.path.join(adr, "use-postgresql.md")
-    here = os.getcwd()
-    attempt = (lambda: in_process(["migrate", "--from", "madr"], root))
+    attempt = (lambda: support.run_main(["migrate", "--from", "madr"], root))
     try:
-        in_process(["migrate", "--from", "madr", "--dry-run"], root)  # every lazy import, before the drop
-        os.chmod(locked, 0)
-        stopped = support.run_unprivileged(attempt)
-        os.chmod(locked, 0o644)
-        os.chmod(adr, 0)
-        refused = support.run_unprivileged(attempt)
+        with support.working_directory():
+            support.run_main(["migrate", "--from", "madr", "--dry-run"], root)  # every lazy import, before the drop
+            os.chmod(locked, 0)
+            stopped = support.run_unprivileged(attempt)
+            os.chmod(locked, 0o644)
+            os.chmod(adr, 0)
+            refused = support.run_unprivileged(attempt)
     except support.Unavailable as reason:
         pytest.skip(str(reason))
     finally:
-        os.chdir(here)
         os.chmod(adr, 0o755)
         os.chmod(locked, 0o644)
     path = os.path.join(os.path.realpath(adr), "use-postgresql.md")

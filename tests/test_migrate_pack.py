@@ -114,21 +114,10 @@ def _params():
 # ---- running our command ---------------------------------------------------------------------
 
 def _in_process(args, cwd):
-    """(status, stdout, stderr) of this process's module run with `args` in `cwd`."""
-    import contextlib
-    import io
-    saved = {name: os.environ.pop(name) for name in pack.SCRUBBED if name in os.environ}
-    out, err = io.StringIO(), io.StringIO()
-    os.chdir(cwd)  # the caller goes back: a child that dropped root may not enter the old folder
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            try:
-                status = support.M.main(list(args))
-            except SystemExit as stop:
-                status = stop.code if isinstance(stop.code, int) else 1
-    finally:
-        os.environ.update(saved)  # the run saw none of them; the process keeps its own
-    return status, out.getvalue().encode("utf-8"), err.getvalue().encode("utf-8")
+    """(status, stdout, stderr) as bytes, this process's module run with `args` in `cwd`, none of
+    the variables the pack's runs go without set."""
+    status, out, err = support.run_main(args, cwd, hidden=pack.SCRUBBED)
+    return status, out.encode("utf-8"), err.encode("utf-8")
 
 
 class Runner(object):
@@ -171,11 +160,8 @@ class Runner(object):
     def prime(self, args, cwd):
         """Load every lazily imported module before the drop (a dry run, as root: nothing written)."""
         if self.in_process:
-            here = os.getcwd()
-            try:
+            with support.working_directory():
                 _in_process([arg for arg in args if arg not in ("--rename",)] + ["--dry-run"], cwd)
-            finally:
-                os.chdir(here)
 
     def own(self, root):
         if self.user is None:
@@ -187,13 +173,11 @@ class Runner(object):
 
     def run(self, args, cwd):
         if self.in_process:
-            here = os.getcwd()
             try:
-                return support.run_unprivileged(lambda: _in_process(args, cwd))
+                with support.working_directory():
+                    return support.run_unprivileged(lambda: _in_process(args, cwd))
             except support.Unavailable as reason:
                 pytest.skip(str(reason))
-            finally:
-                os.chdir(here)
         extra = dict(user=self.user, group=self.user, extra_groups=[]) if self.user is not None else {}
         process = subprocess.run(self.command + args, cwd=cwd, env=pack.our_environment(), stdin=subprocess.DEVNULL,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT, **extra)
