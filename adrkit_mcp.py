@@ -52,19 +52,17 @@ import itertools
 import json
 import math
 import os
-import queue
 import re
-import shlex
 import signal
 import stat
-import subprocess
 import sys
 import threading
 import time
 import unicodedata
 import urllib.parse
-import zipfile
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+# queue, shlex, subprocess and zipfile are imported where they are used: the serve loop, doctor
+# and config need them, an agent's hook run does not (ADR 0018).
 
 # The three runtime dependencies; the .pyz carries all of them. A clear sentence beats a traceback.
 try:
@@ -767,6 +765,7 @@ class _Connection(object):
     """
 
     def __init__(self, config, read_chunk, write_bytes, request_timeout_ms, expose=()):
+        import queue
         self._config = config
         self._expose = tuple(expose)  # the parts of --expose served (ADR 0015); () by default
         self._read_chunk = read_chunk
@@ -6159,6 +6158,7 @@ def _doctor_madr(report: "_Report", canonical_root: str, canonical_dir: str, adr
 
 def _doctor_handshake(report, options, canonical_root, adr_dir):
     """Start a child server as a client config would and talk to it in both eras."""
+    import subprocess
     command = server_launch_command() + _config_args(options, canonical_root, adr_dir)
     modern_meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                    "io.modelcontextprotocol/clientCapabilities": {}}
@@ -6253,6 +6253,7 @@ def _doctor_expose(report: "_Report", options: Any, canonical_root: str, adr_dir
 def _doctor_exchange(command: List[str], messages: List[Dict[str, Any]]) -> Tuple[Dict[Any, Dict[str, Any]], Any, str]:
     """(answers by id, exit status, stderr) of a child server sent `messages`, stdin kept open until
     every request is answered or 60 s have passed (then the child is killed)."""
+    import subprocess
     wanted = {message["id"] for message in messages if "id" in message}
     answers = {}  # type: Dict[Any, Dict[str, Any]]
     try:
@@ -6472,6 +6473,7 @@ def _doctor_hook_command(options: Any, entry: Optional[_DoctorHook], canonical_r
                          adr_dir: str) -> Tuple[List[str], str, str]:
     """(command, label, folder it runs in): the configured entry as its agent runs it (a POSIX
     shell), else this program's own hook in Claude Code's format."""
+    import shlex
     if entry is None or os.name != "posix":
         fmt = entry.format if entry is not None else "claude"
         command = (server_launch_command() + ["hook", "--format", fmt]
@@ -6490,6 +6492,7 @@ def _doctor_hook_command(options: Any, entry: Optional[_DoctorHook], canonical_r
 def _doctor_hook(report: "_Report", options: Any, canonical_root: str, adr_dir: str,
                  projection: "Projection") -> None:
     """Report the hook entries, then run each once on a governed file, as its agent would."""
+    import subprocess
     entries: List[Optional[_DoctorHook]] = list(_doctor_hook_settings(report, canonical_root))
     target = _doctor_governed_file(canonical_root, projection)
     if target is None:
@@ -6642,6 +6645,7 @@ def _config_args(options: Any, root: Optional[str], adr_dir: Optional[str],
 
 def _config_launcher() -> Tuple[str, List[str], str]:
     """(command, leading arguments, how it was found) that start this very server again."""
+    import zipfile
     executable = os.path.abspath(sys.executable) if sys.executable else ""
     argv0 = sys.argv[0] if sys.argv and sys.argv[0] not in ("", "-c", "-m") else ""
     started = os.path.abspath(argv0) if argv0 else ""
@@ -6869,6 +6873,7 @@ _config_hook_roots = {
 def _config_hook_line(options: Any, fmt: str, command: str, lead: List[str], program: Optional[str],
                       root: str, adr_dir: str) -> str:
     """The shell command of an agent's hook entry, ending in HOOK_COMMAND_GUARD."""
+    import shlex
     if program is not None:
         where = _config_hook_roots[fmt]
         prefix = "" if where == "." else where + "/"
@@ -10325,15 +10330,18 @@ def _glob_literal_prefix(tree) -> str:
 class _GlobPathMatcher:
     """One compiled path pattern (see PicomatchPattern).
 
-    Two savings, neither visible in any answer: a candidate that does not start with the regex's
-    leading literal text (`_prefix`) is refused before any engine runs, since the regex is
-    anchored on that text and, without back-references, cannot throw once built; and Python's re
-    engine is built when a candidate first reaches it, not with the pattern (the hook compiles
-    every pattern of the corpus for one file, ADR 0018).
+    Three savings for a hook that compiles every pattern of the corpus for one file (ADR 0018):
+    a candidate that does not start with the regex's leading literal text (`_prefix`) is refused
+    before any engine runs, since the regex is anchored on that text and, without
+    back-references, cannot throw once built; and both engines, Python's re and the NFA machine,
+    are built when a candidate first reaches the regex, not with the pattern. The one answer this
+    can change is for a regex past this port's own limits (ADR 0004): it is reported once a
+    candidate reaches it, and a candidate the literal prefix turns away never does, just as the
+    reference, which has no such limit, would not match it.
     """
 
     __slots__ = ("pattern", "bad_pattern", "_allows_dot", "_re_engine", "_regex", "_prefix",
-                 "_machine", "_exec_error")
+                 "_nfa", "_exec_error")
 
     def __init__(self, pattern: str):
         self.pattern = pattern
@@ -10343,7 +10351,7 @@ class _GlobPathMatcher:
         self._re_engine: Optional[Tuple[Optional[Callable[[str], Any]], int]] = (None, -1)
         self._regex: Optional[_GlobRegex] = None
         self._prefix = ""
-        self._machine: Optional[_GlobMachine] = None
+        self._nfa: Optional[_GlobMachine] = None  # built on first use: see _built_machine
         # Set when running the regex must throw (_GlobMatchError); like the
         # reference, the error surfaces only if a candidate reaches the regex.
         self._exec_error = None
@@ -10364,20 +10372,46 @@ class _GlobPathMatcher:
         if regex.too_large:
             self._exec_error = "V8 reports the regular expression as too large"
             return
-        try:
-            self._machine = _GlobMachine(regex)
-        except (_GlobTooComplexError, RecursionError) as exc:
-            self._exec_error = "regex beyond this port's limits: %s" % (exc,)
-            return
         self._regex, self._re_engine = regex, None
         if not regex.has_backrefs:
             self._prefix = _glob_literal_prefix(regex.tree)
 
+    def _built_machine(self) -> _GlobMachine:
+        """The NFA machine, built when a candidate first reaches the regex.
+
+        Raises _GlobMatchError, then and for every later candidate, when the regex is past this
+        port's limits (ADR 0004)."""
+        machine = self._nfa
+        if machine is None:
+            assert self._regex is not None  # a regex that parsed and that V8 would run
+            if self._exec_error is None:
+                try:
+                    machine = self._nfa = _GlobMachine(self._regex)
+                except (_GlobTooComplexError, RecursionError) as exc:
+                    self._exec_error = "regex beyond this port's limits: %s" % (exc,)
+            if machine is None:
+                raise _GlobMatchError(self._exec_error)
+        return machine
+
+    @property
+    def _machine(self) -> Optional[_GlobMachine]:
+        """The NFA machine, or None where there is none to run (no regex, or one past the
+        port's limits)."""
+        if self._regex is None:
+            return None
+        try:
+            return self._built_machine()
+        except _GlobMatchError:
+            return None
+
     def _python_engine(self) -> Tuple[Optional[Callable[[str], Any]], int]:
-        """Python's re engine for this regex, built on first use (see _glob_python_engine)."""
+        """Python's re engine for this regex, built on first use (see _glob_python_engine).
+
+        The machine is built first: a regex past the port's limits is refused by either engine."""
         engine = self._re_engine
         if engine is None:
-            assert self._regex is not None  # None only once the machine is built
+            assert self._regex is not None  # _re_engine is None only while a regex is kept
+            self._built_machine()
             engine = self._re_engine = _glob_python_engine(self._regex)
         return engine
 
@@ -10400,13 +10434,13 @@ class _GlobPathMatcher:
             return True
         if self._exec_error is not None:
             raise _GlobMatchError(self._exec_error)
-        if self._machine is None:
-            return False
+        if self._regex is None:
+            return False  # no regex to run (picomatch's never-matching one)
         units = JS.code_units(candidate)
         re_match, max_length = self._python_engine()  # re_match is None exactly when max_length is -1
         if re_match is not None and len(units) <= max_length:
             return re_match(units) is not None
-        return self._machine.accepts(units)
+        return self._built_machine().accepts(units)
 
     def matches(self, candidate: str) -> bool:
         """The product's rule for one already normalised candidate.
@@ -14769,48 +14803,61 @@ _semver_XRANGE_PLAIN = (
 ).format(_semver_XRANGE_ID, _semver_PRERELEASE, _semver_BUILD)
 
 # Groups: 1 major, 2 minor, 3 patch, 4 prerelease, 5 build.
-_semver_FULL_RE = re.compile("\\A" + _semver_FULL_PLAIN + "\\Z")
-# Groups: 1 operator, 2 major, 3 minor, 4 patch, 5 prerelease, 6 build.
-_semver_XRANGE_RE = re.compile(
-    "\\A" + _semver_GTLT + _semver_WS_OPT + _semver_XRANGE_PLAIN + "\\Z")
-# Groups: 1 major, 2 minor, 3 patch, 4 prerelease, 5 build.
-_semver_TILDE_RE = re.compile("\\A(?:~>?)" + _semver_XRANGE_PLAIN + "\\Z")
-_semver_CARET_RE = re.compile("\\A(?:\\^)" + _semver_XRANGE_PLAIN + "\\Z")
-# `~ 1` -> `~1`, `^ 1` -> `^1`; group 1 is the whitespace kept in front.
-_semver_TILDE_TRIM_RE = re.compile("(" + _semver_WS_OPT + ")(?:~>?)" + _semver_WS_ONE)
-_semver_CARET_TRIM_RE = re.compile("(" + _semver_WS_OPT + ")(?:\\^)" + _semver_WS_ONE)
-# Groups: 1 operator, 2 version (the whole FULL_PLAIN text); or the empty string.
-_semver_COMPARATOR_RE = re.compile(
-    "\\A" + _semver_GTLT + _semver_WS_OPT + "(" + _semver_FULL_PLAIN + ")\\Z|\\A\\Z")
-# `> 1.2.3` -> `>1.2.3`: the replacement keeps groups 1, 2 and 3, dropping the
-# whitespace between the operator and the version.
-_semver_COMPARATOR_TRIM_RE = re.compile(
-    "(" + _semver_WS_OPT + ")" + _semver_GTLT + _semver_WS_OPT
-    + "(" + _semver_LOOSE_PLAIN + "|" + _semver_XRANGE_PLAIN + ")")
-# Groups: 1 "from" (then 2-6 its parts), 7 "to" (then 8-12 its parts).
-_semver_HYPHEN_RE = re.compile(
-    "\\A" + _semver_WS_OPT + "(" + _semver_XRANGE_PLAIN + ")"
-    + _semver_WS_ONE + "-" + _semver_WS_ONE
-    + "(" + _semver_XRANGE_PLAIN + ")" + _semver_WS_OPT + "\\Z")
-_semver_STAR_RE = re.compile("(<|>)?=?" + _semver_WS_OPT + "\\*")
-_semver_GTE0_RE = re.compile(
-    "\\A" + _semver_WS_OPT + ">=" + _semver_WS_OPT + "0\\.0\\.0" + _semver_WS_OPT + "\\Z")
-# node-semver strips build metadata from each "||" alternative with the
-# *unbounded* BUILD pattern, so arbitrarily long build tags vanish.
-_semver_BUILD_STRIP_RE = re.compile("\\+([a-zA-Z0-9-]+(?:\\.[a-zA-Z0-9-]+)*)")
-_semver_BUILD_RE = re.compile(_semver_BUILD)
-# JS `/\s+/g`, used both for collapsing and for split(/\s+/).
-_semver_WS_RUN_RE = re.compile(_semver_WS + "+")
-
 # Helpers for scanning with COMPARATOR_TRIM_RE in linear time (see below).
 _semver_RUN_CHARS = frozenset("v=" + _semver_JS_WHITESPACE)
-_semver_RUN_RE = re.compile("[v=" + _semver_WS_BODY + "]*")
 _semver_ID_START_CHARS = frozenset("0123456789xX*")
-_semver_TRIM_CANDIDATE_RE = re.compile("[v=<>0-9xX*" + _semver_WS_BODY + "]")
 _semver_WS_CHARS = frozenset(_semver_JS_WHITESPACE)
-_semver_TRIM_EFFECT_RE = re.compile("[<>=" + _semver_WS_BODY + "]" + _semver_WS)
-# Runs shorter than this cost a plain scan at most ~32 steps per position.
-_semver_LONG_RUN_RE = re.compile("[v=" + _semver_WS_BODY + "]{32}")
+
+
+class _SemverPatterns(object):
+    """node-semver's regular expressions, compiled together on first use (see _semver_re): a
+    corpus without package patterns, as most hook runs read, never pays for them."""
+
+    def __init__(self):
+        self.FULL = re.compile("\\A" + _semver_FULL_PLAIN + "\\Z")
+        # Groups: 1 operator, 2 major, 3 minor, 4 patch, 5 prerelease, 6 build.
+        self.XRANGE = re.compile(
+            "\\A" + _semver_GTLT + _semver_WS_OPT + _semver_XRANGE_PLAIN + "\\Z")
+        # Groups: 1 major, 2 minor, 3 patch, 4 prerelease, 5 build.
+        self.TILDE = re.compile("\\A(?:~>?)" + _semver_XRANGE_PLAIN + "\\Z")
+        self.CARET = re.compile("\\A(?:\\^)" + _semver_XRANGE_PLAIN + "\\Z")
+        # `~ 1` -> `~1`, `^ 1` -> `^1`; group 1 is the whitespace kept in front.
+        self.TILDE_TRIM = re.compile("(" + _semver_WS_OPT + ")(?:~>?)" + _semver_WS_ONE)
+        self.CARET_TRIM = re.compile("(" + _semver_WS_OPT + ")(?:\\^)" + _semver_WS_ONE)
+        # Groups: 1 operator, 2 version (the whole FULL_PLAIN text); or the empty string.
+        self.COMPARATOR = re.compile(
+            "\\A" + _semver_GTLT + _semver_WS_OPT + "(" + _semver_FULL_PLAIN + ")\\Z|\\A\\Z")
+        # `> 1.2.3` -> `>1.2.3`: the replacement keeps groups 1, 2 and 3, dropping the
+        # whitespace between the operator and the version.
+        self.COMPARATOR_TRIM = re.compile(
+            "(" + _semver_WS_OPT + ")" + _semver_GTLT + _semver_WS_OPT
+            + "(" + _semver_LOOSE_PLAIN + "|" + _semver_XRANGE_PLAIN + ")")
+        # Groups: 1 "from" (then 2-6 its parts), 7 "to" (then 8-12 its parts).
+        self.HYPHEN = re.compile(
+            "\\A" + _semver_WS_OPT + "(" + _semver_XRANGE_PLAIN + ")"
+            + _semver_WS_ONE + "-" + _semver_WS_ONE
+            + "(" + _semver_XRANGE_PLAIN + ")" + _semver_WS_OPT + "\\Z")
+        self.STAR = re.compile("(<|>)?=?" + _semver_WS_OPT + "\\*")
+        self.GTE0 = re.compile(
+            "\\A" + _semver_WS_OPT + ">=" + _semver_WS_OPT + "0\\.0\\.0" + _semver_WS_OPT + "\\Z")
+        # node-semver strips build metadata from each "||" alternative with the
+        # *unbounded* BUILD pattern, so arbitrarily long build tags vanish.
+        self.BUILD_STRIP = re.compile("\\+([a-zA-Z0-9-]+(?:\\.[a-zA-Z0-9-]+)*)")
+        self.BUILD = re.compile(_semver_BUILD)
+        # JS `/\s+/g`, used both for collapsing and for split(/\s+/).
+        self.WS_RUN = re.compile(_semver_WS + "+")
+        self.RUN = re.compile("[v=" + _semver_WS_BODY + "]*")
+        self.TRIM_CANDIDATE = re.compile("[v=<>0-9xX*" + _semver_WS_BODY + "]")
+        self.TRIM_EFFECT = re.compile("[<>=" + _semver_WS_BODY + "]" + _semver_WS)
+        # Runs shorter than this cost a plain scan at most ~32 steps per position.
+        self.LONG_RUN = re.compile("[v=" + _semver_WS_BODY + "]{32}")
+
+
+@functools.lru_cache(maxsize=None)
+def _semver_re() -> _SemverPatterns:
+    """The one _SemverPatterns, compiled by the first call."""
+    return _SemverPatterns()
+
 
 _semver_NULL_SET_VALUE = "<0.0.0-0"
 
@@ -14831,7 +14878,7 @@ class _semver_Version:
         # text has astral characters, and those never match FULL anyway.
         if len(text) > _semver_MAX_LENGTH:
             raise _semver_Invalid("version is too long")
-        match = _semver_FULL_RE.match(JS.trim(text))
+        match = _semver_re().FULL.match(JS.trim(text))
         if match is None:
             raise _semver_Invalid("invalid version")
         self.major = int(match.group(1))
@@ -14858,8 +14905,8 @@ class _semver_Comparator:
     __slots__ = ("operator", "semver", "value")
 
     def __init__(self, text: str) -> None:
-        text = " ".join(_semver_WS_RUN_RE.split(JS.trim(text)))
-        match = _semver_COMPARATOR_RE.match(text)
+        text = " ".join(_semver_re().WS_RUN.split(JS.trim(text)))
+        match = _semver_re().COMPARATOR.match(text)
         if match is None:
             raise _semver_Invalid("invalid comparator")
         operator = match.group(1) or ""
@@ -14920,7 +14967,7 @@ def _semver_replace_tilde(comp: str) -> str:
 
 def _semver_replace_partial(comp: str, caret: bool) -> str:
     """node's replaceCaret / replaceTilde for one comparator."""
-    match = (_semver_CARET_RE if caret else _semver_TILDE_RE).match(comp)
+    match = (_semver_re().CARET if caret else _semver_re().TILDE).match(comp)
     if match is None:
         return comp
     major, minor, patch, pre = match.group(1, 2, 3, 4)
@@ -14943,7 +14990,7 @@ def _semver_replace_partial(comp: str, caret: bool) -> str:
 
 def _semver_replace_xrange(comp: str) -> str:
     comp = JS.trim(comp)
-    match = _semver_XRANGE_RE.match(comp)
+    match = _semver_re().XRANGE.match(comp)
     if match is None:
         return comp
     operator, major, minor, patch = match.group(1, 2, 3, 4)
@@ -14983,18 +15030,18 @@ def _semver_replace_xrange(comp: str) -> str:
 
 
 def _semver_each_word(text: str, rewrite) -> str:
-    return " ".join(rewrite(word) for word in _semver_WS_RUN_RE.split(text))
+    return " ".join(rewrite(word) for word in _semver_re().WS_RUN.split(text))
 
 
 def _semver_parse_comparator(comp: str) -> str:
     """Turn one space-free word into plain comparators (node's parseComparator)."""
-    comp = _semver_BUILD_RE.sub("", comp, count=1)
+    comp = _semver_re().BUILD.sub("", comp, count=1)
     comp = _semver_each_word(JS.trim(comp), _semver_replace_caret)
     comp = _semver_each_word(JS.trim(comp), _semver_replace_tilde)
     comp = _semver_each_word(comp, _semver_replace_xrange)
     # A "*" is AND-ed with the rest, so it is simply dropped (first one only,
     # like JS `replace` with a non-global regex).
-    return _semver_STAR_RE.sub("", JS.trim(comp), count=1)
+    return _semver_re().STAR.sub("", JS.trim(comp), count=1)
 
 
 def _semver_comparator_trim_join(match: "re.Match") -> str:
@@ -15014,26 +15061,26 @@ def _semver_comparator_trim(text: str) -> str:
     a match except possibly that last one, and we skip the rest; the result
     is the same as the leftmost-first scan JS performs.
     """
-    if _semver_TRIM_EFFECT_RE.search(text) is None:
+    if _semver_re().TRIM_EFFECT.search(text) is None:
         # A replacement only deletes a whitespace character that follows the
         # operator or the leading whitespace inside the match, so without a
         # whitespace character right after "<", ">", "=" or whitespace the
         # whole pass is the identity.
         return text
-    if _semver_LONG_RUN_RE.search(text) is None:
+    if _semver_re().LONG_RUN.search(text) is None:
         # Without long runs the plain scan is cheap.
-        return _semver_COMPARATOR_TRIM_RE.sub(_semver_comparator_trim_join, text)
+        return _semver_re().COMPARATOR_TRIM.sub(_semver_comparator_trim_join, text)
     pieces = []
     copied = 0
     position = 0
     length = len(text)
     while position < length:
-        candidate = _semver_TRIM_CANDIDATE_RE.search(text, position)
+        candidate = _semver_re().TRIM_CANDIDATE.search(text, position)
         if candidate is None:
             break
         position = candidate.start()
         if text[position] in _semver_RUN_CHARS:
-            run = _semver_RUN_RE.match(text, position)
+            run = _semver_re().RUN.match(text, position)
             assert run is not None  # a starred class matches, if only the empty string
             run_end = run.end()
             if run_end >= length or text[run_end] not in _semver_ID_START_CHARS:
@@ -15044,7 +15091,7 @@ def _semver_comparator_trim(text: str) -> str:
                 else:
                     position = run_end
                     continue
-        match = _semver_COMPARATOR_TRIM_RE.match(text, position)
+        match = _semver_re().COMPARATOR_TRIM.match(text, position)
         if match is None:
             position += 1
             continue
@@ -15060,16 +15107,16 @@ def _semver_comparator_trim(text: str) -> str:
 def _semver_parse_set(text: str) -> List[_semver_Comparator]:
     """One "||" alternative to its comparators (node's Range#parseRange)."""
     # Strip build metadata so it cannot bleed into the version text.
-    text = _semver_BUILD_STRIP_RE.sub("", text)
+    text = _semver_re().BUILD_STRIP.sub("", text)
     # `1.2.3 - 1.2.4` => `>=1.2.3 <=1.2.4`
-    hyphen = _semver_HYPHEN_RE.match(text)
+    hyphen = _semver_re().HYPHEN.match(text)
     if hyphen is not None:
         text = _semver_hyphen_replace(hyphen)
     # `> 1.2.3 < 1.2.5` => `>1.2.3 <1.2.5`
     text = _semver_comparator_trim(text)
     # `~ 1.2.3` => `~1.2.3`, `^ 1.2.3` => `^1.2.3`
-    text = _semver_TILDE_TRIM_RE.sub(lambda m: m.group(1) + "~", text)
-    text = _semver_CARET_TRIM_RE.sub(lambda m: m.group(1) + "^", text)
+    text = _semver_re().TILDE_TRIM.sub(lambda m: m.group(1) + "~", text)
+    text = _semver_re().CARET_TRIM.sub(lambda m: m.group(1) + "^", text)
 
     # Long inputs often repeat words; rewriting each distinct word once keeps
     # hostile ranges cheap without changing the result (the rewrite is pure).
@@ -15083,11 +15130,11 @@ def _semver_parse_set(text: str) -> List[_semver_Comparator]:
 
     parsed: Dict[str, _semver_Comparator] = {}
     comparators = []
-    for word in _semver_WS_RUN_RE.split(" ".join(words)):
+    for word in _semver_re().WS_RUN.split(" ".join(words)):
         comparator = parsed.get(word)
         if comparator is None:
             # `>=0.0.0` is the same as "*".
-            plain = _semver_GTE0_RE.sub("", JS.trim(word), count=1)
+            plain = _semver_re().GTE0.sub("", JS.trim(word), count=1)
             comparator = parsed[word] = _semver_Comparator(plain)
         comparators.append(comparator)
 
@@ -15106,7 +15153,7 @@ def _semver_parse_set(text: str) -> List[_semver_Comparator]:
 def _semver_parse_range(range_text: str) -> List[List[_semver_Comparator]]:
     """node-semver's `new Range(range_text)`; raises _semver_Invalid."""
     # Collapse whitespace first so the bounded regexes above are sufficient.
-    raw = _semver_WS_RUN_RE.sub(" ", JS.trim(range_text))
+    raw = _semver_re().WS_RUN.sub(" ", JS.trim(range_text))
     alternatives = []
     parsed_alternatives: Dict[str, List[_semver_Comparator]] = {}
     for alternative in raw.split("||"):

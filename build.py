@@ -31,8 +31,9 @@ Offline
 
 Where the .pyz unpacks
   shiv unpacks the vendored packages once, on first run, and by default into ~/.shiv, which fails
-  with a read-only or missing HOME.  The archive's __main__ (written here, wrapping shiv's own
-  bootstrap) picks instead, in order: $SHIV_ROOT if set; $XDG_CACHE_HOME/adrkit-mcp or
+  with a read-only or missing HOME.  The archive's entry point (written here: __main__.py, which
+  answers a hook event for a tool that edits nothing and otherwise hands over to _adrkit_start.py,
+  wrapping shiv's own bootstrap) picks instead, in order: $SHIV_ROOT if set; $XDG_CACHE_HOME/adrkit-mcp or
   ~/.cache/adrkit-mcp (~/Library/Caches/adrkit-mcp on macOS, %LOCALAPPDATA%\\adrkit-mcp\\Cache on
   Windows); a private per-user directory in the temp dir ($TMPDIR/adrkit-mcp-<uid>, mode 0700,
   refused if not owned by the user).  A complete earlier copy anywhere in that list is reused
@@ -105,11 +106,79 @@ BINARY_MAGIC = (b"\x7fELF", b"MZ", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\
 # C extension and an installation that never happened).
 DIST_INFO_KEEP = ("METADATA", "top_level.txt", "entry_points.txt", "licenses", "LICENSE",
                   "LICENSE.txt", "LICENCE")
+START_MODULE = "_adrkit_start.py"  # the entry point's second half, at the root of the archive
 ZIP_EPOCH_MIN = 315532800  # 1980-01-01T00:00:00Z, the earliest time a zip entry can carry
 
 MAIN_PRELUDE = r'''# -*- coding: utf-8 -*-
 # Entry point of adrkit-mcp.pyz, written by adrkit-mcp's build.py around shiv's bootstrap.
-# It changes where the bundled packages are unpacked on the first run (shiv's default,
+# `adrkit-mcp.pyz hook`, which agents start on every tool call, is answered here when it can be
+# (ADR 0018): the module's hook_gate and HOOK_FORMATS, copied below, answer an event for a tool
+# that edits nothing before anything else is read. Everything else goes on to _adrkit_start.py,
+# beside this file in the archive: where the bundled packages are unpacked, and the module's run.
+# The two are apart because Python compiles this file, and only this one, on every start.
+from __future__ import annotations
+
+import json
+import sys
+
+# --- the hook's early answer (copied from adrkit_mcp.py by build.py) ---
+@HOOK_GATE@
+
+def _adrkit_hook_forced(argv):
+    # The --format value, "" when there is none; None when the command line is not one the gate
+    # can read (the module then reports it).
+    forced, index = "", 0
+    while index < len(argv):
+        word, value = argv[index], None
+        for flag in ("--format", "--cwd", "--dir"):
+            if word == flag and index + 1 < len(argv) and argv[index + 1] and not argv[index + 1].startswith("--"):
+                value, index = argv[index + 1], index + 1
+            elif word.startswith(flag + "=") and len(word) > len(flag) + 1:
+                value = word[len(flag) + 1:]
+            if value is not None:
+                forced = value if flag == "--format" else forced
+                break
+        if value is None:
+            return None
+        index += 1
+    return forced if forced in HOOK_FORMATS or not forced else None
+
+
+def _adrkit_hook_early():
+    forced = _adrkit_hook_forced(sys.argv[2:])
+    stdin = sys.stdin.buffer
+    data = stdin.read(HOOK_MAX_EVENT_BYTES + 1)
+    if forced is not None and len(data) <= HOOK_MAX_EVENT_BYTES:
+        try:
+            event = json.loads(data.decode("utf-8"))
+        except (ValueError, RecursionError):
+            event = None
+        try:
+            name, verdict = hook_gate(event, forced or None, HOOK_FORMATS, HOOK_DETECTION_ORDER)
+        except Exception:  # the module meets it again and answers as it does for any failure
+            name, verdict = None, "unknown"
+        if isinstance(event, dict):
+            if verdict in ("quiet", "foreign"):
+                neutral = HOOK_FORMATS[name]["neutral"] if name else ""
+                if neutral:
+                    sys.stdout.write(neutral + "\n")
+                    sys.stdout.flush()
+                sys.exit(0)
+    import _adrkit_start
+    _adrkit_start.hook_onward(data, stdin)
+
+
+if sys.argv[1:2] == ["hook"]:
+    _adrkit_hook_early()
+
+from _adrkit_start import shiv_bootstrap
+
+_bootstrap = shiv_bootstrap()  # shiv's own, told where to unpack
+'''
+
+START_SOURCE = r'''# -*- coding: utf-8 -*-
+# Start-up of adrkit-mcp.pyz past its entry point (__main__.py), written by adrkit-mcp's build.py.
+# It changes where shiv's bootstrap unpacks the bundled packages on the first run (shiv's default,
 # ~/.shiv, fails when HOME is read-only or missing).  Order of preference:
 #   1. $SHIV_ROOT, when set (shiv's own override, used as given);
 #   2. a per-user cache directory: $XDG_CACHE_HOME/adrkit-mcp, else ~/.cache/adrkit-mcp
@@ -117,12 +186,8 @@ MAIN_PRELUDE = r'''# -*- coding: utf-8 -*-
 #   3. a private directory in the temp dir: <tmp>/adrkit-mcp-<uid>, mode 0700, which must belong
 #      to this user and be writable by nobody else.
 # A complete copy unpacked earlier anywhere in that list is used as it is, without any write.
-# And `adrkit-mcp.pyz hook`, which agents start on every tool call, is answered early (ADR 0018):
-# the module's hook_gate and HOOK_FORMATS, copied below, answer an event for a tool that edits
-# nothing before shiv's bootstrap and the module load; any other event goes on to the module,
+# A hook event the entry point could not answer comes here (hook_onward) and runs the module
 # from the unpacked copy directly when it is complete with this interpreter's bytecode.
-from __future__ import annotations
-
 import io
 import os
 import stat
@@ -237,9 +302,6 @@ def _adrkit_found(target):
     return Path(target)
 
 
-# --- the hook's early answer (copied from adrkit_mcp.py by build.py) ---
-@HOOK_GATE@
-
 class _AdrkitReplay(io.RawIOBase):
     # The bytes the gate read, then the rest of the real stdin: the module reads the event whole.
     def __init__(self, head, rest):
@@ -258,44 +320,9 @@ class _AdrkitReplay(io.RawIOBase):
         return len(data)
 
 
-def _adrkit_hook_forced(argv):
-    # The --format value, "" when there is none; None when the command line is not one the gate
-    # can read (the module then reports it).
-    forced, index = "", 0
-    while index < len(argv):
-        word, value = argv[index], None
-        for flag in ("--format", "--cwd", "--dir"):
-            if word == flag and index + 1 < len(argv) and argv[index + 1] and not argv[index + 1].startswith("--"):
-                value, index = argv[index + 1], index + 1
-            elif word.startswith(flag + "=") and len(word) > len(flag) + 1:
-                value = word[len(flag) + 1:]
-            if value is not None:
-                forced = value if flag == "--format" else forced
-                break
-        if value is None:
-            return None
-        index += 1
-    return forced if forced in HOOK_FORMATS or not forced else None
-
-
-def _adrkit_hook_early():
-    import json
-    forced = _adrkit_hook_forced(sys.argv[2:])
-    stdin = sys.stdin.buffer
-    data = stdin.read(HOOK_MAX_EVENT_BYTES + 1)
-    if forced is not None and len(data) <= HOOK_MAX_EVENT_BYTES:
-        try:
-            event = json.loads(data.decode("utf-8"))
-        except (ValueError, RecursionError):
-            event = None
-        if isinstance(event, dict):
-            name, verdict = hook_gate(event, forced or None, HOOK_FORMATS, HOOK_DETECTION_ORDER)
-            if verdict in ("quiet", "foreign"):
-                neutral = HOOK_FORMATS[name]["neutral"] if name else ""
-                if neutral:
-                    sys.stdout.write(neutral + "\n")
-                    sys.stdout.flush()
-                sys.exit(0)
+def hook_onward(data, stdin):
+    # The event the entry point read (`data`) and the rest of stdin go to the module, which reads
+    # the event whole; from the unpacked copy when it is complete, else through shiv's bootstrap.
     sys.stdin = io.TextIOWrapper(io.BufferedReader(_AdrkitReplay(data, stdin)), encoding="utf-8")
     _adrkit_hook_direct()
 
@@ -323,16 +350,6 @@ def _adrkit_hook_direct():
             import adrkit_mcp
             sys.exit(adrkit_mcp.main())
 
-
-if sys.argv[1:2] == ["hook"]:
-    _adrkit_hook_early()
-
-from pathlib import Path
-
-import _bootstrap
-
-_adrkit_shiv_cache_path = _bootstrap.cache_path
-_adrkit_shiv_extract = _bootstrap.extract_site_packages
 
 
 def _adrkit_cache_path(archive, root_dir, build_id):
@@ -377,8 +394,18 @@ def _adrkit_extract(archive, target_path, compile_pyc=False, compile_workers=0, 
     _adrkit_add_bytecode(target_path)
 
 
-_bootstrap.cache_path = _adrkit_cache_path
-_bootstrap.extract_site_packages = _adrkit_extract
+def shiv_bootstrap():
+    # shiv's bootstrap module, told to unpack where _adrkit_cache_path says (imported only here:
+    # a hook run that finds the unpacked copy complete never needs it).
+    global Path, _bootstrap, _adrkit_shiv_cache_path, _adrkit_shiv_extract
+    from pathlib import Path
+
+    import _bootstrap
+    _adrkit_shiv_cache_path = _bootstrap.cache_path
+    _adrkit_shiv_extract = _bootstrap.extract_site_packages
+    _bootstrap.cache_path = _adrkit_cache_path
+    _bootstrap.extract_site_packages = _adrkit_extract
+    return _bootstrap
 '''
 
 
@@ -615,8 +642,7 @@ def run_shiv(shiv, site, output, epoch, scratch):
     bootstrap files are added in sorted order with fixed permissions (shiv lists them in directory
     order and with the installed files' modes, which vary between machines)."""
     builder = shiv.builder
-    prelude = MAIN_PRELUDE.replace("@VENDORED_MODULES@", repr(tuple(p.module for p in VENDORED)))
-    prelude = prelude.replace("@HOOK_GATE@", hook_gate_source(Path(site) / "adrkit_mcp.py"))
+    prelude = MAIN_PRELUDE.replace("@HOOK_GATE@", hook_gate_source(Path(site) / "adrkit_mcp.py"))
     template = prelude.replace("{", "{{").replace("}", "}}") + "\n{module}.{fn}()\n"
     original_template = builder.MAIN_TEMPLATE
     original_iter = builder.iter_package_files
@@ -659,7 +685,7 @@ def check_archive(path):
         bad = [n for n in names if n.endswith(BINARY_SUFFIXES) or ".so." in n]
         if bad:
             fail("compiled files in the archive: %s" % bad)
-        needed = ["__main__.py", "environment.json", "site-packages/adrkit_mcp.py"]
+        needed = ["__main__.py", START_MODULE, "environment.json", "site-packages/adrkit_mcp.py"]
         needed += ["site-packages/%s/__init__.py" % pin.module for pin in VENDORED]
         for required in needed + list(LICENCE_FILES):
             if required not in names:
@@ -676,9 +702,16 @@ def zip_entry(archive, name, data, epoch, mode, compress=zipfile.ZIP_DEFLATED):
     archive.writestr(info, data, compresslevel=9 if compress == zipfile.ZIP_DEFLATED else None)
 
 
+def start_source():
+    """The archive's _adrkit_start.py: START_SOURCE for the libraries this build vendors."""
+    return START_SOURCE.replace("@VENDORED_MODULES@", repr(tuple(pin.module for pin in VENDORED)))
+
+
 def add_licences(pyz, epoch):
-    """LICENSE and NOTICE at the root of the archive, after shiv's entries."""
+    """_adrkit_start.py (the entry point's second half), LICENSE and NOTICE at the root of the
+    archive, after shiv's entries."""
     with zipfile.ZipFile(str(pyz), "a") as archive:
+        zip_entry(archive, START_MODULE, start_source().encode("utf-8"), epoch, 0o644)
         for name in LICENCE_FILES:
             zip_entry(archive, name, (PROJECT / name).read_bytes(), epoch, 0o644)
 

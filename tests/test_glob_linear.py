@@ -147,3 +147,21 @@ def test_the_step_count_sees_quadratic_work():
         # one run per start position instead of one run over all of them
         counts.append(sum(machine.run(text[start:])[1] for start in range(length)))
     assert counts[1] >= 3.5 * counts[0], counts
+
+
+def test_a_regex_past_the_ports_limits_is_refused_only_where_a_candidate_reaches_it():
+    """ADR 0004: a glob whose regex nests lookarounds past the port's limit becomes an invalid
+    glob once a candidate reaches its regex, then for every later one; a candidate its leading
+    literal text turns away never reaches it (the machine is built on first use, ADR 0018), and
+    the reference, which has no limit, does not match such a candidate either."""
+    from adrkit_mcp import PicomatchPattern
+    deep = "src/" + "!(" * 120 + "a" + ")" * 120
+    shallow = "src/" + "!(" * 60 + "a" + ")" * 60
+    spec = PicomatchPattern(deep)
+    assert spec.include is True and spec.match_file("lib/x.ts") is None
+    with pytest.raises(Exception, match="beyond this port's limits: lookarounds nested too deeply"):
+        spec.match_file("src/b")
+    assert spec.match_file("lib/x.ts") is None  # still turned away before the regex
+    with pytest.raises(Exception, match="beyond this port's limits"):
+        spec.match_file("src/c")  # refused again, not built again
+    assert PicomatchPattern(shallow).match_file("src/b") is None  # within the limits: it runs

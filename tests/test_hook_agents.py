@@ -583,6 +583,25 @@ def test_the_pyz_answers_a_non_edit_before_unpacking(root, built_pyz, tmp_path):
     assert len([path for path in shiv_root.iterdir() if not path.name.startswith(".")]) == 1  # + its lock
 
 
+def test_the_pyz_knows_each_agent_without_being_told(root, built_pyz, tmp_path):
+    """`hook` with no --format: the .pyz's entry point detects the agent from the event, digging
+    into Copilot CLI's toolArgs, which arrive as JSON text (the gate once lacked `json` there and
+    failed, exit 1, on every Copilot edit), then answers each agent's edit in its own shape and
+    its non-edits with its neutral answer alone."""
+    env = base_env(SHIV_ROOT=str(tmp_path / "shiv"))
+    pyz = str(built_pyz[0])
+    for fmt in FORMATS:
+        _, event, files = recorded(fmt, root)[0]
+        result = subprocess.run([sys.executable, pyz, "hook"], env=env, input=json.dumps(event).encode("utf-8"),
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+        assert result.returncode == 0, (fmt, result.stderr)
+        assert decision_ids(context_of(fmt, result)) == expected_ids(files), fmt
+        for _, quiet, _ in recorded(fmt, root, edits=False):
+            result = subprocess.run([sys.executable, pyz, "hook"], env=env, input=json.dumps(quiet).encode("utf-8"),
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+            assert neutral(fmt, result) == [], (fmt, quiet)
+
+
 # ---- what the hook reads: the event and the corpus, never the edited file --------------------
 
 AUDIT = r'''
