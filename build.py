@@ -115,7 +115,8 @@ MAIN_PRELUDE = r'''# -*- coding: utf-8 -*-
 # (ADR 0018): the module's hook_gate and HOOK_FORMATS, copied below, answer an event for a tool
 # that edits nothing before anything else is read. Everything else goes on to _adrkit_start.py,
 # beside this file in the archive: where the bundled packages are unpacked, and the module's run.
-# The two are apart because Python compiles this file, and only this one, on every start.
+# The two are apart because Python compiles this file from source on every start, and the other
+# only when the gate hands over.
 from __future__ import annotations
 
 import json
