@@ -154,11 +154,11 @@ def _adrkit_hook_early():
             event = json.loads(data.decode("utf-8"))
         except (ValueError, RecursionError):
             event = None
-        try:
-            name, verdict = hook_gate(event, forced or None, HOOK_FORMATS, HOOK_DETECTION_ORDER)
-        except Exception:  # the module meets it again and answers as it does for any failure
-            name, verdict = None, "unknown"
         if isinstance(event, dict):
+            try:
+                name, verdict = hook_gate(event, forced or None, HOOK_FORMATS, HOOK_DETECTION_ORDER)
+            except Exception:  # the module meets it again and answers as it does for any failure
+                name, verdict = None, "unknown"
             if verdict in ("quiet", "foreign"):
                 neutral = HOOK_FORMATS[name]["neutral"] if name else ""
                 if neutral:

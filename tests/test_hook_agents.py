@@ -602,6 +602,19 @@ def test_the_pyz_knows_each_agent_without_being_told(root, built_pyz, tmp_path):
             assert neutral(fmt, result) == [], (fmt, quiet)
 
 
+def test_an_event_the_pyz_gate_cannot_read_goes_on_to_the_module(root, built_pyz, tmp_path):
+    """Copilot CLI's toolArgs as JSON text nested past Python's recursion limit: the gate's
+    _hook_dig fails on it, the entry point hands the event to the module instead of dying, and
+    the module answers as for any failure: exit 0, nothing on stdout, one line on stderr."""
+    event = {"toolName": "edit", "toolArgs": '{"a":' * 100000, "toolResult": {"resultType": "success"},
+             "cwd": str(root)}
+    result = subprocess.run([sys.executable, str(built_pyz[0]), "hook"], input=json.dumps(event).encode("utf-8"),
+                            env=base_env(SHIV_ROOT=str(tmp_path / "shiv")), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, timeout=300)
+    lines = neutral("copilot", result)
+    assert len(lines) == 1 and lines[0].startswith("adrkit-mcp hook: ") and "RecursionError" in lines[0], lines
+
+
 # ---- what the hook reads: the event and the corpus, never the edited file --------------------
 
 AUDIT = r'''
