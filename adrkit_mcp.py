@@ -10393,17 +10393,6 @@ class _GlobPathMatcher:
                 raise _GlobMatchError(self._exec_error)
         return machine
 
-    @property
-    def _machine(self) -> Optional[_GlobMachine]:
-        """The NFA machine, or None where there is none to run (no regex, or one past the
-        port's limits)."""
-        if self._regex is None:
-            return None
-        try:
-            return self._built_machine()
-        except _GlobMatchError:
-            return None
-
     def _python_engine(self) -> Tuple[Optional[Callable[[str], Any]], int]:
         """Python's re engine for this regex, built on first use (see _glob_python_engine).
 
@@ -14967,7 +14956,8 @@ def _semver_replace_tilde(comp: str) -> str:
 
 def _semver_replace_partial(comp: str, caret: bool) -> str:
     """node's replaceCaret / replaceTilde for one comparator."""
-    match = (_semver_re().CARET if caret else _semver_re().TILDE).match(comp)
+    patterns = _semver_re()
+    match = (patterns.CARET if caret else patterns.TILDE).match(comp)
     if match is None:
         return comp
     major, minor, patch, pre = match.group(1, 2, 3, 4)
@@ -15035,13 +15025,14 @@ def _semver_each_word(text: str, rewrite) -> str:
 
 def _semver_parse_comparator(comp: str) -> str:
     """Turn one space-free word into plain comparators (node's parseComparator)."""
-    comp = _semver_re().BUILD.sub("", comp, count=1)
+    patterns = _semver_re()
+    comp = patterns.BUILD.sub("", comp, count=1)
     comp = _semver_each_word(JS.trim(comp), _semver_replace_caret)
     comp = _semver_each_word(JS.trim(comp), _semver_replace_tilde)
     comp = _semver_each_word(comp, _semver_replace_xrange)
     # A "*" is AND-ed with the rest, so it is simply dropped (first one only,
     # like JS `replace` with a non-global regex).
-    return _semver_re().STAR.sub("", JS.trim(comp), count=1)
+    return patterns.STAR.sub("", JS.trim(comp), count=1)
 
 
 def _semver_comparator_trim_join(match: "re.Match") -> str:
@@ -15061,26 +15052,27 @@ def _semver_comparator_trim(text: str) -> str:
     a match except possibly that last one, and we skip the rest; the result
     is the same as the leftmost-first scan JS performs.
     """
-    if _semver_re().TRIM_EFFECT.search(text) is None:
+    patterns = _semver_re()
+    if patterns.TRIM_EFFECT.search(text) is None:
         # A replacement only deletes a whitespace character that follows the
         # operator or the leading whitespace inside the match, so without a
         # whitespace character right after "<", ">", "=" or whitespace the
         # whole pass is the identity.
         return text
-    if _semver_re().LONG_RUN.search(text) is None:
+    if patterns.LONG_RUN.search(text) is None:
         # Without long runs the plain scan is cheap.
-        return _semver_re().COMPARATOR_TRIM.sub(_semver_comparator_trim_join, text)
+        return patterns.COMPARATOR_TRIM.sub(_semver_comparator_trim_join, text)
     pieces = []
     copied = 0
     position = 0
     length = len(text)
     while position < length:
-        candidate = _semver_re().TRIM_CANDIDATE.search(text, position)
+        candidate = patterns.TRIM_CANDIDATE.search(text, position)
         if candidate is None:
             break
         position = candidate.start()
         if text[position] in _semver_RUN_CHARS:
-            run = _semver_re().RUN.match(text, position)
+            run = patterns.RUN.match(text, position)
             assert run is not None  # a starred class matches, if only the empty string
             run_end = run.end()
             if run_end >= length or text[run_end] not in _semver_ID_START_CHARS:
@@ -15091,7 +15083,7 @@ def _semver_comparator_trim(text: str) -> str:
                 else:
                     position = run_end
                     continue
-        match = _semver_re().COMPARATOR_TRIM.match(text, position)
+        match = patterns.COMPARATOR_TRIM.match(text, position)
         if match is None:
             position += 1
             continue
@@ -15106,17 +15098,18 @@ def _semver_comparator_trim(text: str) -> str:
 
 def _semver_parse_set(text: str) -> List[_semver_Comparator]:
     """One "||" alternative to its comparators (node's Range#parseRange)."""
+    patterns = _semver_re()
     # Strip build metadata so it cannot bleed into the version text.
-    text = _semver_re().BUILD_STRIP.sub("", text)
+    text = patterns.BUILD_STRIP.sub("", text)
     # `1.2.3 - 1.2.4` => `>=1.2.3 <=1.2.4`
-    hyphen = _semver_re().HYPHEN.match(text)
+    hyphen = patterns.HYPHEN.match(text)
     if hyphen is not None:
         text = _semver_hyphen_replace(hyphen)
     # `> 1.2.3 < 1.2.5` => `>1.2.3 <1.2.5`
     text = _semver_comparator_trim(text)
     # `~ 1.2.3` => `~1.2.3`, `^ 1.2.3` => `^1.2.3`
-    text = _semver_re().TILDE_TRIM.sub(lambda m: m.group(1) + "~", text)
-    text = _semver_re().CARET_TRIM.sub(lambda m: m.group(1) + "^", text)
+    text = patterns.TILDE_TRIM.sub(lambda m: m.group(1) + "~", text)
+    text = patterns.CARET_TRIM.sub(lambda m: m.group(1) + "^", text)
 
     # Long inputs often repeat words; rewriting each distinct word once keeps
     # hostile ranges cheap without changing the result (the rewrite is pure).
@@ -15130,11 +15123,11 @@ def _semver_parse_set(text: str) -> List[_semver_Comparator]:
 
     parsed: Dict[str, _semver_Comparator] = {}
     comparators = []
-    for word in _semver_re().WS_RUN.split(" ".join(words)):
+    for word in patterns.WS_RUN.split(" ".join(words)):
         comparator = parsed.get(word)
         if comparator is None:
             # `>=0.0.0` is the same as "*".
-            plain = _semver_re().GTE0.sub("", JS.trim(word), count=1)
+            plain = patterns.GTE0.sub("", JS.trim(word), count=1)
             comparator = parsed[word] = _semver_Comparator(plain)
         comparators.append(comparator)
 
