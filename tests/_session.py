@@ -66,7 +66,9 @@ class Session(object):
         self.lines.put(None)
 
     def _pump_stderr(self):
-        for chunk in iter(lambda: self.proc.stderr.read(4096), b""):
+        # read1: what the pipe holds now (read(4096) would wait for 4,096 bytes or EOF, and a
+        # test waiting for a line on stderr would never see it while the server runs).
+        for chunk in iter(lambda: self.proc.stderr.read1(4096), b""):
             self.stderr_chunks.append(chunk)
 
     # -- sending ---------------------------------------------------------

@@ -93,7 +93,7 @@ class Raw(object):
         self.lines.put(None)
 
     def _pump_err(self):
-        for chunk in iter(lambda: self.proc.stderr.read(4096), b""):
+        for chunk in iter(lambda: self.proc.stderr.read1(4096), b""):  # what the pipe holds now
             self.err.append(chunk)
 
     def write(self, data):

@@ -341,7 +341,10 @@ def test_no_handler_is_installed_from_a_thread_that_is_not_the_main_one(module):
 TRIALS = int(os.environ.get("ADRKIT_SIGNAL_TRIALS", "12"))
 MOMENTS = ("start", "before-answer", "between-frames", "in-flight", "listen", "corpus-load", "after-eof")
 LARGE_CORPUS = 400  # records
-STARTUP_LOST = "Failed checking if argv[0] is an import path entry"  # CPython's own words
+# Where CPython reports a KeyboardInterrupt and carries on, in its own words: the check of the
+# program path, and a callback of the import system (a weakref callback's exception is "ignored"),
+# run while Python starts and the module imports its libraries. Before any handler of ours exists.
+STARTUP_LOST = ("Failed checking if argv[0] is an import path entry", "Exception ignored in")
 WORKERS = 4  # the server's tool workers: calls beyond them are admitted but wait
 
 
@@ -354,6 +357,11 @@ def large_corpus(tmp_path_factory):
         repo.record("%04d-decision-%d.md" % (number, number), title="Decision %d about the wire" % number,
                     extra=extra, body="Some context.\n" * 20)
     return repo.root
+
+
+def lost_in_start_up(stderr):
+    """Did CPython report a KeyboardInterrupt and carry on (the signal lost, as documented)?"""
+    return "KeyboardInterrupt" in stderr and any(words in stderr for words in STARTUP_LOST)
 
 
 def handlers_installed(pid):
@@ -380,7 +388,9 @@ class Trial(object):
         self.modern = self.era == "modern"
         command = hooked_command if self.moment in ("in-flight", "listen", "after-eof") else server_command
         root = large_corpus if self.moment == "corpus-load" else repo_root
-        self.session = wire.Session(command, ["--cwd", root], env={"WIRE_TEST_MARKS": str(marks)})
+        # PYTHONFAULTHANDLER: a server that hangs is sent SIGABRT and its threads' stacks are kept.
+        self.session = wire.Session(command, ["--cwd", root],
+                                    env={"WIRE_TEST_MARKS": str(marks), "PYTHONFAULTHANDLER": "1"})
         self.early = True  # until the handlers are known to be in place
         self.listens = []
 
@@ -443,6 +453,20 @@ class Trial(object):
                 time.sleep(rng.uniform(0, 0.005))
         s.proc.send_signal(SIGNALS[self.signame])
 
+    def stacks(self):
+        """The stderr of a server that did not end, after SIGABRT (faulthandler writes every
+        thread's stack), for the failure message."""
+        s = self.session
+        if hasattr(signal, "SIGABRT"):
+            s.proc.send_signal(signal.SIGABRT)
+            try:
+                s.proc.wait(timeout=HANG_GUARD_S)
+            except subprocess.TimeoutExpired:
+                pass
+            for thread in s._threads:
+                thread.join(HANG_GUARD_S)
+        return s.stderr()
+
     def outcome(self):
         """None when the trial ended as documented, else what went wrong."""
         s = self.session
@@ -451,11 +475,11 @@ class Trial(object):
         except AssertionError as error:
             return "the client's part failed: %s" % (str(error).splitlines() or [""])[0][:300]
         if self.moment == "start" and self.signame == "SIGINT":
-            # Python's start-up may report the KeyboardInterrupt and carry on (while it checks
-            # whether the program path is an import path entry), before any code of ours runs:
-            # the signal is lost, as documented, and the server serves until stdin closes.
-            support.wait_until(lambda: s.proc.poll() is not None or STARTUP_LOST in s.stderr(), HANG_GUARD_S)
-            if s.proc.poll() is None and STARTUP_LOST in s.stderr():
+            # Python's start-up may report the KeyboardInterrupt and carry on (STARTUP_LOST),
+            # before any handler of ours exists: the signal is lost, as documented, and the
+            # server serves until stdin closes.
+            support.wait_until(lambda: s.proc.poll() is not None or lost_in_start_up(s.stderr()), HANG_GUARD_S)
+            if s.proc.poll() is None and lost_in_start_up(s.stderr()):
                 try:
                     assert s.call(1, "ping", modern=self.modern)["result"] == {}
                 except AssertionError as error:
@@ -464,7 +488,7 @@ class Trial(object):
         try:
             status = s.proc.wait(timeout=HANG_GUARD_S)
         except subprocess.TimeoutExpired:
-            return "hung"
+            return "hung; stderr (the stacks after SIGABRT): %s" % self.stacks()[-3000:]
         for thread in s._threads:
             thread.join(HANG_GUARD_S)
         lines = []
@@ -481,7 +505,7 @@ class Trial(object):
             allowed.add(1)
         if status not in allowed:
             return "exit status %s (allowed: %s); stderr: %s" % (status, sorted(allowed), s.stderr()[-500:])
-        if "Traceback" in s.stderr() and not (self.early and (status != 0 or STARTUP_LOST in s.stderr())):
+        if "Traceback" in s.stderr() and not (self.early and (status != 0 or lost_in_start_up(s.stderr()))):
             return "a traceback on stderr: %s" % s.stderr()[-800:]
         closed = []
         for line in lines:
@@ -523,7 +547,7 @@ def test_randomized_signals_at_any_moment_end_the_server_with_0(server_command, 
         moments[trial.moment] = moments.get(trial.moment, 0) + 1
         if problem is not None:
             failures.append("%s: %s" % (trial.describe(), problem))
-    hung = sum(1 for failure in failures if failure.endswith(": hung"))
+    hung = sum(1 for failure in failures if ": hung; " in failure)
     sys.stderr.write("signal trials: seed %d, %d trials %s, %d hung, %d failed\n"
                      % (seed, TRIALS, sorted(moments.items()), hung, len(failures)))
     assert not failures, "ADRKIT_SIGNAL_SEED=%d: %d of %d trials failed (%d hung):\n%s" % (
