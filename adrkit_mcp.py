@@ -60,17 +60,34 @@ import threading
 import time
 import unicodedata
 import urllib.parse
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import (
+    TYPE_CHECKING, Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+)
 # queue, shlex, subprocess and zipfile are imported where they are used: the serve loop, doctor
 # and config need them, an agent's hook run does not (ADR 0018).
 
 # The three runtime dependencies; the .pyz carries all of them. A clear sentence beats a traceback.
+# pathspec is imported here (the globs engine's door is one of its pattern types); PyYAML and idna
+# are only looked for: the YAML engine imports PyYAML when its full route first runs
+# (_yaml_bind_pyyaml), the URL check imports idna at its first joiner, so a hook run that needs
+# neither does not pay for them (ADR 0018).
 try:
+    import importlib.util
     import pathspec
     import pathspec.util
-    import idna
-    import idna.idnadata
-    import idna.intranges
+    for _needed in ("yaml", "idna"):
+        if importlib.util.find_spec(_needed) is None:
+            raise ImportError("No module named %r" % _needed)
+except ImportError as _missing:
+    _hint = ("adrkit-mcp needs PyYAML, pathspec and idna (%s). Install them with: python3 -m pip install "
+             "PyYAML==6.0.3 pathspec==1.1.1 idna==3.20 -- or run the self-contained dist/adrkit-mcp.pyz"
+             % _missing)
+    if __name__ == "__main__":
+        sys.stderr.write("adrkit-mcp: %s\n" % _hint)
+        sys.exit(1)
+    raise ImportError(_hint) from None
+
+if TYPE_CHECKING:  # bound at run time by _yaml_bind_pyyaml(), the first time the full route runs
     from yaml.events import (
         AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
         ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
@@ -83,14 +100,6 @@ try:
         FlowSequenceStartToken, KeyToken, ScalarToken, StreamEndToken, StreamStartToken, TagToken,
         ValueToken
     )
-except ImportError as _missing:
-    _hint = ("adrkit-mcp needs PyYAML, pathspec and idna (%s). Install them with: python3 -m pip install "
-             "PyYAML==6.0.3 pathspec==1.1.1 idna==3.20 -- or run the self-contained dist/adrkit-mcp.pyz"
-             % _missing)
-    if __name__ == "__main__":
-        sys.stderr.write("adrkit-mcp: %s\n" % _hint)
-        sys.exit(1)
-    raise ImportError(_hint) from None
 
 __all__ = ["create_server", "main"]
 
@@ -10765,17 +10774,9 @@ _YAML_TAG_RE = re.compile(r"(?:[0-9A-Za-z\-#;/?:@&=+$_.!~*'()]|%[0-9A-Fa-f]{2})*
 # flow context); everything else is plain content.
 _YAML_PLAIN_STOP_BLOCK = re.compile(r"[ \t\n\r:]")
 _YAML_PLAIN_STOP_FLOW = re.compile(r"[ \t\n\r:,\[\]{}]")
-# Tokens that complete a node (and could be a key or junk after a node).
-_YAML_NODE_END_TOKENS = (ScalarToken, AliasToken, FlowSequenceEndToken, FlowMappingEndToken)
-# Tokens that open a collection item before its content.
-_YAML_ITEM_START_TOKENS = (
-    BlockMappingStartToken,
-    BlockSequenceStartToken,
-    KeyToken,
-    AnchorToken,
-    TagToken,
-    BlockEntryToken,
-)
+# _YAML_NODE_END_TOKENS (tokens that complete a node, and could be a key or junk after one) and
+# _YAML_ITEM_START_TOKENS (tokens that open a collection item before its content) are PyYAML's
+# token classes: _yaml_bind_pyyaml() binds them with the classes.
 
 
 class _YamlSimpleKey(object):
@@ -12279,11 +12280,19 @@ def _yaml_decode_uri_component(text):
     return _YAML_PERCENT_RUN_RE.sub(decode, text)
 
 
-class _YamlParser(_YamlPyParser):
+if TYPE_CHECKING:
+    _YamlParserBase = _YamlPyParser
+else:
+    _YamlParserBase = object  # PyYAML's Parser joins in _yaml_pipeline_class(), when it is imported
+
+
+class _YamlParser(_YamlParserBase):
     """PyYAML's Parser, adjusted where the JS library decides differently.
 
-    Mixed into the pure-Python pipeline together with _YamlScanner (the same
-    mixin arrangement PyYAML's own Loader classes use).
+    Mixed into the pure-Python pipeline together with _YamlScanner and PyYAML's
+    Parser itself (the mixin arrangement PyYAML's own Loader classes use), in
+    that order, so that these methods come first; _yaml_pipeline_class()
+    builds it when PyYAML is first needed.
     """
 
     def __init__(self):
@@ -12847,17 +12856,6 @@ def _yaml_token_name(token):
         DirectiveToken: "directive",
     }
     return names.get(type(token), "token")
-
-
-class _YamlPurePipeline(_YamlScanner, _YamlParser):
-    """Scanner + parser, mixed like PyYAML's Loader classes."""
-
-    def __init__(self, text):
-        _YamlScanner.__init__(self, text)
-        _YamlParser.__init__(self)
-
-    def get_token(self):
-        return _YamlParser.get_token(self)
 
 
 # ---------------------------------------------------------------------------
@@ -14350,9 +14348,59 @@ def _yaml_stringify_value(value):
 # ---------------------------------------------------------------------------
 
 
+def _yaml_bind_pyyaml():
+    """Bind PyYAML's token, event and parser classes, which the full route builds on, as globals.
+
+    PyYAML is imported the first time a text takes the full route, not with the module: the fast
+    path reads most frontmatter without it, and an agent's hook run is shorter by its import
+    (ADR 0018). The names are the ones the TYPE_CHECKING import at the top gives the type checker;
+    binding them twice (two threads) binds the same classes.
+    """
+    global AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent
+    global ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent, _YamlPyParser
+    global AliasToken, AnchorToken, BlockEndToken, BlockEntryToken, BlockMappingStartToken
+    global BlockSequenceStartToken, DirectiveToken, DocumentEndToken, DocumentStartToken
+    global FlowEntryToken, FlowMappingEndToken, FlowMappingStartToken, FlowSequenceEndToken
+    global FlowSequenceStartToken, KeyToken, ScalarToken, StreamEndToken, StreamStartToken, TagToken
+    global ValueToken, _YAML_NODE_END_TOKENS, _YAML_ITEM_START_TOKENS
+    from yaml.events import (
+        AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
+        ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
+    )
+    from yaml.parser import Parser as _YamlPyParser
+    from yaml.tokens import (
+        AliasToken, AnchorToken, BlockEndToken, BlockEntryToken, BlockMappingStartToken,
+        BlockSequenceStartToken, DirectiveToken, DocumentEndToken, DocumentStartToken,
+        FlowEntryToken, FlowMappingEndToken, FlowMappingStartToken, FlowSequenceEndToken,
+        FlowSequenceStartToken, KeyToken, ScalarToken, StreamEndToken, StreamStartToken, TagToken,
+        ValueToken
+    )
+    _YAML_NODE_END_TOKENS = (ScalarToken, AliasToken, FlowSequenceEndToken, FlowMappingEndToken)
+    _YAML_ITEM_START_TOKENS = (BlockMappingStartToken, BlockSequenceStartToken, KeyToken,
+                               AnchorToken, TagToken, BlockEntryToken)
+
+
+@functools.lru_cache(maxsize=None)
+def _yaml_pipeline_class():
+    """The full route's scanner and parser, mixed like PyYAML's Loader classes (built once)."""
+    _yaml_bind_pyyaml()
+
+    class _YamlPurePipeline(_YamlScanner, _YamlParser, _YamlPyParser):
+        """Scanner + parser: our scanner and parser rules ahead of PyYAML's Parser."""
+
+        def __init__(self, text):
+            _YamlScanner.__init__(self, text)
+            _YamlParser.__init__(self)
+
+        def get_token(self):
+            return _YamlParser.get_token(self)
+
+    return _YamlPurePipeline
+
+
 def _yaml_compose_pure(source):
     """Pure-Python path: (root node or None, pending-error holder)."""
-    pipeline = _YamlPurePipeline(source)
+    pipeline = _yaml_pipeline_class()(source)
     composer = _YamlComposer(pipeline, lambda: pipeline.yaml_doc_version == "1.1", pipeline)
     return composer, pipeline
 
@@ -15387,8 +15435,9 @@ def _url_joiner_ok(label, index):
 
 
 def _url_joining_type(ch):
-    for kind, ranges in idna.idnadata.joining_types.items():
-        if idna.intranges.intranges_contain(ord(ch), ranges):
+    from idna import idnadata, intranges  # imported at the first joiner, not at start-up
+    for kind, ranges in idnadata.joining_types.items():
+        if intranges.intranges_contain(ord(ch), ranges):
             return kind
     return None
 

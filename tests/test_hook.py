@@ -489,3 +489,70 @@ def test_a_committed_settings_json_runs_the_hook_on_a_teammates_clone(root, buil
     assert "ok    Claude Code hook in .claude/settings.json: PreToolUse \"%s\"" % MATCHER in result.stdout
     assert ("ok    the configured Claude Code hook (.claude/settings.json) answered for "
             "src/db/pool.ts") in result.stdout
+
+
+# ---- what an edit loads (ADR 0018) -------------------------------------------------------------
+
+LOADED_AFTER_HOOK = r"""
+import io, json, sys
+sys.path.insert(0, sys.argv[1])
+import adrkit_mcp
+sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode("utf-8")), encoding="utf-8")
+status = adrkit_mcp.main(["hook", "--format", "claude"])
+sys.stderr.write(json.dumps({"status": status, "loaded": sorted(
+    name for name in ("yaml", "idna") if name in sys.modules)}) + "\n")
+"""
+
+
+def loaded_after_hook(folder, path):
+    """(the hook's context, which of PyYAML and idna the process had imported by its end)."""
+    result = subprocess.run(
+        [sys.executable, "-c", LOADED_AFTER_HOOK, str(MODULE.parent),
+         json.dumps(event("Edit", str(folder / path), folder))],
+        cwd=str(folder), env=base_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    report = json.loads(result.stderr.decode("utf-8").splitlines()[-1])
+    assert report["status"] == 0, result.stderr
+    result.stderr = b""
+    return context_of(result), report["loaded"]
+
+
+def test_an_edit_over_plain_frontmatter_imports_neither_pyyaml_nor_idna(root):
+    """The YAML engine's fast path reads every record of the fixture; PyYAML, which only its full
+    route builds on, and idna, which only a URL with a joiner needs, are never imported."""
+    text, loaded = loaded_after_hook(root, "src/db/pool.ts")
+    assert len(decision_lines(text)) == 3
+    assert loaded == []
+
+
+def test_a_record_that_needs_the_full_yaml_route_loads_pyyaml_then(tmp_path):
+    """An anchor is beyond the fast path: the full route imports PyYAML on first use and the
+    record reads as the reference reads it (the aliased pattern governs the file)."""
+    top = tmp_path / "repo"
+    write_records(top, RECORDS[:1])
+    support.git("init", "-q", cwd=top)
+    (top / "docs" / "adr" / "0011-anchored.md").write_text(
+        '---\nid: "0011"\ntitle: &t "Anchored title"\nstatus: "accepted"\ndate: "2026-01-05"\n'
+        'deciders: &d ["team:platform"]\naffects:\n  - type: path\n    pattern: &p "src/api/**"\n'
+        '  - type: path\n    pattern: *p\n---\nWhy.\n', encoding="utf-8")
+    text, loaded = loaded_after_hook(top, "src/api/handler.ts")
+    assert '- ADR 0011 "Anchored title" (accepted): it governs this file; follow it.' in text
+    assert loaded == ["yaml"]
+
+
+def test_a_missing_pyyaml_is_named_at_start_up_not_at_the_first_record(tmp_path):
+    """PyYAML is imported late, but looked for with the other dependencies: a checkout without it
+    says which package is missing and how to install it, before serving anything."""
+    import idna
+    import pathspec
+    only = tmp_path / "packages"
+    only.mkdir()
+    for package in (pathspec, idna):
+        shutil.copytree(os.path.dirname(package.__file__), str(only / package.__name__))
+    env = base_env(PYTHONPATH=str(only))
+    result = subprocess.run([sys.executable, "-S", str(MODULE), "--version"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    assert result.returncode == 1 and result.stdout == b""
+    message = result.stderr.decode("utf-8")
+    assert message.startswith("adrkit-mcp: adrkit-mcp needs PyYAML, pathspec and idna "
+                              "(No module named 'yaml')"), message
+    assert "python3 -m pip install PyYAML==6.0.3" in message and message.count("\n") == 1
