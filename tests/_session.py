@@ -18,7 +18,6 @@ import os
 import queue
 import signal
 import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -54,22 +53,9 @@ class Session(object):
         self.checker = FrameChecker()
         self.lines = queue.Queue()
         self.stderr_chunks = []
-        self._threads = [threading.Thread(target=self._pump_stderr, daemon=True)]
+        self._threads = [support.pump_chunks(self.proc.stderr, self.stderr_chunks)]
         if stdout is subprocess.PIPE:
-            self._threads.append(threading.Thread(target=self._pump_stdout, daemon=True))
-        for t in self._threads:
-            t.start()
-
-    def _pump_stdout(self):
-        for line in iter(self.proc.stdout.readline, b""):
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def _pump_stderr(self):
-        # read1: what the pipe holds now (read(4096) would wait for 4,096 bytes or EOF, and a
-        # test waiting for a line on stderr would never see it while the server runs).
-        for chunk in iter(lambda: self.proc.stderr.read1(4096), b""):
-            self.stderr_chunks.append(chunk)
+            self._threads.append(support.pump_lines(self.proc.stdout, self.lines))
 
     # -- sending ---------------------------------------------------------
 

@@ -27,6 +27,31 @@ import time
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODULE_PATH = os.path.join(REPO_ROOT, "adrkit_mcp.py")
+def pump_lines(stream, lines):
+    """Start a daemon thread that puts each line of `stream` on the queue `lines`, then None at
+    EOF; returns the thread. For a child's stdout, read line by line as frames arrive."""
+    def pump():
+        for line in iter(stream.readline, b""):
+            lines.put(line)
+        lines.put(None)
+    thread = threading.Thread(target=pump, daemon=True)
+    thread.start()
+    return thread
+
+
+def pump_chunks(stream, chunks):
+    """Start a daemon thread that appends to the list `chunks` whatever `stream` holds, as it
+    arrives, until EOF; returns the thread. For a child's stderr: read1 returns what the pipe
+    holds now, where read(4096) would wait for 4,096 bytes or EOF, and a test waiting for a line
+    on the stderr of a running server would never see it."""
+    def pump():
+        for chunk in iter(lambda: stream.read1(4096), b""):
+            chunks.append(chunk)
+    thread = threading.Thread(target=pump, daemon=True)
+    thread.start()
+    return thread
+
+
 def hang_guard(function, seconds, what="the call"):
     """function()'s value; fails when it has not returned after `seconds`.
 

@@ -81,20 +81,11 @@ class Raw(object):
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self.lines = queue.Queue()
         self.err = []
-        threading.Thread(target=self._pump_err, daemon=True).start()
+        support.pump_chunks(self.proc.stderr, self.err)
 
     def start_reading(self):
-        threading.Thread(target=self._pump_out, daemon=True).start()
+        support.pump_lines(self.proc.stdout, self.lines)
         return self
-
-    def _pump_out(self):
-        for out in iter(self.proc.stdout.readline, b""):
-            self.lines.put(out)
-        self.lines.put(None)
-
-    def _pump_err(self):
-        for chunk in iter(lambda: self.proc.stderr.read1(4096), b""):  # what the pipe holds now
-            self.err.append(chunk)
 
     def write(self, data):
         self.proc.stdin.write(data)
