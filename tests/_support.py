@@ -294,6 +294,11 @@ def run_unprivileged(function):
     # uid 65534 may not be allowed to read (e.g. a pyenv under /root): load them now.
     for encoding in ("utf-8", "utf-16-be", "utf-16-le", "utf-16", "utf-32-be", "ascii", "latin-1", "idna"):
         "x".encode(encoding)
+    # So do two of the module's libraries (ADR 0018): PyYAML when a text first takes the YAML
+    # engine's full route (an anchor does), idna's tables at the first URL host with a joiner.
+    M.FrontmatterYaml.load("loaded: &now yes\n")
+    import idna.idnadata  # noqa: F401
+    import idna.intranges  # noqa: F401
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # child: never returns into pytest
