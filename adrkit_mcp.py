@@ -6791,7 +6791,7 @@ def _config_portable_notes(program: str, others: List[str]) -> List[str]:
              "from a desktop may not see the shell's PATH; on Windows write py or python "
              "instead)%s." % (program, _config_portable_python,
                               "" if program.endswith(".pyz") else
-                              ", plus PyYAML and pathspec installed for it (the .pyz carries both)")]
+                              ", plus PyYAML, pathspec and idna installed for it (the .pyz carries all three)")]
     if others:
         notes.append("%s: per-user configuration, so the snippet keeps absolute paths"
                      % ", ".join(others))

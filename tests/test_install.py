@@ -7,8 +7,8 @@ and which each give a working `adrkit-mcp` once installed in a fresh environment
 
 Everything they write goes to this test's temporary folder: HOME, PIPX_HOME and its bin and man
 folders, uv's cache, tool and Python folders, the XDG folders.  They need the package index (PyPI)
-for setuptools, PyYAML and pathspec.  pipx and uv come pinned from requirements-dev.txt; where one
-is missing its test skips and says so.  All are marked `slow`.
+for setuptools, PyYAML, pathspec and idna.  pipx and uv come pinned from requirements-dev.txt;
+where one is missing its test skips and says so.  All are marked `slow`.
 """
 
 import importlib.util
