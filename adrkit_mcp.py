@@ -10602,8 +10602,9 @@ every string the other vector files load to (tests/test_vectors_yaml_stringify.p
 #   _YamlScanner   a PyYAML-compatible token producer written against the
 #                  YAML 1.2 lexical rules as the JS lexer applies them, which
 #                  raises JS error codes where the JS library reports errors;
-#   _YamlParser    a subclass of PyYAML's event Parser with JS-style directive,
-#                  document and property handling and JS error codes;
+#   _YamlParser    PyYAML's event Parser adjusted for JS-style directive,
+#                  document and property handling and JS error codes (its rules
+#                  mixed ahead of PyYAML's Parser when PyYAML is first imported);
 #   _YamlComposer  builds a small node graph from the parser's events, resolving
 #                  scalars with the core (or, under %YAML 1.1, the 1.1) schema
 #                  and enforcing unique keys;
