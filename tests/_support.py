@@ -10,6 +10,8 @@
   root privileges, which is the only way to make ``chmod 000`` mean something
   when the suite runs as root; ``run_main`` runs the module's command line in
   this process (or that child), ``working_directory`` puts the folder back.
+* ``pump_lines`` and ``pump_chunks`` read a child's stdout and stderr in
+  daemon threads (the one pair of pipe pumps the wire tests use).
 
 Python 3.9+, standard library and pytest only.
 """
@@ -27,6 +29,8 @@ import time
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODULE_PATH = os.path.join(REPO_ROOT, "adrkit_mcp.py")
+
+
 def pump_lines(stream, lines):
     """Start a daemon thread that puts each line of `stream` on the queue `lines`, then None at
     EOF; returns the thread. For a child's stdout, read line by line as frames arrive."""

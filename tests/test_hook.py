@@ -510,9 +510,11 @@ def loaded_after_hook(folder, path):
         [sys.executable, "-c", LOADED_AFTER_HOOK, str(MODULE.parent),
          json.dumps(event("Edit", str(folder / path), folder))],
         cwd=str(folder), env=base_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
-    report = json.loads(result.stderr.decode("utf-8").splitlines()[-1])
+    lines = result.stderr.decode("utf-8").splitlines()
+    assert len(lines) == 1, result.stderr  # the report, and nothing from the hook
+    report = json.loads(lines[0])
     assert report["status"] == 0, result.stderr
-    result.stderr = b""
+    result.stderr = b""  # the report is this harness's own line: context_of checks the rest
     return context_of(result), report["loaded"]
 
 
