@@ -87,20 +87,6 @@ except ImportError as _missing:
         sys.exit(1)
     raise ImportError(_hint) from None
 
-if TYPE_CHECKING:  # bound at run time by _yaml_bind_pyyaml(), the first time the full route runs
-    from yaml.events import (
-        AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
-        ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
-    )
-    from yaml.parser import Parser as _YamlPyParser
-    from yaml.tokens import (
-        AliasToken, AnchorToken, BlockEndToken, BlockEntryToken, BlockMappingStartToken,
-        BlockSequenceStartToken, DirectiveToken, DocumentEndToken, DocumentStartToken,
-        FlowEntryToken, FlowMappingEndToken, FlowMappingStartToken, FlowSequenceEndToken,
-        FlowSequenceStartToken, KeyToken, ScalarToken, StreamEndToken, StreamStartToken, TagToken,
-        ValueToken
-    )
-
 __all__ = ["create_server", "main"]
 
 
@@ -12281,7 +12267,8 @@ def _yaml_decode_uri_component(text):
     return _YAML_PERCENT_RUN_RE.sub(decode, text)
 
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the type checker sees PyYAML's Parser; _yaml_bind_pyyaml() binds the rest
+    from yaml.parser import Parser as _YamlPyParser
     _YamlParserBase = _YamlPyParser
 else:
     _YamlParserBase = object  # PyYAML's Parser joins in _yaml_pipeline_class(), when it is imported
@@ -14354,8 +14341,7 @@ def _yaml_bind_pyyaml():
 
     PyYAML is imported the first time a text takes the full route, not with the module: the fast
     path reads most frontmatter without it, and an agent's hook run is shorter by its import
-    (ADR 0018). The names are the ones the TYPE_CHECKING import at the top gives the type checker;
-    binding them twice (two threads) binds the same classes.
+    (ADR 0018). Binding them twice (two threads) binds the same classes.
     """
     global AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent
     global ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent, _YamlPyParser
