@@ -1535,7 +1535,7 @@ SERVER_NAME = "adrkit-mcp"
 SERVER_VERSION = __version__  # the one version literal, at the top of the module
 DEFAULT_ADR_DIR = "docs/adr"
 
-MAX_SOURCE_BYTES = 64 * 1024          # a record file larger than this is never read
+MAX_SOURCE_BYTES = 64 * 1024          # a record file larger than this is never read whole
 PAGE_DEFAULT, PAGE_MIN, PAGE_MAX = 20, 1, 100
 LIMITS: Dict[str, Any] = {  # (min, max) pairs; cursor and text are single caps
     "query": (1, 256),                # UTF-16 code units, non-empty after trim
@@ -3600,8 +3600,12 @@ _wall_clock_ns = time.time_ns
 _GATE_POLL_S = 0.05
 
 
-def _read_candidate(dir_fd, dir_path, name):
+def _read_candidate(dir_fd, dir_path, name, large_prefix=False):
     """(bytes, identity) of one candidate, or (reason, detail): 'stat-error', 'too-large', 'file-read'.
+
+    A file over MAX_SOURCE_BYTES is never read whole: its detail is None, or with
+    `large_prefix` its first MAX_SOURCE_BYTES bytes up to the last complete line
+    (_capped_prefix), which is what `--from madr` needs of it to number the folder.
 
     The file is opened without following symlinks and checked through its own
     descriptor, so what is read is the regular file that was examined. Where
@@ -3640,7 +3644,7 @@ def _read_candidate(dir_fd, dir_path, name):
                     or _stat_identity(again)[:2] != _stat_identity(info)[:2]):
                 return "stat-error", None
         if info.st_size > MAX_SOURCE_BYTES:
-            return "too-large", None
+            return "too-large", _capped_prefix(fd) if large_prefix else None
         # Read until st_size bytes are in, asking for one byte more: a file that grew or shrank
         # while read ends with another total, and the post-load identity check covers the rest.
         chunks, total = [], 0
@@ -3783,6 +3787,20 @@ class _Load(object):
 
     def reused_everything(self):
         return self.recheck_upto == 0 and not self.pre_read_findings
+
+
+def _capped_prefix(fd: int) -> bytes:
+    """The first MAX_SOURCE_BYTES bytes of an open file, cut after their last line end (LF or
+    CR): never a part line, so a cut `---x` line cannot read as a closing fence."""
+    chunks, total = [], 0
+    while total < MAX_SOURCE_BYTES:
+        chunk = os.read(fd, MAX_SOURCE_BYTES - total)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    data = b"".join(chunks)
+    return data[:max(data.rfind(b"\n"), data.rfind(b"\r")) + 1]
 
 
 def _read_outcome(reason, detail, path, parsed, pre_read):
@@ -4046,7 +4064,7 @@ class _MadrLoad(object):
                 self.checked.append((folder, name, memo.identity))
                 return
         self.read_any = True
-        data, identity = _read_candidate(fd, folder, name)
+        data, identity = _read_candidate(fd, folder, name, large_prefix=True)
         if isinstance(data, bytes):
             self.memos[key] = _MadrMemo(identity, _settled(identity, self.started_ns), data)
             self.checked.append((folder, name, identity))
@@ -4070,8 +4088,12 @@ class _MadrLoad(object):
         candidate cannot be read: the reference's run then stops before writing anything)."""
         if any(not isinstance(data, bytes) and data[0] != "too-large" for data in self.files.values()):
             return {}
-        files = [MadrImport.File(prefix + "/".join(key), key[-1], len(key) > 1, data.decode("utf-8", "replace"))
-                 for key, data in self.files.items() if isinstance(data, bytes)]
+        # A file over the cap takes part through its capped prefix, which holds what decides its
+        # outcome and id (fence, frontmatter, first heading) unless those lie past 64 KiB; the
+        # text migrate would write for it is never served (the file stays `record-too-large`).
+        files = [MadrImport.File(prefix + "/".join(key), key[-1], len(key) > 1,
+                                 (data if isinstance(data, bytes) else data[1]).decode("utf-8", "replace"))
+                 for key, data in self.files.items() if isinstance(data, bytes) or data[1] is not None]
         texts = {}  # type: Dict[str, str]
         run = MadrImport.migrate(files, record_names, False, lambda file, name: False,
                                  lambda file, text, name: texts.__setitem__(file.path, text), self.cache.imports)

@@ -290,6 +290,67 @@ def test_from_madr_never_reads_a_file_over_the_cap(folder):
     assert ("record-too-large", "docs/adr/0009-big.md") in rules
 
 
+def _numbered_like_a_file_over_the_cap(root, intro=b""):
+    """0001-big.md over the cap and 0001-use-a.md, both numbered 0001: the reference's migrate
+    (CLI 0.8.0) gives big 0001 (first in its order) and use-a the next free number, 0002."""
+    adr = root / "docs" / "adr"
+    adr.mkdir(parents=True)
+    (root / ".git").mkdir()
+    (adr / "0001-use-a.md").write_bytes(b"# Use A\n\n## Status\n\nAccepted\n")
+    (adr / "0001-big.md").write_bytes(intro + b"# Big one\n\n## Status\n\nAccepted\n\n"
+                                      + (b"word " * 20 + b"\n") * 700)
+    return root
+
+
+def test_from_madr_numbers_a_file_over_the_cap_from_its_first_64_kib(tmp_path):
+    # The oversized file is still never served, but it takes its number in the migration the
+    # folder is read as, so the other 0001 file gets 0002 as on the reference's migrated copy.
+    root = _numbered_like_a_file_over_the_cap(tmp_path)
+    _, answer = call(root, "search_decisions", {"query": "use"})
+    assert [(item["id"], item["sourcePath"]) for item in answer["result"]["items"]] == [
+        ("0002", "docs/adr/0001-use-a.md")]
+    rules = [(finding["rule"], finding["path"]) for finding in answer["result"]["findings"]["items"]]
+    assert ("record-too-large", "docs/adr/0001-big.md") in rules
+    assert answer["corpusHealth"]["excludedCount"] == 1
+    # As our migrate leaves the folder (which reads every file whole, as the reference's does).
+    import shutil
+    migrated = tmp_path / "migrated"
+    shutil.copytree(str(root), str(migrated))
+    assert run(["migrate", "--from", "madr"], migrated)[0] == 0
+    for tool, arguments in [("search_decisions", {"query": "use"}), ("get_decision", {"ref": "0002"}),
+                            ("get_decision", {"ref": "0001"})]:
+        ours, theirs = call(root, tool, arguments)[1], call(migrated, tool, arguments, source=None)[1]
+        ours.pop("corpusHealth")
+        theirs.pop("corpusHealth")  # the fingerprint hashes other bytes: the conformance rule
+        assert ours == theirs, tool
+
+
+def test_from_madr_a_title_past_the_first_64_kib_takes_no_number(tmp_path):
+    # The documented departure (README, ADR 0017): what decides a file's number must lie in its
+    # first 64 KiB; here the title does not, so big takes no number and use-a keeps 0001, where
+    # the reference's migrate reads the whole file and gives use-a 0002.
+    root = _numbered_like_a_file_over_the_cap(tmp_path, intro=b"An introduction line.\n" * 3200)
+    _, answer = call(root, "search_decisions", {"query": "use"})
+    assert [item["id"] for item in answer["result"]["items"]] == ["0001"]
+
+
+def test_the_capped_prefix_ends_at_the_last_line_end(tmp_path):
+    path = tmp_path / "big.md"
+    path.write_bytes(b"---\n" + b"a" * (M.MAX_SOURCE_BYTES - 8) + b"\r\n---x" + b"y" * 100)
+    fd = os.open(str(path), os.O_RDONLY)
+    try:
+        prefix = M._capped_prefix(fd)
+    finally:
+        os.close(fd)
+    assert prefix == b"---\n" + b"a" * (M.MAX_SOURCE_BYTES - 8) + b"\r\n"
+    path.write_bytes(b"z" * (M.MAX_SOURCE_BYTES + 10))
+    fd = os.open(str(path), os.O_RDONLY)
+    try:
+        assert M._capped_prefix(fd) == b""
+    finally:
+        os.close(fd)
+
+
 # ---------------------------------------------------------------------------
 # Cases the differential tester found (tools/difftest.py --from madr), each with the answer the
 # reference CLI gave on the same files
