@@ -20,6 +20,7 @@ ADRKIT_TEST_MODULE=/path/to/adrkit_mcp.py tests another copy of the module.
 import io
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -595,6 +596,73 @@ def test_an_event_no_agent_sends_is_refused_when_no_format_is_given(root):
     assert len(lines) == 1 and '"Stop", no agent\'s edit event' in lines[0]
     lines = neutral("claude", run_hook({"hello": "world"}))
     assert len(lines) == 1 and "none of the agents' edit events" in lines[0]
+
+
+# ---- what config prints and what doctor says, in-process ----------------------------------------
+
+def recorded_tools(agent):
+    """The tool names of the agent's recorded edit events (every editing tool it has today)."""
+    names = set()
+    for case in RECORDED:
+        if case["agent"] == agent and case["edits"]:
+            event = case["event"]
+            names.add(event.get("tool_name") or event.get("toolName") or event["preToolUse"]["toolName"])
+    return sorted(names)
+
+
+# How each agent applies a matcher to a tool name (ADR 0018 cites each): Claude Code plain names or
+# a searched regex; Codex and Gemini CLI search the regex; Copilot CLI anchors it (^(?:P)$); VS Code
+# ignores matchers, but Copilot CLI, which reads the same folder, applies them with Claude's rules.
+def selects(agent, matcher, tool):
+    if agent == "copilot":
+        return re.fullmatch("(?:%s)" % matcher, tool) is not None
+    if agent in ("claude", "vscode") and re.fullmatch(r"[A-Za-z0-9_|]+", matcher):
+        return tool in matcher.split("|")
+    return re.search(matcher, tool) is not None
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "vscode", "copilot", "gemini"])
+def test_config_prints_a_matcher_that_covers_every_editing_tool(root, agent):
+    with support.working_directory():
+        status, out, err = support.run_main(["config", AGENT_IDS[agent], "--hook", "--cwd", str(root)], root,
+                                            hidden=HIDDEN)
+    assert status == 0, err
+    [(_, matcher, _)] = shell_commands(agent, json.loads(out))
+    tools = recorded_tools(agent)
+    assert tools and [tool for tool in tools if not selects(agent, matcher, tool)] == [], matcher
+    if agent == "vscode":  # the setting VS Code needs for the Claude file, and that this one needs none
+        assert "chat.useClaudeHooks" in err and "off by default" in err and "no setting" in err
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Cline runs hooks on macOS and Linux; the shell entries need sh")
+def test_doctor_says_when_an_agent_would_not_run_an_entry(root, tmp_path):
+    project = tmp_path / "p"
+    shutil.copytree(str(root), str(project))
+    (project / "src" / "db").mkdir(parents=True, exist_ok=True)
+    (project / "src" / "db" / "pool.ts").write_text("export {}\n")
+    program = "%s %s hook" % (shlex.quote(sys.executable), shlex.quote(str(MODULE)))
+    (project / ".github" / "hooks").mkdir(parents=True)
+    (project / ".github" / "hooks" / "adrkit.json").write_text(json.dumps({"version": 1, "hooks": {"postToolUse": [
+        {"type": "command", "bash": program + " --format copilot", "matcher": "edit|create"}]}}))
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"hooks": [{"type": "command", "command": program + " --format vscode"}]}]}}))
+    (project / ".clinerules" / "hooks").mkdir(parents=True)
+    (project / ".clinerules" / "hooks" / "PreToolUse").write_text("#!/bin/sh\nexec %s --format cline\n" % program)
+    with support.working_directory():
+        _, out, _ = support.run_main(["doctor", "--cwd", str(project)], project, hidden=HIDDEN)
+    assert ("its matcher misses apply_patch, str_replace_editor: GitHub Copilot CLI would not run it for "
+            "them (config copilot-cli --hook prints one that covers them)") in out
+    assert ("VS Code runs hooks of .claude/settings.json only with the setting chat.useClaudeHooks on "
+            "(off by default)") in out
+    assert "Cline would not run it: it is not executable (chmod +x .clinerules/hooks/PreToolUse)" in out
+    # With the setting on, and the file executable, nothing is left to say about either.
+    (project / ".vscode").mkdir()
+    (project / ".vscode" / "settings.json").write_text('{\n  // ours\n  "chat.useClaudeHooks": true\n}\n')
+    (project / ".clinerules" / "hooks" / "PreToolUse").chmod(0o755)
+    for entry in support.M._doctor_hook_entries(None, str(project)):
+        if entry.format in ("vscode", "cline"):
+            assert support.M._doctor_hook_unrun(entry, str(project)) is None, entry
 
 
 # ---- config <agent> --hook, run as each agent runs it, from a teammate's clone ---------------
