@@ -1910,67 +1910,77 @@ TOOL_OUTPUT_SCHEMAS = {
 # module, and by the early gate build.py copies into the .pyz entry point together with
 # hook_gate, so an event for a tool that edits nothing is answered before anything else loads.
 #
-#   marks    keys (dotted, `.0` indexes a list) every event of the agent carries: the detection
+#   marks    keys (dotted, `.0` indexes a list) every event of the agent carries: the detection;
+#            `not`, keys no event of the agent carries (Copilot CLI runs .claude/settings.json
+#            entries with its own PascalCase event, which has a `timestamp` Claude Code never sends)
 #   event    where the event name is, and `events` the names that mean "about to edit" (or "just
 #            edited", where only that event can carry context); copilot's camelCase payloads carry
 #            no name: its postToolUse is the one with a toolResult, resultType "success"
 #   tool     where the tool name is; `input`, where its arguments are (an object, or JSON text)
-#   tools    the editing tools, each with where its path is in the arguments: `field`, a list of
-#            objects `list[].field`, or a patch's text `patch:field` (every file it names)
+#   tools    the editing tools, each with the places its paths may be in the arguments, tried in
+#            turn (the first present answers): `field` (a path or a file:// URI), a list of objects
+#            `list[].field`, a patch's text `patch:field` (every file it names; `patch:` alone: the
+#            arguments are the patch itself), or a shell command `shell:field`, an edit only when
+#            it runs apply_patch (Codex intercepts `apply_patch <<'EOF'` run through its shell)
 #   base     where a relative path starts (the first key present; else the root)
 #   root     the repository root when neither --cwd nor ADRKIT_MCP_CWD says it (first key
 #            present, then `root_env`, then the working directory)
 #   answer   the output: `hookSpecificOutput` {hookEventName, additionalContext}, or one field
 #            holding the text (cline's with "cancel": false beside it)
 #   neutral  what to print when there is nothing to say, where the agent reads no output as an
-#            error or as a decision ("" prints nothing)
+#            error or as a decision, or shows the hook's stderr when stdout is empty (Gemini CLI:
+#            hookRunner.ts parses stderr then and shows it as a systemMessage); "" prints nothing
 
 HOOK_FORMATS: Dict[str, Dict[str, Any]] = {
     "claude": {
-        "agent": "Claude Code", "marks": ["tool_name"], "event": "hook_event_name",
-        "events": ["PreToolUse"], "tool": "tool_name", "input": "tool_input",
-        "tools": {"Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path",
-                  "Write": "file_path"},
+        "agent": "Claude Code", "marks": ["tool_name"], "not": ["timestamp"],
+        "event": "hook_event_name", "events": ["PreToolUse"], "tool": "tool_name",
+        "input": "tool_input",
+        "tools": {"Edit": ["file_path"], "MultiEdit": ["file_path"],
+                  "NotebookEdit": ["notebook_path"], "Write": ["file_path"]},
         "base": ["cwd"], "root": ["cwd"], "root_env": ["CLAUDE_PROJECT_DIR"],
         "answer": "hookSpecificOutput", "neutral": ""},
     "codex": {
-        "agent": "Codex CLI", "marks": ["tool_name"], "event": "hook_event_name",
+        "agent": "Codex CLI", "marks": ["tool_name"], "not": [], "event": "hook_event_name",
         "events": ["PreToolUse"], "tool": "tool_name", "input": "tool_input",
-        "tools": {"apply_patch": "patch:command"},
+        "tools": {"Bash": ["shell:command"], "apply_patch": ["patch:command"]},
         "base": ["cwd"], "root": ["cwd"], "root_env": [],
         "answer": "hookSpecificOutput", "neutral": ""},
     "vscode": {
-        "agent": "VS Code", "marks": ["tool_name"], "event": "hook_event_name",
+        "agent": "VS Code", "marks": ["tool_name"], "not": [], "event": "hook_event_name",
         "events": ["PreToolUse"], "tool": "tool_name", "input": "tool_input",
-        "tools": {"apply_patch": "patch:input", "create_file": "filePath",
-                  "edit_notebook_file": "filePath", "insert_edit_into_file": "filePath",
-                  "multi_replace_string_in_file": "replacements[].filePath",
-                  "replace_string_in_file": "filePath"},
+        "tools": {"apply_patch": ["patch:input"], "create_file": ["filePath"],
+                  "edit_notebook_file": ["filePath"], "insert_edit_into_file": ["filePath"],
+                  "multi_replace_string_in_file": ["replacements[].filePath"],
+                  "replace_string_in_file": ["filePath"]},
         "base": ["cwd"], "root": ["cwd"], "root_env": [],
         "answer": "hookSpecificOutput", "neutral": ""},
     "copilot": {
-        "agent": "GitHub Copilot CLI", "marks": ["toolName", "toolResult"],
+        "agent": "GitHub Copilot CLI", "marks": ["toolName", "toolResult"], "not": [],
         "event": "toolResult.resultType", "events": ["success"], "tool": "toolName",
-        "input": "toolArgs", "tools": {"create": "path", "edit": "path"},
+        "input": "toolArgs",
+        "tools": {"apply_patch": ["patch:", "patch:input"], "create": ["path"], "edit": ["path"],
+                  "str_replace_editor": ["path"]},
         "base": ["cwd"], "root": ["cwd"], "root_env": [],
         "answer": "additionalContext", "neutral": ""},
     "gemini": {
-        "agent": "Gemini CLI", "marks": ["tool_name"], "event": "hook_event_name",
+        "agent": "Gemini CLI", "marks": ["tool_name"], "not": [], "event": "hook_event_name",
         "events": ["AfterTool"], "tool": "tool_name", "input": "tool_input",
-        "tools": {"replace": "file_path", "write_file": "file_path"},
+        "tools": {"replace": ["file_path"], "write_file": ["file_path"]},
         "base": ["cwd"], "root": ["cwd"], "root_env": ["GEMINI_PROJECT_DIR"],
-        "answer": "hookSpecificOutput", "neutral": ""},
+        "answer": "hookSpecificOutput", "neutral": "{}"},
     "cursor": {
-        "agent": "Cursor", "marks": ["tool_name", "workspace_roots"], "event": "hook_event_name",
-        "events": ["postToolUse"], "tool": "tool_name", "input": "tool_input",
-        "tools": {"Edit": "file_path", "MultiEdit": "file_path", "Write": "file_path"},
+        "agent": "Cursor", "marks": ["tool_name", "workspace_roots"], "not": [],
+        "event": "hook_event_name", "events": ["postToolUse"], "tool": "tool_name",
+        "input": "tool_input",
+        "tools": {"Edit": ["file_path"], "MultiEdit": ["file_path"], "Write": ["file_path"]},
         "base": ["cwd", "workspace_roots.0"], "root": ["workspace_roots.0"], "root_env": [],
         "answer": "additional_context", "neutral": "{}"},
     "cline": {
-        "agent": "Cline", "marks": ["hookName", "preToolUse"], "event": "hookName",
+        "agent": "Cline", "marks": ["hookName", "preToolUse"], "not": [], "event": "hookName",
         "events": ["PreToolUse"], "tool": "preToolUse.toolName", "input": "preToolUse.parameters",
-        "tools": {"apply_patch": "patch:input", "new_rule": "path", "replace_in_file": "path",
-                  "write_to_file": "path"},
+        "tools": {"apply_patch": ["patch:input", "patch:"], "editor": ["path"],
+                  "new_rule": ["path"], "replace_in_file": ["path"], "write_to_file": ["path"]},
         "base": ["workspaceRoots.0"], "root": ["workspaceRoots.0"], "root_env": [],
         "answer": "contextModification", "neutral": "{\"cancel\": false}"},
 }
@@ -1979,6 +1989,10 @@ HOOK_FORMATS: Dict[str, Dict[str, Any]] = {
 HOOK_DETECTION_ORDER = ("cline", "copilot", "cursor", "gemini", "codex", "vscode", "claude")
 HOOK_FORMAT_NAMES = ("claude", "codex", "vscode", "copilot", "gemini", "cursor", "cline")
 HOOK_PATCH_HEADERS = ("*** Add File: ", "*** Delete File: ", "*** Update File: ")  # apply_patch
+HOOK_PATCH_PREAMBLE = "*** Environment ID:"  # optional, right after *** Begin Patch (Codex, several
+                                             # environments: codex-rs/apply-patch streaming_parser.rs)
+HOOK_SHELL_PATCH = re.compile(r"\A\s*(?:cd\s+(?P<dir>'[^']*'|\"[^\"]*\"|[^\s;&|]+)\s*&&\s*)?"
+                              r"(?:apply_patch|applypatch)\b")  # Codex's invocation.rs: [cd DIR &&] apply_patch
 HOOK_MATCHER = "Edit|Write|MultiEdit|NotebookEdit"   # Claude Code's matcher: exactly its edit tools
 HOOK_TIMEOUT_SECONDS = 30          # every printed entry's timeout; measured cold at 10,000 records: README
 HOOK_MAX_EVENT_BYTES = 8 * 1024 * 1024   # a Write of a bigger file gets no context (one stderr line)
@@ -1997,6 +2011,7 @@ HOOK_STATUS_ORDER = ("accepted", "rejected", "superseded", "deprecated", "propos
 HOOK_TEXTS = {
     "header": "Decision records ({adr_dir}) that concern {files}:",
     "more-files": "{shown} and {count} more",
+    "left-out": "(Left out, outside the repository: {paths}.)",
     "accepted": '- ADR {id} "{title}" (accepted): it governs {which}; follow it.',
     "this-file": "this file",
     "these-files": "one or more of these files",
@@ -6299,8 +6314,9 @@ def _doctor_exchange(command: List[str], messages: List[Dict[str, Any]]) -> Tupl
         timer.cancel()
 
 
-def _doctor_hook_matches(matcher: object, tool: str) -> bool:
-    """Whether a settings.json matcher selects `tool`, as Claude Code reads matchers."""
+def _doctor_hook_matches(matcher: object, tool: str, anchored: bool = False) -> bool:
+    """Whether a hook entry's matcher selects `tool`, as Claude Code reads matchers (Copilot CLI
+    anchors the regular expression: `anchored`)."""
     if matcher is None or matcher in ("", "*"):
         return True
     if not isinstance(matcher, str):
@@ -6308,7 +6324,7 @@ def _doctor_hook_matches(matcher: object, tool: str) -> bool:
     if re.fullmatch(r"[A-Za-z0-9_|]+", matcher):  # plain names, exact, separated by |
         return tool in matcher.split("|")
     try:
-        return re.search(matcher, tool) is not None
+        return (re.fullmatch if anchored else re.search)(matcher, tool) is not None
     except re.error:
         return False
 
@@ -6385,17 +6401,38 @@ def _doctor_hook_entries(report: "_Report", canonical_root: str) -> List[_Doctor
     return found
 
 
+def _doctor_hook_unrun(entry: _DoctorHook, canonical_root: str) -> Optional[str]:
+    """Why the entry's agent would not run it (for some edits), or None: a matcher that misses an
+    editing tool (Copilot CLI anchors its regex, the others search), a VS Code entry in a Claude
+    file without chat.useClaudeHooks (off by default), a Cline file that is not executable."""
+    fmt = HOOK_FORMATS[entry.format]
+    if entry.format == "vscode" and entry.where.startswith(".claude/"):
+        try:
+            with open(os.path.join(canonical_root, ".vscode", "settings.json"), "rb") as handle:
+                switched = re.search(rb'"chat\.useClaudeHooks"\s*:\s*true', handle.read())
+        except OSError:
+            switched = None
+        return None if switched else ("VS Code runs hooks of %s only with the setting "
+                                      "chat.useClaudeHooks on (off by default)" % entry.where)
+    if entry.format == "cline":
+        return None if os.name == "nt" or os.access(entry.command, os.X_OK) else \
+            "Cline would not run it: it is not executable (chmod +x %s)" % entry.where
+    missed = [tool for tool in sorted(fmt["tools"]) if entry.format != "vscode"  # VS Code: no matchers
+              and not _doctor_hook_matches(entry.matcher, tool, anchored=entry.format == "copilot")]
+    return ("its matcher misses %s: %s would not run it for %s (config %s --hook prints one that "
+            "covers them)" % (", ".join(missed), fmt["agent"], "them" if len(missed) > 1 else "it",
+                              _config_hook_ids[entry.format])) if missed else None
+
+
 def _doctor_hook_settings(report: "_Report", canonical_root: str) -> List[_DoctorHook]:
     """Report the adrkit-mcp hook entries the repository holds, agent by agent."""
     entries = _doctor_hook_entries(report, canonical_root)
     for entry in entries:
         report.ok("%s hook in %s: %s %s" % (HOOK_FORMATS[entry.format]["agent"], entry.where,
                                             entry.event, json.dumps(entry.matcher)))
-        if entry.format == "claude":
-            missed = [tool for tool in sorted(HOOK_FORMATS["claude"]["tools"])
-                      if not _doctor_hook_matches(entry.matcher, tool)]
-            if missed:
-                report.note("its matcher misses %s: use %s" % (", ".join(missed), json.dumps(HOOK_MATCHER)))
+        unrun = _doctor_hook_unrun(entry, canonical_root)
+        if unrun:
+            report.note(unrun)
     if not entries:
         report.note("no adrkit-mcp hook in the repository's agent hook files: agents hear of "
                     "decisions only when they ask (adrkit-mcp config <agent> --hook prints the "
@@ -6628,6 +6665,12 @@ _config_hook_agents = {
     "cline": ("cline", ".clinerules/hooks/PreToolUse, an executable file"),
 }
 _CONFIG_HOOK_AGENTS = tuple(_config_hook_agents)
+_config_hook_ids = {fmt: agent for agent, (fmt, _) in _config_hook_agents.items()}
+# Each agent's editing tools as its matcher reads them (HOOK_FORMATS' tools, so a tool added there
+# is matched here): Codex and Gemini CLI search a regular expression, Copilot CLI anchors it.
+_config_hook_matchers = {fmt: "|".join(sorted(HOOK_FORMATS[fmt]["tools"]))
+                         for fmt in ("codex", "copilot", "gemini")}
+_config_hook_matchers["codex"] = "^(%s)$" % _config_hook_matchers["codex"]
 # VS Code's editing tools as its hook matcher: VS Code ignores matchers (it runs the entry for
 # every tool), Copilot CLI, which also reads .github/hooks, applies it and never runs the entry.
 _config_vscode_matcher = "|".join(sorted(HOOK_FORMATS["vscode"]["tools"]))
@@ -6918,7 +6961,7 @@ def _config_hook_entry(agent: str, line: str) -> object:
         return {"hooks": {"PreToolUse": [{"matcher": HOOK_MATCHER, "hooks": [
             {"type": "command", "command": line, "timeout": timeout}]}]}}
     if agent == "codex":
-        return {"hooks": {"PreToolUse": [{"matcher": "^apply_patch$", "hooks": [
+        return {"hooks": {"PreToolUse": [{"matcher": _config_hook_matchers["codex"], "hooks": [
             {"type": "command", "command": line, "timeout": timeout,
              "statusMessage": "Reading the decision records"}]}]}}
     if agent == "vscode":
@@ -6926,10 +6969,10 @@ def _config_hook_entry(agent: str, line: str) -> object:
                                           "matcher": _config_vscode_matcher, "timeout": timeout}]}}
     if agent == "copilot-cli":
         return {"version": 1, "hooks": {"postToolUse": [
-            {"type": "command", "bash": line, "cwd": ".", "matcher": "edit|create",
+            {"type": "command", "bash": line, "cwd": ".", "matcher": _config_hook_matchers["copilot"],
              "timeoutSec": timeout}]}}
     if agent == "gemini":
-        return {"hooks": {"AfterTool": [{"matcher": "write_file|replace", "hooks": [
+        return {"hooks": {"AfterTool": [{"matcher": _config_hook_matchers["gemini"], "hooks": [
             {"name": "adrkit-decisions", "type": "command", "command": line,
              "timeout": timeout * 1000,
              "description": "The decision records about the file just edited"}]}]}}
@@ -6940,12 +6983,16 @@ def _config_hook_entry(agent: str, line: str) -> object:
 
 # What each agent's entry needs besides merging it: when the context arrives, and any switch.
 _config_hook_notes = {
-    "claude-code": "the context arrives before the edit (PreToolUse).",
+    "claude-code": "the context arrives before the edit (PreToolUse). Copilot CLI and (with "
+                   "chat.useClaudeHooks on) VS Code run this file too; this entry answers their "
+                   "events with nothing, at once: each hears the decisions through its own entry.",
     "codex": "the context arrives before the edit (PreToolUse on apply_patch, every file of the "
-             "patch). Codex runs a project's hooks only once you trust them (/hooks).",
-    "vscode": "the context arrives before the edit (PreToolUse). VS Code also runs the hooks of "
-              ".claude/settings.json, for every tool; that entry answers VS Code's tools with "
-              "nothing, at once.",
+             "patch, and on Bash when it runs apply_patch, which Codex intercepts). Codex runs a "
+             "project's hooks only once you trust them (/hooks).",
+    "vscode": "the context arrives before the edit (PreToolUse). VS Code runs .github/hooks with no "
+              "setting (chat.useHooks, on by default). It runs .claude/settings.json only with "
+              "chat.useClaudeHooks on (off by default); there, for every tool, that entry answers "
+              "VS Code's tools with nothing, at once.",
     "copilot-cli": "the context arrives just after the edit (postToolUse), appended to the tool's "
                    "result: Copilot CLI's preToolUse cannot carry context. It runs repository "
                    "hooks in a folder you trust.",
@@ -7124,27 +7171,41 @@ def hook_gate(event: Any, forced: Optional[str], formats: Dict[str, Any],
     """(agent format, verdict) of one event, from HOOK_FORMATS alone.
 
     "edit": an editing tool of the agent (the caller reads its paths); "quiet": the agent's edit
-    event for a tool that edits nothing; "foreign": not the forced format's event (another agent
-    runs this entry, as VS Code runs every hook file it finds); "wrong-event": the agent's event,
-    but not one it can be answered in; "unknown": no agent's. Without a forced format the first
-    agent in `order` whose marks, event and tool with its path argument fit wins, else the first
-    whose tool fits (its argument missing: the caller refuses it). Uses nothing of the module but
-    _hook_dig: build.py copies both into the .pyz's entry point, which answers "quiet" and
-    "foreign" before anything else is imported (ADR 0018).
+    event for a tool that edits nothing (a shell command that runs no apply_patch, or arguments an
+    adapter emptied: Cline passes a patch sent as bare text as `parameters: {}`); "foreign": not
+    the forced format's event (another agent runs this entry, as VS Code and Copilot CLI run the
+    hook files they find); "wrong-event": the agent's event, but not one it can be answered in;
+    "unknown": no agent's. Without a forced format the first agent in `order` whose marks, event
+    and tool with one of its path places fit wins, else the first whose tool fits (its argument
+    missing: the caller refuses it). Uses nothing of the module but _hook_dig: build.py copies
+    both into the .pyz's entry point, which answers "quiet" and "foreign" before anything else is
+    imported (ADR 0018).
     """
     quiet = wrong = unsure = None
     for name in ([forced] if forced else order):
         fmt = formats[name]
-        if not isinstance(event, dict) or any(_hook_dig(event, mark) is None for mark in fmt["marks"]):
+        if (not isinstance(event, dict) or any(_hook_dig(event, mark) is None for mark in fmt["marks"])
+                or any(key in event for key in fmt["not"])):
             continue
         if _hook_dig(event, fmt["event"]) not in fmt["events"]:
             wrong = wrong or name
             continue
         tool = _hook_dig(event, fmt["tool"])
-        spec = fmt["tools"].get(tool) if isinstance(tool, str) else None
-        if spec is None:
+        places = fmt["tools"].get(tool) if isinstance(tool, str) else None
+        arguments = _hook_dig(event, fmt["input"]) if places else None
+        found = shells = 0
+        for place in places or ():
+            kind, _, field = place.rpartition(":")
+            value = arguments if not field else _hook_dig(arguments, field.split("[]")[0])
+            shells += kind == "shell"
+            if kind == "shell" or (kind == "patch" and not field):  # text that must hold a patch
+                found += (isinstance(value, str) and "*** Begin Patch" in value
+                          and (kind != "shell" or "apply_patch" in value or "applypatch" in value))
+            else:
+                found += value is not None
+        if places is None or (not found and shells == len(places)) or arguments == {}:
             quiet = quiet or name
-        elif forced or _hook_dig(event, fmt["input"] + "." + spec.split(":")[-1].split("[]")[0]) is not None:
+        elif forced or found:
             return name, "edit"
         else:  # its tool without its argument: a later agent's tool of the same name, or malformed
             unsure = unsure or name
@@ -7188,13 +7249,16 @@ def _hook_patch_paths(text: str, field: str) -> List[str]:
     Move to), Delete File. Read as Codex's parser reads it (codex-rs/apply-patch/src/parser.rs):
     the whole text trimmed, an optional <<EOF heredoc around it, header lines trimmed, a Move to
     line only right after its Update File line; an added file's lines start with "+", an update's
-    hunk runs to the next line that starts with "*" other than "*** End of File"."""
+    hunk runs to the next line that starts with "*" other than "*** End of File". An
+    `*** Environment ID:` line may stand right after *** Begin Patch (streaming_parser.rs)."""
     lines = [line[:-1] if line.endswith("\r") else line for line in text.strip().split("\n")]
     if len(lines) >= 4 and lines[0] in ("<<EOF", "<<'EOF'", '<<"EOF"') and lines[-1].endswith("EOF"):
         lines = lines[1:-1]
     if len(lines) < 2 or lines[0].strip() != "*** Begin Patch" or lines[-1].strip() != "*** End Patch":
         raise _HookRefusal("bad-patch", field=field, detail="no *** Begin Patch ... *** End Patch")
     body, paths, index = lines[1:-1], [], 0
+    if body and body[0].strip().startswith(HOOK_PATCH_PREAMBLE):
+        index = 1
     while index < len(body):
         line = body[index].strip()
         header = next((h for h in HOOK_PATCH_HEADERS if line.startswith(h)), None)
@@ -7215,38 +7279,63 @@ def _hook_patch_paths(text: str, field: str) -> List[str]:
     return paths
 
 
-def _hook_arguments(event: Dict[str, Any], fmt: Dict[str, Any]) -> Dict[str, Any]:
-    """The tool's arguments as an object (JSON text parsed)."""
+def _hook_shell_patch_paths(command: str, field: str) -> List[str]:
+    """The paths of an apply_patch run through a shell, as Codex intercepts it
+    (codex-rs/apply-patch/src/invocation.rs): `[cd DIR &&] apply_patch <<'EOF' ... EOF`, or the
+    patch as its argument; DIR goes in front of each relative path. The patch is the text from
+    the first *** Begin Patch to the last *** End Patch."""
+    match = HOOK_SHELL_PATCH.match(command)
+    start, end = command.find("*** Begin Patch"), command.rfind("*** End Patch")
+    if match is None or start < 0 or end < start:
+        raise _HookRefusal("bad-patch", field=field, detail="no apply_patch <<'EOF' ... EOF")
+    folder = (match.group("dir") or "").strip("'\"")
+    paths = _hook_patch_paths(command[start:end + len("*** End Patch")], field)
+    return [os.path.join(folder, path) if folder else path for path in paths]
+
+
+def _hook_arguments(event: Dict[str, Any], fmt: Dict[str, Any]) -> Any:
+    """The tool's arguments: an object (JSON text parsed), or the text itself where the tool takes
+    a bare patch (`patch:`)."""
     arguments = _hook_dig(event, fmt["input"])
-    if isinstance(arguments, str):
+    if isinstance(arguments, str) and arguments.lstrip()[:1] == "{":
         try:
             arguments = json.loads(arguments)
         except (ValueError, RecursionError):
             arguments = None
-    if not isinstance(arguments, dict):
+    if not isinstance(arguments, (dict, str)):
         raise _HookRefusal("no-input", field=fmt["input"])
     return arguments
 
 
 def _hook_targets(event: Dict[str, Any], fmt: Dict[str, Any]) -> List[str]:
-    """The paths the event's tool edits (or has edited), as the event gives them."""
-    spec = fmt["tools"][_hook_dig(event, fmt["tool"])]
+    """The paths the event's tool edits (or has edited), as the event gives them: from the first
+    of the tool's places (HOOK_FORMATS) that the arguments hold."""
     arguments = _hook_arguments(event, fmt)
-    kind, _, field = spec.rpartition(":")
-    where = "%s.%s" % (fmt["input"], field)
-    paths: List[Any]
-    if kind == "patch":
-        if not isinstance(arguments.get(field), str):
-            raise _HookRefusal("no-path", field=where)
-        paths = _hook_patch_paths(arguments[field], where)
-    elif "[]." in field:
-        items, _, inner = field.partition("[].")
-        listed = arguments.get(items)
-        paths = [item.get(inner) if isinstance(item, dict) else None
-                 for item in (listed if isinstance(listed, list) and listed else [None])]
-    else:
-        paths = [arguments.get(field)]
-    if any(not isinstance(path, str) or not path for path in paths):
+    places = fmt["tools"][_hook_dig(event, fmt["tool"])]
+    paths: List[Any] = []
+    named = places[0].rpartition(":")[2]
+    where = "%s.%s" % (fmt["input"], named) if named else fmt["input"]
+    for place in places:
+        kind, _, field = place.rpartition(":")
+        if not field:  # the arguments are the patch itself
+            value = arguments if isinstance(arguments, str) else None
+        else:
+            value = arguments.get(field.partition("[]")[0]) if isinstance(arguments, dict) else None
+        if value is None:
+            continue
+        where = "%s.%s" % (fmt["input"], field) if field else fmt["input"]
+        if kind in ("patch", "shell"):
+            if not isinstance(value, str):
+                break
+            paths = (_hook_patch_paths if kind == "patch" else _hook_shell_patch_paths)(value, where)
+        elif "[]." in field:
+            inner = field.partition("[].")[2]
+            paths = [item.get(inner) if isinstance(item, dict) else None
+                     for item in (value if isinstance(value, list) and value else [None])]
+        else:
+            paths = [value]
+        break
+    if not paths or any(not isinstance(path, str) or not path for path in paths):
         raise _HookRefusal("no-path", field=where)
     return list(dict.fromkeys(paths))
 
@@ -7279,6 +7368,11 @@ def _hook_repository_path(path: str, base: str, canonical_root: str) -> str:
     The folder is resolved (symlinks, /tmp -> /private/tmp), the name is kept: the file may not
     exist yet (Write creates it), and a symlink's own name is what the records' globs see.
     """
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]+):", path)
+    if scheme is not None:  # a URI (VS Code's tools take file:// URIs in filePath)
+        path = _hook_file_uri(path) if scheme.group(1).lower() == "file" else ""
+        if not path:
+            raise _HookRefusal("outside", path=_hook_shown(scheme.string), root=canonical_root)
     full = os.path.normpath(os.path.join(base, path))
     parent, name = os.path.split(full)
     try:
@@ -7289,6 +7383,17 @@ def _hook_repository_path(path: str, base: str, canonical_root: str) -> str:
             or os.path.isabs(inside)):
         raise _HookRefusal("outside", path=_hook_shown(path), root=canonical_root)
     return inside.replace(os.sep, "/")
+
+
+def _hook_file_uri(uri: str) -> str:
+    """The local path of a file:// URI ("" for another host), percent-escapes decoded; on Windows
+    the slash before a drive letter goes."""
+    from urllib.parse import unquote, urlsplit
+    parts = urlsplit(uri)
+    if parts.netloc.lower() not in ("", "localhost"):
+        return ""
+    local = unquote(parts.path)
+    return local[1:] if os.name == "nt" and re.match(r"/[A-Za-z]:", local) else local
 
 
 def _hook_title(title: str) -> str:
@@ -7333,11 +7438,14 @@ def _hook_files_named(files: List[str]) -> str:
 
 
 def hook_context_text(entries: List[Dict[str, Any]], files: List[str], more: bool,
-                      projection: "Projection", adr_dir: str) -> str:
-    """The context text: one line per decision, accepted first, within HOOK_WORD_LIMIT."""
+                      projection: "Projection", adr_dir: str, left: Sequence[str] = ()) -> str:
+    """The context text: one line per decision, accepted first, within HOOK_WORD_LIMIT; `left`,
+    the paths of the edit left out as outside the repository, named after the header."""
     rank = {status: index for index, status in enumerate(HOOK_STATUS_ORDER)}
     ordered = sorted(entries, key=lambda entry: rank.get(entry["status"], len(rank)))
     header = HOOK_TEXTS["header"].format(adr_dir=adr_dir, files=_hook_files_named(files))
+    if left:
+        header += "\n" + HOOK_TEXTS["left-out"].format(paths=_hook_files_named(list(left)))
     footer = HOOK_TEXTS["footer"]
     budget = (HOOK_WORD_LIMIT - _words(header) - _words(footer)
               - _words(HOOK_TEXTS["cut"].format(count="100+")))
@@ -7366,24 +7474,34 @@ def hook_output(name: str, event: Dict[str, Any], text: str) -> Dict[str, Any]:
     return {fmt["answer"]: text}
 
 
-def _hook_files(options: Any, event: Dict[str, Any], fmt: Dict[str, Any]) -> Tuple[CorpusConfig, List[str], str]:
-    """(corpus, repository-relative files, ADR folder) of an edit event."""
+def _hook_files(options: Any, event: Dict[str, Any],
+                fmt: Dict[str, Any]) -> Tuple[CorpusConfig, List[str], str, List[str]]:
+    """(corpus, repository-relative files, ADR folder, the paths left out as outside the
+    repository) of an edit event; refused when every path lies outside."""
     targets = _hook_targets(event, fmt)
     root, adr_dir, base = _hook_location(options, event, fmt)
     config = CorpusConfig(root, adr_dir, source=_source(options))
     problem = check_roots(config)
     if problem is not None:
         raise _HookRefusal("corpus", message="%s (root %s, ADR folder %s)" % (problem[1], root, adr_dir))
-    files = list(dict.fromkeys(_hook_repository_path(target, base, str(config.expected_root))
-                               for target in targets))
+    files: List[str] = []
+    left: List[_HookRefusal] = []  # paths outside the repository, each left out on its own
+    for target in targets:
+        try:
+            files.append(_hook_repository_path(target, base, str(config.expected_root)))
+        except _HookRefusal as refusal:
+            left.append(refusal)
+    if not files:
+        raise left[0]
+    files = list(dict.fromkeys(files))
     if len(files) > LIMITS["files"][1]:
         raise _HookRefusal("too-many-files", count=len(files), limit=LIMITS["files"][1])
-    return config, files, adr_dir
+    return config, files, adr_dir, [refusal.facts["path"] for refusal in left]
 
 
 def hook_answer(options: Any, event: Dict[str, Any], name: str) -> Optional[Dict[str, Any]]:
     """The agent's answer to an edit event, or None when no decision concerns its files."""
-    config, files, adr_dir = _hook_files(options, event, HOOK_FORMATS[name])
+    config, files, adr_dir, left = _hook_files(options, event, HOOK_FORMATS[name])
     validate, run = TOOLS["get_decision_context"]  # the tool's own code path, as call_tool runs it
     problems, args = validate({"files": files, "limit": PAGE_MAX})
     if problems:
@@ -7396,7 +7514,7 @@ def hook_answer(options: Any, event: Dict[str, Any], name: str) -> Optional[Dict
     entries = result["governing"] + result["activeProposals"] + result["history"]
     if not entries:
         return None
-    text = hook_context_text(entries, files, result["cursor"] is not None, projection, adr_dir)
+    text = hook_context_text(entries, files, result["cursor"] is not None, projection, adr_dir, left)
     return hook_output(name, event, text)
 
 

@@ -11,7 +11,8 @@ corpus parsed from scratch (the hook keeps no state between runs).
 Each round runs, one after the other so that load on the machine falls on all of them alike:
   * the baseline, `python3 -c "import json,sys; json.load(sys.stdin)"`, on the edit event;
   * the hook on a Bash event (a tool that edits nothing), as the printed entry runs it
-    (`hook --format claude`), on the smallest corpus;
+    (`hook --format claude`), on the smallest corpus, and as Codex's entry runs it (`--format
+    codex`, whose gate reads the command: only an apply_patch run through the shell edits);
   * the hook on an Edit event, once per corpus size.
 It prints the child's CPU time (user + system) and the wall time from spawn to exit, medians over
 the rounds (min to max), and each median CPU as a multiple of the baseline's. The corpora are
@@ -117,7 +118,12 @@ def cases(options, program, bench):
     hook = [options.python, program, "hook", "--format", "claude", "--dir", "docs/adr", "--cwd"]
     rows = [("bare python3 -c \"%s\"" % BASELINE, None, [options.python, "-c", BASELINE],
              pre_tool_use(smallest, "Edit"), "any"),
-            ("Bash (edits nothing)", sizes[0], hook + [smallest], pre_tool_use(smallest, "Bash"), "nothing")]
+            ("Bash (edits nothing)", sizes[0], hook + [smallest], pre_tool_use(smallest, "Bash"), "nothing"),
+            # Codex's entry also selects Bash (an apply_patch run through the shell is an edit): the
+            # gate reads the command before it answers that this one edits nothing.
+            ("Bash through the Codex entry (edits nothing)", sizes[0],
+             [word if word != "claude" else "codex" for word in hook] + [smallest],
+             pre_tool_use(smallest, "Bash"), "nothing")]
     rows += [("Edit", size, hook + [roots[size]], pre_tool_use(roots[size], "Edit"), "context")
              for size in sizes]
     return rows

@@ -17,8 +17,10 @@ edits nothing before it unpacks anything.
 ADRKIT_TEST_MODULE=/path/to/adrkit_mcp.py tests another copy of the module.
 """
 
+import io
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -38,7 +40,7 @@ FORMATS = ("claude", "codex", "vscode", "copilot", "gemini", "cursor", "cline")
 AGENT_IDS = {"claude": "claude-code", "codex": "codex", "vscode": "vscode", "copilot": "copilot-cli",
              "gemini": "gemini", "cursor": "cursor", "cline": "cline"}
 # What each agent must read when there is nothing to say (empty: no output at all).
-NEUTRAL = {"cursor": b"{}\n", "cline": b'{"cancel": false}\n'}
+NEUTRAL = {"cursor": b"{}\n", "cline": b'{"cancel": false}\n', "gemini": b"{}\n"}
 # Each agent's output schema under tests/data (Codex's own is draft-07, the others 2020-12).
 SCHEMAS = {"claude": "claude-code-hook-output.schema.json",
            "codex": "codex/pre-tool-use.command.output.schema.json",
@@ -330,8 +332,8 @@ BAD_PATCHES = {
     "junk-line": ("*** Begin Patch\nhello\n*** End Patch", "line 2 is no file header"),
     "empty-path": ("*** Begin Patch\n*** Delete File: \n*** End Patch", "line 2 is no file header"),
     "outside": ("*** Begin Patch\n*** Add File: ../elsewhere.ts\n+x\n*** End Patch", "outside the repository"),
-    "one-file-outside": ("*** Begin Patch\n*** Update File: src/db/pool.ts\n@@\n-a\n+b\n"
-                         "*** Delete File: /etc/hosts\n*** End Patch", "outside the repository"),
+    "environment-id-after-a-file": ("*** Begin Patch\n*** Update File: src/db/pool.ts\n@@\n-a\n+b\n"
+                                    "*** Environment ID: e1\n*** End Patch", "line 6 is no file header"),
     "not-text": (7, "tool_input.command is missing"),
 }
 
@@ -340,6 +342,176 @@ BAD_PATCHES = {
 def test_a_malformed_codex_patch_is_refused_in_one_line(root, case):
     patch, words = BAD_PATCHES[case]
     refused("codex", run_hook(codex_event(root, patch), args=["--format", "codex"]), words)
+
+
+# ---- shapes read in-process (issue 32): a process would prove nothing more here ----------------
+
+HIDDEN = ("ADRKIT_MCP_CWD", "ADRKIT_MCP_DIR", "ADRKIT_MCP_FROM", "CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
+
+
+def hook_here(event, args=(), cwd=None):
+    """(status, stdout, stderr) of `hook` run by this process (tests/_support.run_main) on `event`."""
+    data = event if isinstance(event, bytes) else json.dumps(event).encode("utf-8")
+    saved = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    try:
+        with support.working_directory():
+            return support.run_main(["hook"] + list(args), cwd or PROJECT, hidden=HIDDEN)
+    finally:
+        sys.stdin = saved
+
+
+def answered(fmt, outcome):
+    """The context text of an in-process answer, after context_of's checks."""
+    status, out, err = outcome
+    return context_of(fmt, subprocess.CompletedProcess([], status, out.encode("utf-8"), err.encode("utf-8")))
+
+
+def quiet_here(fmt, outcome):
+    """Exit 0, the agent's neutral answer and not one stderr line."""
+    status, out, err = outcome
+    assert (status, out.encode("utf-8"), err) == (0, NEUTRAL.get(fmt, b""), ""), outcome
+
+
+LEFT_OUT = "(Left out, outside the repository: %s.)"
+
+
+@pytest.mark.parametrize("agent, name", [("vscode", "multi_replace_string_in_file with one file outside the repository"),
+                                         ("codex", "apply_patch (update, move, add, delete)")])
+def test_a_path_outside_the_repository_is_left_out_and_the_rest_answered(root, agent, name):
+    event, files = case_event(agent, name, root)
+    if agent == "codex":  # the recorded patch, with one more file outside
+        event["tool_input"]["command"] = event["tool_input"]["command"].replace(
+            "*** End Patch", "*** Delete File: /etc/hosts\n*** Add File: ../elsewhere.ts\n+x\n*** End Patch")
+    text = answered(agent, hook_here(event, ["--format", agent]))
+    lines = text.splitlines()
+    assert lines[0] == "Decision records (docs/adr) that concern %s:" % ", ".join(files)
+    left = '"/etc/hosts"' if agent == "vscode" else '"/etc/hosts", "../elsewhere.ts"'
+    assert lines[1] == LEFT_OUT % left
+    assert decision_ids(text) == expected_ids(files)
+
+
+URIS = {
+    "file-uri": ("file://@ROOT@/src/db/pool.ts", "src/db/pool.ts"),
+    "percent-escaped": ("file://@ROOT@/src/db/na%C3%AFve%20caf%C3%A9.ts", "src/db/naïve café.ts"),
+    "localhost": ("file://localhost@ROOT@/src/api/x.ts", "src/api/x.ts"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(URIS))
+def test_a_file_uri_in_file_path_gets_the_context_of_its_path(root, case):
+    uri, file = URIS[case]
+    event, _ = case_event("vscode", "replace_string_in_file", root)
+    quoted = str(root).replace("%", "%25").replace(" ", "%20")
+    quoted = "".join(c if ord(c) < 128 else "".join("%%%02X" % b for b in c.encode("utf-8")) for c in quoted)
+    event["tool_input"]["filePath"] = uri.replace("@ROOT@", quoted)
+    text = answered("vscode", hook_here(event, ["--format", "vscode"]))
+    assert text.splitlines()[0] == "Decision records (docs/adr) that concern %s:" % file
+    # The same edit as Claude Code's Edit of the file: the same decisions.
+    claude, _ = case_event("claude", "Edit", root)
+    claude["tool_input"]["file_path"] = str(root / file)
+    assert decision_ids(text) == decision_ids(answered("claude", hook_here(claude, ["--format", "claude"])))
+
+
+@pytest.mark.parametrize("uri", ["file://build-host/src/db/pool.ts", "vscode-remote://ssh-remote+box/src/db/pool.ts",
+                                 "untitled:Untitled-1"])
+def test_a_uri_of_another_host_or_scheme_lies_outside(root, uri):
+    event, _ = case_event("vscode", "replace_string_in_file", root)
+    event["tool_input"]["filePath"] = uri
+    status, out, err = hook_here(event, ["--format", "vscode"])
+    assert (status, out) == (0, "") and "lies outside the repository" in err and len(err.splitlines()) == 1
+
+
+SHELL_COMMANDS = {
+    "heredoc": ("apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: src/db/new.ts\n+x\n*** End Patch\nEOF\n",
+                ["src/db/new.ts"]),
+    "cd-quoted": ('cd "src/api" && apply_patch <<"EOF"\n*** Begin Patch\n*** Update File: h.ts\n@@\n-a\n+b\n'
+                  '*** End Patch\nEOF', ["src/api/h.ts"]),
+    "argument": ("applypatch '*** Begin Patch\n*** Delete File: services/search/old.ts\n*** End Patch'",
+                 ["services/search/old.ts"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SHELL_COMMANDS))
+def test_codex_apply_patch_run_through_the_shell_is_read(root, case):
+    command, files = SHELL_COMMANDS[case]
+    event = codex_event(root, command)
+    event["tool_name"], event["tool_input"] = "Bash", {"command": command}
+    text = answered("codex", hook_here(event, ["--format", "codex"]))
+    assert text.splitlines()[0] == "Decision records (docs/adr) that concern %s:" % ", ".join(files)
+    assert decision_ids(text) == expected_ids(files)
+
+
+@pytest.mark.parametrize("command", ["ls -la", "grep -r 'apply_patch' .", "cat <<'EOF'\n*** Begin Patch\nEOF",
+                                     "echo '*** Begin Patch' | apply_patch"])
+def test_a_shell_command_that_applies_no_patch_is_quiet_or_refused(root, command):
+    event = codex_event(root, command)
+    event["tool_name"], event["tool_input"] = "Bash", {"command": command}
+    status, out, err = hook_here(event, ["--format", "codex"])
+    assert (status, out) == (0, "")
+    # Nothing at all unless it does run apply_patch on a patch the hook cannot read.
+    assert err == "" or ("is not a patch" in err and "apply_patch" in command.split("|")[-1])
+
+
+def test_cline_and_copilot_patch_variants(root):
+    # Copilot CLI's apply_patch with the patch in an {input} object, as JSON text or as an object.
+    event, _ = case_event("copilot", "postToolUse apply_patch (the patch as the arguments)", root)
+    patch = event["toolArgs"]
+    for arguments in (json.dumps({"input": patch}), {"input": patch}):
+        event["toolArgs"] = arguments
+        assert decision_ids(answered("copilot", hook_here(event, ["--format", "copilot"]))) == ["0002", "0005"]
+    # Cline's apply_patch sent as bare text reaches the hook as parameters {}: nothing to read.
+    event, _ = case_event("cline", "apply_patch sent as bare text (parameters {})", root)
+    quiet_here("cline", hook_here(event, ["--format", "cline"]))
+    quiet_here("cline", hook_here(event))
+
+
+def test_copilot_cli_through_the_claude_code_entry_gets_nothing(root):
+    """Copilot CLI runs .claude/settings.json with its PascalCase payload (a `timestamp`, the Claude
+    tool name, its own arguments) and reads no context from preToolUse: the entry stays silent."""
+    event, _ = case_event("copilot", "PreToolUse Edit through .claude/settings.json (VS Code compatible payload)", root)
+    for tool, arguments in (("Edit", {"path": str(root / "src/db/pool.ts")}), ("Write", {"path": "src/db/x.ts"}),
+                            ("Edit", "*** Begin Patch\n*** Add File: src/db/y.ts\n+x\n*** End Patch")):
+        event["tool_name"], event["tool_input"] = tool, arguments
+        quiet_here("claude", hook_here(event, ["--format", "claude"]))
+
+
+# Where each agent shows what a hook writes on stderr, when the hook exits 0: Gemini CLI when stdout
+# is empty (google-gemini/gemini-cli packages/core/src/hooks/hookRunner.ts at 5411f113: `stdout.trim()
+# || stderr.trim()` is parsed, and text that is not JSON becomes a systemMessage shown to the user).
+# The others read stdout alone on exit 0 and keep stderr in their logs (Claude Code's debug output,
+# VS Code's "GitHub Copilot Chat Hooks" channel, Cline's Logger on a non-zero exit only) or drop it.
+STDERR_SHOWN_WHEN_STDOUT_EMPTY = {"gemini"}
+
+
+def gemini_shows(stdout, stderr):
+    """What Gemini CLI's hookRunner shows the user for a hook that exited 0, or None."""
+    text = stdout.strip() or stderr.strip()
+    if not text:
+        return None
+    try:
+        json.loads(text)
+    except ValueError:
+        return text
+    return None
+
+
+@pytest.mark.parametrize("agent", FORMATS)
+def test_no_agent_shows_a_line_of_ours_it_did_not_ask_for(root, agent):
+    """Every refusal and every quiet answer of an agent that shows stderr when stdout is empty
+    prints its neutral JSON on stdout; the others may keep their one stderr line."""
+    _, event, files = recorded(agent, root)[0]
+    outcomes = [hook_here(b"not json", ["--format", agent]), hook_here(b"[1]", ["--format", agent]),
+                hook_here(broken(agent, root, "outside"), ["--format", agent]),
+                hook_here(event, ["--format", agent, "--dir", "no/such/folder"])]
+    outcomes += [hook_here(quiet, ["--format", agent]) for _, quiet, _ in recorded(agent, root, edits=False)]
+    for status, out, err in outcomes:
+        assert status == 0 and len(err.splitlines()) <= 1
+        if agent in STDERR_SHOWN_WHEN_STDOUT_EMPTY:
+            assert out.strip() and gemini_shows(out, err) is None, (out, err)
+            assert json.loads(out) == {}
+        else:
+            assert out.encode("utf-8") == NEUTRAL.get(agent, b"")
 
 
 # ---- malformed events, per format -----------------------------------------------------------
@@ -361,9 +533,11 @@ def broken(agent, top, how):
         if agent == "copilot":
             text = text.replace('\\"path\\"', '\\"elsewhere\\"')
         event = json.loads(text)
-    elif how == "outside":
-        event = json.loads(json.dumps(event, ensure_ascii=False).replace(str(top / files[0]), "/etc/hosts")
-                           .replace(files[0], "../../etc/hosts"))
+    elif how == "outside":  # every file of the edit (one of several outside: test_a_path_outside_...)
+        text = json.dumps(event, ensure_ascii=False)
+        for number, file in enumerate(files):
+            text = text.replace(str(top / file), "/etc/hosts%d" % number).replace(file, "../../etc/hosts%d" % number)
+        event = json.loads(text)
     elif how == "bad-root":
         text = json.dumps(event).replace(json.dumps(str(top)), '"relative/root"')
         event = json.loads(text)
@@ -422,6 +596,73 @@ def test_an_event_no_agent_sends_is_refused_when_no_format_is_given(root):
     assert len(lines) == 1 and '"Stop", no agent\'s edit event' in lines[0]
     lines = neutral("claude", run_hook({"hello": "world"}))
     assert len(lines) == 1 and "none of the agents' edit events" in lines[0]
+
+
+# ---- what config prints and what doctor says, in-process ----------------------------------------
+
+def recorded_tools(agent):
+    """The tool names of the agent's recorded edit events (every editing tool it has today)."""
+    names = set()
+    for case in RECORDED:
+        if case["agent"] == agent and case["edits"]:
+            event = case["event"]
+            names.add(event.get("tool_name") or event.get("toolName") or event["preToolUse"]["toolName"])
+    return sorted(names)
+
+
+# How each agent applies a matcher to a tool name (ADR 0018 cites each): Claude Code plain names or
+# a searched regex; Codex and Gemini CLI search the regex; Copilot CLI anchors it (^(?:P)$); VS Code
+# ignores matchers, but Copilot CLI, which reads the same folder, applies them with Claude's rules.
+def selects(agent, matcher, tool):
+    if agent == "copilot":
+        return re.fullmatch("(?:%s)" % matcher, tool) is not None
+    if agent in ("claude", "vscode") and re.fullmatch(r"[A-Za-z0-9_|]+", matcher):
+        return tool in matcher.split("|")
+    return re.search(matcher, tool) is not None
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex", "vscode", "copilot", "gemini"])
+def test_config_prints_a_matcher_that_covers_every_editing_tool(root, agent):
+    with support.working_directory():
+        status, out, err = support.run_main(["config", AGENT_IDS[agent], "--hook", "--cwd", str(root)], root,
+                                            hidden=HIDDEN)
+    assert status == 0, err
+    [(_, matcher, _)] = shell_commands(agent, json.loads(out))
+    tools = recorded_tools(agent)
+    assert tools and [tool for tool in tools if not selects(agent, matcher, tool)] == [], matcher
+    if agent == "vscode":  # the setting VS Code needs for the Claude file, and that this one needs none
+        assert "chat.useClaudeHooks" in err and "off by default" in err and "no setting" in err
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Cline runs hooks on macOS and Linux; the shell entries need sh")
+def test_doctor_says_when_an_agent_would_not_run_an_entry(root, tmp_path):
+    project = tmp_path / "p"
+    shutil.copytree(str(root), str(project))
+    (project / "src" / "db").mkdir(parents=True, exist_ok=True)
+    (project / "src" / "db" / "pool.ts").write_text("export {}\n")
+    program = "%s %s hook" % (shlex.quote(sys.executable), shlex.quote(str(MODULE)))
+    (project / ".github" / "hooks").mkdir(parents=True)
+    (project / ".github" / "hooks" / "adrkit.json").write_text(json.dumps({"version": 1, "hooks": {"postToolUse": [
+        {"type": "command", "bash": program + " --format copilot", "matcher": "edit|create"}]}}))
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"PreToolUse": [
+        {"hooks": [{"type": "command", "command": program + " --format vscode"}]}]}}))
+    (project / ".clinerules" / "hooks").mkdir(parents=True)
+    (project / ".clinerules" / "hooks" / "PreToolUse").write_text("#!/bin/sh\nexec %s --format cline\n" % program)
+    with support.working_directory():
+        _, out, _ = support.run_main(["doctor", "--cwd", str(project)], project, hidden=HIDDEN)
+    assert ("its matcher misses apply_patch, str_replace_editor: GitHub Copilot CLI would not run it for "
+            "them (config copilot-cli --hook prints one that covers them)") in out
+    assert ("VS Code runs hooks of .claude/settings.json only with the setting chat.useClaudeHooks on "
+            "(off by default)") in out
+    assert "Cline would not run it: it is not executable (chmod +x .clinerules/hooks/PreToolUse)" in out
+    # With the setting on, and the file executable, nothing is left to say about either.
+    (project / ".vscode").mkdir()
+    (project / ".vscode" / "settings.json").write_text('{\n  // ours\n  "chat.useClaudeHooks": true\n}\n')
+    (project / ".clinerules" / "hooks" / "PreToolUse").chmod(0o755)
+    for entry in support.M._doctor_hook_entries(None, str(project)):
+        if entry.format in ("vscode", "cline"):
+            assert support.M._doctor_hook_unrun(entry, str(project)) is None, entry
 
 
 # ---- config <agent> --hook, run as each agent runs it, from a teammate's clone ---------------
