@@ -7058,13 +7058,16 @@ def _config_portable_snippet(options: Any, client_id: str, program: str, adr_dir
     raise KeyError(client_id)
 
 
-def _config_portable_notes(program: str, others: List[str]) -> List[str]:
-    notes = ["team config: commit this file with %s; it names no path of this machine. Every "
+def _config_portable_notes(root: str, program: str, others: List[str]) -> List[str]:
+    advice, warning = _config_commit_advice(root, program, "this file")
+    notes = ["team config: %sit names no path of this machine. Every "
              "teammate needs Python 3.9 or newer on the editor's PATH as %s (an editor started "
              "from a desktop may not see the shell's PATH; on Windows write py or python "
-             "instead)%s." % (program, _config_portable_python,
+             "instead)%s." % (advice, _config_portable_python,
                               "" if program.endswith(".pyz") else
                               ", plus PyYAML, pathspec and idna installed for it (the .pyz carries all three)")]
+    if warning is not None:
+        notes.append(warning)
     if others:
         notes.append("%s: per-user configuration, so the snippet keeps absolute paths"
                      % ", ".join(others))
@@ -7118,11 +7121,14 @@ def _config_warnings(command: str, lead: List[str], how: str, roots: List[str],
         if not os.path.isdir(os.path.join(root, ".git")) and not os.path.isfile(
                 os.path.join(root, ".git")):
             notes.append("warning: %s has no .git: the server only serves the root of a Git "
-                         "repository and will not start there" % root)
+                         "repository and will not start there; pass the repository's top folder "
+                         "with --cwd" % root)
         target = adr_dir if os.path.isabs(adr_dir) else os.path.join(root, adr_dir)
         if not os.path.isdir(target):
+            usual = usual_adr_folder(root, adr_dir)
             notes.append("warning: %s is not a directory yet: the server will refuse to start "
-                         "until it exists" % target)
+                         "until it exists%s" % (target, "; the records seem to be in %s: run "
+                                                "config again with --dir %s" % (usual, usual) if usual else ""))
     return notes
 
 
@@ -7137,6 +7143,68 @@ def _config_say(line: str) -> None:
 
 class _ConfigShell(str):
     """A word of a hook command already in shell syntax (a variable, a command substitution)."""
+
+
+# How a hook entry starts a committed adrkit_mcp.py: `python3 -c LAUNCHER PATH hook ...` imports
+# the file (under the name adrkit_mcp, whatever the file is called), so Python keeps its bytecode
+# in __pycache__ beside it and later events load that; `python3 PATH` would run it as a script,
+# which Python compiles from source every time (about 7x the .pyz's CPU per event; ADR 0022).
+_config_module_launcher = (
+    'import sys, importlib.util as u; p = sys.argv.pop(1); '
+    's = u.spec_from_file_location("adrkit_mcp", p); m = u.module_from_spec(s); '
+    'sys.modules["adrkit_mcp"] = m; s.loader.exec_module(m); sys.exit(m.main())')
+
+# The files of the clients and agents that live in the repository, meant to be committed, and the
+# per-user place for an entry that names paths of this machine.
+_config_committed_files = {
+    "claude-code": (".mcp.json", "your user scope (claude mcp add --scope user, kept in ~/.claude.json)"),
+    "vscode": (".vscode/mcp.json", "the user mcp.json (command 'MCP: Open User Configuration')"),
+    "cursor": (".cursor/mcp.json", "~/.cursor/mcp.json"),
+    "codex": (".codex/config.toml", "~/.codex/config.toml"),
+    "gemini": (".gemini/settings.json", "~/.gemini/settings.json"),
+    "zed": (".zed/settings.json", "Zed's user settings.json"),
+    "opencode": ("opencode.json", "~/.config/opencode/opencode.json"),
+}
+
+
+def _config_git_ignored(root: str, program: str) -> bool:
+    """Whether Git ignores `program` (relative to root) there: a commit would leave it out. False
+    when git cannot tell (not installed, not a work tree)."""
+    import subprocess
+    try:
+        done = subprocess.run(["git", "-C", root, "check-ignore", "-q", "--", program],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def _config_commit_advice(root: str, program: str, what: str) -> Tuple[str, Optional[str]]:
+    """('commit <what> with <program>; ', None), or, when Git ignores the program, ('', the
+    warning that a commit would leave it out and what to do instead)."""
+    if _config_git_ignored(root, program):
+        return "", ("warning: %s is ignored by Git in this repository (git check-ignore %s), so a "
+                    "commit would leave it out and a teammate's clone would not find it: copy it to a "
+                    "tracked place (for example tools/%s), commit that, and run config again with "
+                    "the copy (or force-add it: git add -f %s)."
+                    % (program, program, program.rsplit("/", 1)[-1], program))
+    return "commit %s with %s; " % (what, program), None
+
+
+def _config_machine_paths(client_ids: List[str], command: str, lead: List[str]) -> Optional[str]:
+    """The warning for absolute entries meant for files that are committed, or None."""
+    files = [_config_committed_files[client_id][0] for client_id in client_ids
+             if client_id in _config_committed_files]
+    if not files:
+        return None
+    places = "; ".join("for %s, %s" % (_config_committed_files[c][0], _config_committed_files[c][1])
+                       for c in client_ids if c in _config_committed_files)
+    return ("warning: %s %s meant to be committed, and this entry names paths of this machine (%s): "
+            "a teammate's clone would not find them. Put it in the per-user file instead (%s), or "
+            "copy the .pyz into the repository, commit it, and run config with it for a team entry "
+            "with no path of this machine." % (", ".join(files), "is" if len(files) == 1 else "are",
+                                               " ".join([command] + lead), places))
 
 
 # The team form's repository root in each agent's hook command, as the shell sees it: Claude Code
@@ -7160,6 +7228,8 @@ def _config_hook_line(options: Any, fmt: str, command: str, lead: List[str], pro
         where = _config_hook_roots[fmt]
         prefix = "" if where == "." else where + "/"
         words = [_config_portable_python, _ConfigShell(prefix + shlex.quote(program))]
+        if not program.endswith(".pyz"):  # imported, not run as a script: the bytecode is kept
+            words[1:1] = ["-c", _config_module_launcher]
         root_word: str = _ConfigShell(where)
     else:
         words, root_word = [command] + lead, root
@@ -7241,14 +7311,23 @@ def _config_hook(options: Any, agent: str, command: str, lead: List[str], progra
                     '"hooks" object; do not overwrite the file, which holds your other settings.')
     _config_say(_config_hook_notes[agent])
     if program is not None:
-        _config_say("team config: commit it with %s; it names no path of this machine. Every "
-                    "teammate needs Python 3.9 or newer as %s on the PATH the agent sees (on "
-                    "Windows, write py or python instead if there is no python3)."
-                    % (program, _config_portable_python))
+        advice, warning = _config_commit_advice(root, program, "it")
+        _config_say("team config: %sit names no path of this machine. Every teammate needs "
+                    "Python 3.9 or newer as %s on the PATH the agent sees (on Windows, write py or "
+                    "python instead if there is no python3)%s."
+                    % (advice, _config_portable_python,
+                       "" if program.endswith(".pyz") else
+                       ", plus PyYAML, pathspec and idna installed for it. The entry imports %s "
+                       "rather than running it, so Python keeps its bytecode in __pycache__ beside "
+                       "it and compiles it once, not on every event" % program))
+        if warning is not None:
+            _config_say(warning)
     else:
-        _config_say("the command names paths of this machine: keep it out of the repository (for "
-                    "Claude Code, .claude/settings.local.json), or commit the .pyz in the "
-                    "repository and run this again with it for a team form.")
+        _config_say("warning: the command names paths of this machine (%s), which a teammate's "
+                    "clone would not find: keep the entry out of the files the repository commits "
+                    "(for Claude Code, put it in .claude/settings.local.json), or copy the .pyz into "
+                    "the repository, commit it and run this again with it for a team entry."
+                    % " ".join([command] + lead))
     _config_say("the hook only adds context; it never blocks an edit and exits 0 whatever "
                 "happens. Check it with adrkit-mcp doctor.")
     for note in _config_warnings(command, lead, "portable", [root], adr_dir):
@@ -7282,7 +7361,8 @@ def command_config(options: Any) -> int:
     adr_dir = _location(options)[1] or DEFAULT_ADR_DIR
     root = _config_root(options, for_vscode=False)
     if root is not None and not os.path.isdir(root):
-        sys.stderr.write("adrkit-mcp config: %s is not a directory\n" % root)
+        sys.stderr.write("adrkit-mcp config: %s is not a directory; fix: pass the repository's "
+                         "folder with --cwd (or $%s)\n" % (root, _ENV_CWD))
         return 1
     command, lead, how = _config_launcher()
     program = _config_in_repository(lead, how, root)
@@ -7324,11 +7404,14 @@ def _config_notes(options: Any, wanted: List[str], program: Optional[str], comma
                     % _config_server_name)
     absolute = [c for c in wanted if program is None or c not in _config_project_clients]
     if program is not None and len(absolute) < len(wanted):
-        for line in _config_portable_notes(program, absolute):
+        for line in _config_portable_notes(str(_config_root(options, for_vscode=False)), program, absolute):
             _config_say(line)
     if absolute:
         _config_say("the command is absolute on purpose: GUI clients do not inherit your shell's "
                     "PATH (the usual cause of 'spawn ... ENOENT').")
+        warning = _config_machine_paths(absolute, command, lead)
+        if warning is not None:
+            _config_say(warning)
     roots = []  # type: List[str]
     for client_id in wanted:
         client_root = _config_root(options, for_vscode=client_id == "vscode")

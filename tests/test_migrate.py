@@ -449,7 +449,8 @@ def test_a_negative_zero_is_written_as_the_reference_writes_it():
 
 
 # ---------------------------------------------------------------------------
-# The README's adr-tools example is what the program prints
+# The adr-tools example of docs/existing-adrs.md (the README's "Already have ADRs" links it) is
+# what the program prints
 # ---------------------------------------------------------------------------
 
 ADR_TOOLS = {  # three records as adr-tools writes them (`adr new -s 2 ...` for the third)
@@ -476,11 +477,13 @@ ADR_TOOLS = {  # three records as adr-tools writes them (`adr new -s 2 ...` for 
 
 
 def readme_block_after(marker, fence):
-    """The fenced block of kind `fence` that follows the block holding `marker` in README.md's
-    "Already have ADRs" section."""
+    """The fenced block of kind `fence` that follows the block holding `marker` in
+    docs/existing-adrs.md, the page the README's "Already have ADRs" section links."""
     with open(os.path.join(support.REPO_ROOT, "README.md"), encoding="utf-8") as handle:
+        assert "(docs/existing-adrs.md)" in handle.read()
+    with open(os.path.join(support.REPO_ROOT, "docs", "existing-adrs.md"), encoding="utf-8") as handle:
         text = handle.read()
-    section = text.index("## Already have ADRs")
+    section = text.index("# Already have ADRs")
     after = text.index("```\n", text.index(marker, section)) + 4  # past the block the marker is in
     start = text.index("```%s\n" % fence, after) + len(fence) + 4
     return text[start:text.index("```\n", start)]
