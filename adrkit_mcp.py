@@ -5593,8 +5593,8 @@ def _zod_unrecognized_message(keys):
 # 10. Commands: the command line, one argparse parser for the server and its subcommands
 # ---------------------------------------------------------------------------
 #
-# `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config|hook ...` are for people
-# and scripts. One parser tree reads all of them, so every command treats flags alike: `--flag
+# `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config|hook|migrate ...` are for
+# people and scripts (_SUBCOMMAND_HELP lists them; the usage line is built from it). One parser tree reads all of them, so every command treats flags alike: `--flag
 # VALUE` and `--flag=VALUE`, no empty value, no flag taken as another flag's value (`--cwd --dir
 # x`), no abbreviations; a command line that does not parse exits 2 with the usage on stderr.
 # The subcommand comes first; a subcommand after server flags is refused rather than guessed.
@@ -6183,15 +6183,24 @@ def _doctor_unusable(report: "_Report", reason: str, cwd: str, adr_dir: str) -> 
         fix = "the records seem to be in %s (%d Markdown %s): run adrkit-mcp doctor --dir %s" % (
             usual, markdown_count(os.path.join(root, usual)),
             _plural(markdown_count(os.path.join(root, usual)), "file", "files"), usual)
+    where = ("the ADR folder %s %s" % (adr_dir, _DOCTOR_UNUSABLE[reason]) if reason.startswith("dir-")
+             else "the repository root %s %s" % (root, _DOCTOR_UNUSABLE[reason]))
     if reason == "dir-not-found":
-        where = "the ADR folder %s does not exist in %s" % (adr_dir, root)
-    elif reason.startswith("dir-"):
-        where = "the ADR folder %s: %s" % (adr_dir, CORPUS_UNAVAILABLE_MESSAGES[reason])
-    else:
-        where = "the repository root %s: %s" % (root, CORPUS_UNAVAILABLE_MESSAGES[reason])
+        where += " in %s" % root
     headline = where + ("; your records seem to be in %s: add --dir %s" % (usual, usual) if usual else "")
     report.fail("%s (--cwd %s, --dir %s)" % (CORPUS_UNAVAILABLE_MESSAGES[reason], cwd, adr_dir), fix, headline)
     return headline
+
+
+# doctor's first line on a root or ADR folder that cannot be used, after "the ... ROOT|DIR".
+_DOCTOR_UNUSABLE = {
+    "root-not-found": "does not exist", "root-not-directory": "is not a folder",
+    "root-not-readable": "cannot be read by this user",
+    "root-not-git": "is not the top of a Git work tree (it has no .git)",
+    "dir-not-found": "does not exist", "dir-not-directory": "is not a folder",
+    "dir-not-readable": "cannot be read by this user",
+    "dir-outside-root": "leads outside the repository",
+}
 
 
 class _DoctorMadr(NamedTuple):

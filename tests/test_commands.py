@@ -193,6 +193,19 @@ def test_doctor_leads_with_its_diagnosis(tmp_path, case):
         assert "frontmatter-fence" not in done.stdout.decode()  # not one error per file
 
 
+def test_doctor_on_a_root_that_cannot_be_used(tmp_path):
+    done = run("doctor", "--cwd", str(tmp_path / "gone"))
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 1
+    assert lines[0] == "doctor: a client would not work: the repository root %s does not exist" % (tmp_path / "gone")
+    (tmp_path / "plain").mkdir()
+    done = run("doctor", "--cwd", str(tmp_path / "plain"))
+    assert done.returncode == 1
+    assert done.stdout.decode().splitlines()[0] == ("doctor: a client would not work: the repository root %s "
+                                                    "is not the top of a Git work tree (it has no .git)"
+                                                    % (tmp_path / "plain"))
+
+
 def test_a_usual_folder_named_by_doctor_is_the_one_that_works(tmp_path):
     root = repository(tmp_path, {"docs/architecture/decisions/0001-use-a-queue.md": ADRKIT_RECORD})
     done = run("doctor", "--cwd", str(root))
