@@ -61,7 +61,7 @@ import time
 import unicodedata
 import urllib.parse
 from typing import (
-    TYPE_CHECKING, Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+    TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 )
 # queue, shlex, subprocess and zipfile are imported where they are used: the serve loop, doctor
 # and config need them, an agent's hook run does not (ADR 0018).
@@ -1263,10 +1263,11 @@ def _exposed_error(refusal: ExposeRefusal, modern: bool) -> _RpcError:
 class _UnusableConfigError(ValueError):
     """start() on a root or ADR folder that cannot serve (a ValueError)."""
 
-    def __init__(self, reason, message):
+    def __init__(self, reason, message, detail=None):
         ValueError.__init__(self, message)
         self.reason = reason
         self.message = message
+        self.detail = detail or message  # the path and the fix, for stderr
 
 
 def _check_timeout(request_timeout_ms):
@@ -1318,7 +1319,9 @@ class _Server(object):
                                   source=self.source)
             problem = check_roots(config)
             if problem is not None:
-                raise _UnusableConfigError(problem[0], problem[1])
+                usual = usual_adr_folder(config.root, config.adr_dir) if problem[0] == "dir-not-found" else None
+                raise _UnusableConfigError(problem[0], problem[1], corpus_unavailable_text(
+                    problem[0], config.root, config.adr_dir, usual))
             connection = _Connection(config, _input_reader(self.stdin), _output_writer(self.stdout),
                                      self.request_timeout_ms, self.expose)
         except BaseException:
@@ -1502,7 +1505,7 @@ def _serve(cwd, adr_dir, request_timeout_ms, expose, source):
         previous_handlers = _install_signal_handlers()
         server.start()
     except _UnusableConfigError as err:
-        _diagnose(err.message)
+        _diagnose(err.detail)
         return 1
     except OSError as err:
         _diagnose("stopped: cannot use stdio (%s); the client has probably gone away"
@@ -1678,13 +1681,55 @@ NODE_ERROR_TEXTS = {
     "ENAMETOOLONG": "name too long", "EINVAL": "invalid argument", "ETXTBSY": "text file is busy",
 }
 
-# What doctor says of a folder whose Markdown reads as MADR or Nygard but not as adrkit records.
+# What doctor says of a folder whose Markdown reads as MADR or Nygard but not as adrkit records:
+# the lead, then the two ways in, each with the records it gives (ADR 0017, ADR 0022).
 DOCTOR_MADR_HINT = (
     "{count} Markdown {count_files} in {dir} read as MADR or Nygard (adr-tools) records, which the "
-    "tools skip for want of adrkit frontmatter. Two ways in: serve them as they are with --from "
-    "madr ({records} {records_word} then; see `adrkit-mcp config <client> --from madr`), or add "
-    "the frontmatter for good with `adrkit-mcp migrate --from madr --dir {dir}` (try --dry-run "
-    "first; --rename gives files not named NNNN-slug.md a name the tools read).")
+    "tools skip for want of adrkit frontmatter. Two ways in:")
+DOCTOR_MADR_WAYS = (
+    "  --from madr           serve them as they are, writing nothing: {records} {records_word} "
+    "(`adrkit-mcp doctor --dir {dir} --from madr`, then `adrkit-mcp config <client> --dir {dir} "
+    "--from madr`)",
+    "  migrate --from madr   add the frontmatter to the files for good: {records} {records_word}"
+    "{renamed} (`adrkit-mcp migrate --from madr --dir {dir} --dry-run` shows what it would do)",
+)
+
+# Where decision records usually live, in the order doctor and the start-up error look for them
+# when the configured folder is missing or holds no Markdown (adr-tools, MADR, log4brains and
+# adrkit layouts; ADR 0022).
+USUAL_ADR_FOLDERS = ("docs/adr", "doc/adr", "docs/decisions", "docs/architecture/decisions",
+                     "docs/adrs", "adr", "architecture/decisions")
+
+# The fix for each reason a root or ADR folder cannot be used: said after the path, on stderr by
+# the server, `call` and `hook`, and on doctor's FAIL line (the protocol answers keep the
+# reference's sentence alone).
+CORPUS_UNAVAILABLE_FIXES = {
+    "root-not-found": "pass the repository's path with --cwd (or $ADRKIT_MCP_CWD); a client "
+                      "started from another folder needs it absolute",
+    "root-not-directory": "--cwd must name the repository folder, not a file in it",
+    "root-not-readable": "give this user read and search permission on the folder",
+    "root-not-git": "point --cwd at the top of a Git work tree (the folder that holds .git)",
+    "dir-not-found": "create the folder, or pass the right one with --dir (relative to the root; "
+                     "or $ADRKIT_MCP_DIR)",
+    "dir-not-directory": "--dir must name a folder",
+    "dir-not-readable": "give this user read and search permission on the ADR folder",
+    "dir-outside-root": "keep the ADR folder inside the repository (a symlink may not leave it)",
+    "corpus-changed-during-load": "run it again",
+}
+
+
+def corpus_unavailable_text(reason: str, root: str, adr_dir: str, usual: Optional[str] = None) -> str:
+    """The reference's sentence for an unusable root or ADR folder, then the path it is about
+    and the fix (and, for a missing folder, the usual folder that holds Markdown, if any)."""
+    where = os.path.abspath(root)
+    if reason.startswith("dir-"):
+        where = "%s (the ADR folder %s of the root %s)" % (os.path.normpath(
+            adr_dir if os.path.isabs(adr_dir) else os.path.join(where, adr_dir)), adr_dir, where)
+    text = "%s: %s; fix: %s" % (CORPUS_UNAVAILABLE_MESSAGES[reason].rstrip("."), where,
+                                CORPUS_UNAVAILABLE_FIXES.get(reason, "check the configuration"))
+    if usual is not None:
+        text += "; the records seem to be in %s: try --dir %s" % (usual, usual)
+    return text
 
 # The cross-field rules of the frontmatter: (rule name, message, field path).
 CROSS_FIELD_RULES = {
@@ -3504,6 +3549,28 @@ def resolve_canonical_roots(root: str, adr_dir: str) -> Tuple[str, str]:
     if not is_contained(canonical_root, canonical_dir):
         raise CorpusUnavailable("dir-outside-root")
     return canonical_root, canonical_dir
+
+
+def markdown_count(folder: str) -> int:
+    """How many Markdown files (README, index and template files aside) lie directly in folder;
+    0 for a folder that is missing or cannot be listed."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return 0
+    return sum(1 for name in names if name.lower().endswith(".md") and not is_conventional_name(name)
+               and os.path.isfile(os.path.join(folder, name)))
+
+
+def usual_adr_folder(root: str, adr_dir: str) -> Optional[str]:
+    """The first of USUAL_ADR_FOLDERS, other than adr_dir, that holds Markdown directly under
+    root: where the records probably are when adr_dir is missing or holds none."""
+    configured = os.path.normpath(os.path.join(root, adr_dir))
+    for folder in USUAL_ADR_FOLDERS:
+        path = os.path.join(root, *folder.split("/"))
+        if os.path.normpath(path) != configured and markdown_count(path):
+            return folder
+    return None
 
 
 class Projection(object):
@@ -5563,14 +5630,14 @@ def _zod_unrecognized_message(keys):
 # 10. Commands: the command line, one argparse parser for the server and its subcommands
 # ---------------------------------------------------------------------------
 #
-# `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config|hook ...` are for people
-# and scripts. One parser tree reads all of them, so every command treats flags alike: `--flag
+# `adrkit-mcp [flags]` serves MCP on stdio; `adrkit-mcp call|doctor|config|hook|migrate ...` are for
+# people and scripts (_SUBCOMMAND_HELP lists them; the usage line is built from it). One parser tree reads all of them, so every command treats flags alike: `--flag
 # VALUE` and `--flag=VALUE`, no empty value, no flag taken as another flag's value (`--cwd --dir
 # x`), no abbreviations; a command line that does not parse exits 2 with the usage on stderr.
 # The subcommand comes first; a subcommand after server flags is refused rather than guessed.
 
-_SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N] [--expose PARTS]
-       adrkit-mcp {config,doctor,call,hook} ...
+_SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--from madr] [--request-timeout-ms N] [--expose PARTS]
+       adrkit-mcp {%s} ...
        adrkit-mcp --help | --version"""
 
 _SERVER_DESCRIPTION = """\
@@ -5598,11 +5665,8 @@ _SERVER_EPILOG = """\
 
 subcommands (each has its own --help):
 %s
-environment:
-  %s   repository root, when --cwd is not given
-  %s   ADR folder, when --dir is not given
-  %s   what --expose gives (resources, prompts), when it is not given
-
+environment (an empty variable counts as unset):
+%s
 exit status:
   0  stdin was closed (the normal shutdown), SIGTERM or SIGINT, --help, --version
      (a SIGINT the parent ignores, as nohup and `cmd &` do, stays ignored)
@@ -5610,6 +5674,34 @@ exit status:
      or the client closed stdout while the server was answering
   2  a command-line error (unknown flag, missing or empty value, stray argument)
 """
+
+# Every environment variable the program reads: name, what it stands for. The server's --help
+# lists them all (a new one belongs here).
+_ENVIRONMENT_HELP = (
+    (_ENV_CWD, "repository root, when --cwd is not given (server, call, doctor, config, hook)"),
+    (_ENV_DIR, "ADR folder, when --dir is not given (server, call, doctor, config, hook)"),
+    (_ENV_FROM, "what --from gives (madr), when it is not given (server, call, doctor, config, "
+                "hook; migrate reads only its own --from)"),
+    (_ENV_EXPOSE, "what --expose gives (resources, prompts), when it is not given (server, doctor, "
+                  "config)"),
+    ("CLAUDE_PROJECT_DIR", "hook: the root when neither --cwd, $%s nor the event names one "
+                           "(GEMINI_PROJECT_DIR likewise)" % _ENV_CWD),
+    ("SHIV_ROOT", "the .pyz: where it unpacks its libraries (default: $XDG_CACHE_HOME/adrkit-mcp, "
+                  "~/.cache/adrkit-mcp, or the platform's cache folder)"),
+)
+
+
+def _server_usage() -> str:
+    """The server's usage: every subcommand of the table, in its order."""
+    return _SERVER_USAGE % ",".join(name for name, _, _ in _SUBCOMMAND_HELP)
+
+
+def _environment_help() -> str:
+    import textwrap
+    return "".join(textwrap.fill(meaning, 80, initial_indent="  %-19s " % name,
+                                 subsequent_indent=" " * 22) + "\n"
+                   for name, meaning in _ENVIRONMENT_HELP)
+
 
 # name, one line for the server's --help, what `adrkit-mcp <name> --help` adds.
 _SUBCOMMAND_HELP = (
@@ -5622,8 +5714,19 @@ Check, in plain sentences with the fix for each problem, everything an MCP
 client needs: the Python version, the repository root and its .git, the ADR
 directory, the records that load and the findings they raise, the Markdown
 files that are not records, and a real handshake with a child server started
-exactly as a client config would start it. Exit status 0 only when a client
-would work, 2 on a usage error."""),
+exactly as a client config would start it. The first line is the diagnosis.
+When the folder is missing or holds no Markdown and a usual one does (doc/adr,
+docs/decisions, docs/architecture/decisions, docs/adrs, adr,
+architecture/decisions), it names the --dir to use; when the files are MADR or
+Nygard (adr-tools) records, it leads with the two ways in (--from madr, or
+migrate --from madr) and how many records each gives.
+
+exit status:
+  0  a client would work: records load and the child server answered
+     (findings are reported, not failed on)
+  1  a client would not work: the root or ADR folder cannot be used, the folder
+     is missing or empty, no record loads, or the child server did not answer
+  2  a command-line error"""),
     ("call", "run one tool call from the command line and print its result", """\
 Run one tool once against the corpus and print its structured result as
 indented JSON. Tools: get_decision, get_decision_context, list_superseded,
@@ -5656,7 +5759,11 @@ unchanged. Without --rename, files not named NNNN-slug.md stay where they are
 each moves to <id>-<slug>.md unless that name is taken. Exit status: 0 when
 the migration ran (findings are reported, not failed on), 1 when it stopped on
 a file it could not read or convert, 2 on a usage error or an unreachable ADR
-folder."""),
+folder. Its messages and exit statuses are the reference CLI's, word for word:
+the ADR they cite (ADR-0008) is a record of the adrkit project, not one of
+adrkit-mcp's. --from is always given on the command line ($ADRKIT_MCP_FROM,
+which the server and the other commands read, is not read here: migrate
+writes)."""),
 )
 
 
@@ -5733,6 +5840,12 @@ def _expose_check(options: Any) -> None:
         options.parser.error("--expose is for the server snippets: the hook serves no resources or prompts")
 
 
+def _hook_format_name(text: str) -> str:
+    """hook --format: a HOOK_FORMATS name, or the agent id `config <agent> --hook` takes
+    (claude-code, copilot-cli, ...), which names the same format."""
+    return _config_hook_agents[text][0] if text in _config_hook_agents else text
+
+
 def _arguments_json(text: str) -> object:
     try:
         return json.loads(text)
@@ -5802,9 +5915,10 @@ def _flags() -> Dict[str, _Flag]:
                  "hook) that tells the agent which decisions concern a file when it edits it, "
                  "for %s" % ", ".join(_CONFIG_HOOK_AGENTS))),
         "format": _Flag(("--format",), dict(
-            metavar="AGENT", choices=HOOK_FORMAT_NAMES,
-            help="the agent whose event arrives and whose answer to print: %s (default: told "
-                 "from the event's fields)" % ", ".join(HOOK_FORMAT_NAMES))),
+            metavar="AGENT", choices=HOOK_FORMAT_NAMES, type=_hook_format_name,
+            help="the agent whose event arrives and whose answer to print: %s, or the id "
+                 "`config` takes (%s) (default: told from the event's fields)"
+                 % (", ".join(HOOK_FORMAT_NAMES), ", ".join(_CONFIG_HOOK_AGENTS)))),
         "from": _Flag(("--from",), dict(
             metavar="FORMAT", type=_value, dest="source",
             help="read the ADR folder as `adrkit-mcp migrate --from FORMAT` would leave it, "
@@ -5827,7 +5941,7 @@ def _flags() -> Dict[str, _Flag]:
 def _commands() -> Dict[str, _Command]:
     """The server ("") and each subcommand."""
     return {
-        "": _Command(_SERVER_USAGE, (), ("cwd", "dir", "from", "request-timeout-ms", "expose",
+        "": _Command(_server_usage(), (), ("cwd", "dir", "from", "request-timeout-ms", "expose",
                                          "version", "help"), None, _check_source),
         "config": _Command(
             "adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS]\n"
@@ -5858,7 +5972,8 @@ def _commands() -> Dict[str, _Command]:
             "adrkit-mcp migrate --from madr [--cwd PATH] [--dir PATH] [--dry-run] [--rename] [--json]",
             (("extra", dict(nargs="*", help=argparse.SUPPRESS)),),
             # --from and --dir take an empty value, as the reference's parseArgs does.
-            (("from", None, {"type": str}),
+            (("from", "the format the records are in: madr (MADR 2-4 and Nygard/adr-tools); "
+                      "required, as in `adr migrate` ($%s is not read here)" % _ENV_FROM, {"type": str}),
              ("cwd", "the folder to run in, as `cd PATH && adr migrate ...` would (default: "
                      "$%s, else the working directory)" % _ENV_CWD),
              ("dir", None, {"type": str}), "dry-run", "rename", "json", "help"),
@@ -5887,8 +6002,8 @@ def _add_command(parser: _Parser, command: _Command) -> None:
 def _command_line() -> _Parser:
     """The parser of `adrkit-mcp ...`, with one subparser per subcommand."""
     listing = "".join("  %-8s %s\n" % (name, summary) for name, summary, _ in _SUBCOMMAND_HELP)
-    parser = _new_parser(SERVER_NAME, _SERVER_USAGE, _SERVER_DESCRIPTION,
-                         _SERVER_EPILOG % (listing, _ENV_CWD, _ENV_DIR, _ENV_EXPOSE))
+    parser = _new_parser(SERVER_NAME, _server_usage(), _SERVER_DESCRIPTION,
+                         _SERVER_EPILOG % (listing, _environment_help()))
     table = _commands()
     _add_command(parser, table[""])
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", prog=SERVER_NAME,
@@ -5944,6 +6059,13 @@ def _location(options: Any) -> Tuple[Optional[str], Optional[str]]:
             options.dir or os.environ.get(_ENV_DIR) or None)
 
 
+def _unusable_text(reason: str, root: str, adr_dir: str) -> str:
+    """What our commands say on stderr of a root or ADR folder they cannot use: the sentence,
+    the path, the fix and, for a missing folder, the usual one that holds Markdown."""
+    usual = usual_adr_folder(root, adr_dir) if reason == "dir-not-found" else None
+    return corpus_unavailable_text(reason, root, adr_dir, usual)
+
+
 def _corpus_location(options: Any) -> Tuple[str, str]:
     """_location with the defaults filled in: the working directory and docs/adr."""
     cwd, adr_dir = _location(options)
@@ -5983,7 +6105,7 @@ def command_call(options: Any) -> int:
     config = CorpusConfig(cwd, adr_dir, source=_source(options))
     problem = check_roots(config)
     if problem is not None:
-        sys.stderr.write("adrkit-mcp: %s\n" % problem[1])
+        sys.stderr.write("adrkit-mcp: %s\n" % _unusable_text(problem[0], cwd, adr_dir))
         return 1
     result = call_tool(config, tool, arguments)
     if result.get("isError"):
@@ -5994,31 +6116,44 @@ def command_call(options: Any) -> int:
     return 1 if outcome == "corpus-unavailable" else 0
 
 
-_ROOT_FIXES = {
-    "root-not-found": "pass the repository's absolute path with --cwd (or ADRKIT_MCP_CWD)",
-    "root-not-directory": "--cwd must name the repository folder, not a file in it",
-    "root-not-readable": "give this user read and search permission on the folder",
-    "root-not-git": "point --cwd at the top of a Git work tree (the folder that holds .git)",
-    "dir-not-found": "create the folder, or pass the right one with --dir (relative to the root)",
-    "dir-not-directory": "--dir must name a folder",
-    "dir-not-readable": "give this user read and search permission on the ADR folder",
-    "dir-outside-root": "keep the ADR folder inside the repository (a symlink may not leave it)",
-}
-
-
 class _Report(object):
-    def __init__(self):
+    """What doctor says, kept until the end so that its first line can be the diagnosis: the
+    headline, the lead (what to do first), then one line per check, each with one label."""
+
+    def __init__(self) -> None:
         self.failed = False
+        self.first_failure = ""
+        self.lead: List[str] = []
+        self.lines: List[str] = []
 
-    def ok(self, sentence):
-        sys.stdout.write("ok    %s\n" % sentence)
+    def ok(self, sentence: str) -> None:
+        self.lines.append("ok    %s" % sentence)
 
-    def note(self, sentence):
-        sys.stdout.write("note  %s\n" % sentence)
+    def note(self, sentence: str) -> None:
+        self.lines.append("note  %s" % sentence)
 
-    def fail(self, sentence, fix):
+    def line(self, text: str) -> None:
+        self.lines.append(text)
+
+    def fail(self, sentence: str, fix: str, headline: Optional[str] = None) -> None:
+        """A FAIL line; `headline` is how the first line says it, when it says it otherwise."""
+        if not self.failed:
+            self.first_failure = headline or sentence
         self.failed = True
-        sys.stdout.write("FAIL  %s\n      fix: %s\n" % (sentence, fix))
+        self.lines.append("FAIL  %s\n      fix: %s" % (sentence, fix))
+
+    def finish(self, headline: str, closing: str) -> int:
+        """Print everything, the headline first; the exit status (1 when a check failed)."""
+        verdict = "would not work" if self.failed else "would work"
+        if self.failed and self.first_failure not in headline:
+            headline += ", but %s" % self.first_failure
+        sys.stdout.write("".join("%s\n" % line for line in
+                                 ["doctor: a client %s: %s" % (verdict, headline)] + self.lead + self.lines))
+        if self.failed:
+            sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
+            return 1
+        sys.stdout.write(closing)
+        return 0
 
 
 def server_launch_command() -> List[str]:
@@ -6035,62 +6170,193 @@ def server_launch_command() -> List[str]:
 
 
 def command_doctor(options: Any) -> int:
-    """`adrkit-mcp doctor`: check what a client needs, each problem with its fix."""
+    """`adrkit-mcp doctor`: check what a client needs, each problem with its fix; the first line
+    is the diagnosis. Exit status 0 when a client would work (records load and a child server
+    answers), 1 when it would not (an unusable root or folder, no record, no answer)."""
     cwd, adr_dir = _corpus_location(options)
     report = _Report()
+    _doctor_python(report)
+    try:
+        canonical_root, canonical_dir = resolve_canonical_roots(cwd, adr_dir)
+    except CorpusUnavailable as error:
+        return report.finish(_doctor_unusable(report, error.reason, cwd, adr_dir), "")
+    report.ok("repository root %s has a .git entry" % canonical_root)
+    report.ok("ADR directory %s is inside the root" % canonical_dir)
+    source = _source(options)
+    try:
+        projection = load_projection(CorpusConfig(cwd, adr_dir, canonical_root, source))
+    except CorpusUnavailable as error:
+        report.fail(CORPUS_UNAVAILABLE_MESSAGES[error.reason], "run doctor again")
+        return report.finish("the records changed while doctor read them", "")
+    outside = _markdown_outside_the_corpus(canonical_root, canonical_dir)
+    madr = _doctor_madr(report, canonical_root, canonical_dir, adr_dir, source, projection, bool(outside))
+    headline = _doctor_records(report, canonical_root, canonical_dir, adr_dir, projection, madr)
+    _doctor_findings(report, canonical_root, projection, madr)
+    if source is None:
+        for path, why in outside:
+            report.note("%s is not read as a record: %s" % (path, why))
+    _doctor_handshake(report, options, canonical_root, adr_dir)
+    if options.expose:  # ADR 0015
+        _doctor_expose(report, options, canonical_root, adr_dir)
+    _doctor_hook(report, options, canonical_root, adr_dir, projection)
+    return report.finish(headline, "A client configured with --cwd %s --dir %s would work.\n" % (
+        canonical_root, " ".join([adr_dir] + _config_args(options, None, None))))
+
+
+def _doctor_python(report: "_Report") -> None:
     version = "%d.%d.%d" % sys.version_info[:3]
     if sys.version_info >= (3, 9):
         report.ok("Python %s at %s" % (version, sys.executable))
     else:
         report.fail("Python %s is too old" % version, "run the server with Python 3.9 or newer")
-    try:
-        canonical_root, canonical_dir = resolve_canonical_roots(cwd, adr_dir)
-    except CorpusUnavailable as error:
-        report.fail("%s (--cwd %s, --dir %s)" % (CORPUS_UNAVAILABLE_MESSAGES[error.reason], cwd, adr_dir),
-                    _ROOT_FIXES.get(error.reason, "check the configuration"))
-        return 1
-    report.ok("repository root %s has a .git entry" % canonical_root)
-    report.ok("ADR directory %s is inside the root" % canonical_dir)
-    source = _source(options)
-    config = CorpusConfig(cwd, adr_dir, canonical_root, source)
-    try:
-        projection = load_projection(config)
-    except CorpusUnavailable as error:
-        report.fail(CORPUS_UNAVAILABLE_MESSAGES[error.reason], "run doctor again")
-        return 1
-    report.ok("%d %s load; %d candidate %s excluded" % (
-        projection.record_count, _plural(projection.record_count, "record", "records"),
-        projection.excluded_count, _plural(projection.excluded_count, "file is", "files are")))
-    by_rule: Dict[str, List[Dict[str, Any]]] = {}
-    for finding in projection.findings:
-        by_rule.setdefault(finding["rule"], []).append(finding)
-    for rule in sorted(by_rule, key=utf16_key):
-        group = by_rule[rule]
-        severity = group[0]["severity"]
-        sys.stdout.write("%-5s %d %s finding%s (%s):\n" % (
-            "warn" if severity != "info" else "note", len(group), rule, "" if len(group) == 1 else "s", severity))
+
+
+def _doctor_unusable(report: "_Report", reason: str, cwd: str, adr_dir: str) -> str:
+    """The FAIL line of a root or ADR folder that cannot be used; the headline."""
+    root = os.path.abspath(cwd)
+    usual = usual_adr_folder(root, adr_dir) if reason == "dir-not-found" else None
+    fix = CORPUS_UNAVAILABLE_FIXES.get(reason, "check the configuration")
+    if usual is not None:
+        fix = "the records seem to be in %s (%d Markdown %s): run adrkit-mcp doctor --dir %s" % (
+            usual, markdown_count(os.path.join(root, usual)),
+            _plural(markdown_count(os.path.join(root, usual)), "file", "files"), usual)
+    where = ("the ADR folder %s %s" % (adr_dir, _DOCTOR_UNUSABLE[reason]) if reason.startswith("dir-")
+             else "the repository root %s %s" % (root, _DOCTOR_UNUSABLE[reason]))
+    if reason == "dir-not-found":
+        where += " in %s" % root
+    headline = where + ("; your records seem to be in %s: add --dir %s" % (usual, usual) if usual else "")
+    report.fail("%s (--cwd %s, --dir %s)" % (CORPUS_UNAVAILABLE_MESSAGES[reason], cwd, adr_dir), fix, headline)
+    return headline
+
+
+# doctor's first line on a root or ADR folder that cannot be used, after "the ... ROOT|DIR".
+_DOCTOR_UNUSABLE = {
+    "root-not-found": "does not exist", "root-not-directory": "is not a folder",
+    "root-not-readable": "cannot be read by this user",
+    "root-not-git": "is not the top of a Git work tree (it has no .git)",
+    "dir-not-found": "does not exist", "dir-not-directory": "is not a folder",
+    "dir-not-readable": "cannot be read by this user",
+    "dir-outside-root": "leads outside the repository",
+}
+
+
+class _DoctorMadr(NamedTuple):
+    """What doctor learnt of the MADR and Nygard files in the folder (no --from madr)."""
+
+    paths: FrozenSet[str]   # the files the tools skip that read as MADR or Nygard records
+    records: int            # records served with --from madr, and after migrate without --rename
+    renamed: int            # records after migrate --rename
+
+
+def _doctor_records(report: "_Report", canonical_root: str, canonical_dir: str, adr_dir: str,
+                    projection: "Projection", madr: Optional[_DoctorMadr]) -> str:
+    """The line on how many records load (a FAIL when none does); the headline."""
+    count = projection.record_count
+    if count:
+        report.ok("%d %s; %d candidate %s excluded" % (
+            count, _plural(count, "record loads", "records load"), projection.excluded_count,
+            _plural(projection.excluded_count, "file is", "files are")))
+        headline = "%d %s from %s" % (count, _plural(count, "record loads", "records load"), adr_dir)
+        listed = [finding for finding in projection.findings
+                  if madr is None or finding.get("path") not in madr.paths]
+        if listed:
+            headline += " (%s)" % _findings_count(listed)
+        if madr is not None:
+            headline += "; %d more Markdown %s there read as MADR or Nygard records the tools skip " \
+                        "(two ways in below)" % (len(madr.paths), _plural(len(madr.paths), "file", "files"))
+        return headline
+    usual = usual_adr_folder(canonical_root, canonical_dir)
+    markdown = markdown_count(canonical_dir)
+    if madr is not None:
+        what = "its Markdown reads as MADR or Nygard records, without adrkit frontmatter"
+        fix = "take one of the two ways in above"
+    elif markdown == 0 and not projection.excluded_count:
+        what = "the folder holds no Markdown file"
+        fix = "add a record (NNNN-slug.md with adrkit frontmatter; see docs/adr in adrkit-mcp's " \
+              "repository for examples), or point --dir at the folder that holds them"
+    else:
+        what = "every candidate file has findings (below)"
+        fix = "fix the findings below"
+    if usual is not None and madr is None:
+        fix = "the records seem to be in %s: run adrkit-mcp doctor --dir %s" % (usual, usual)
+    headline = "no record loads from %s: %s" % (adr_dir, what) + (
+        "; your records seem to be in %s: add --dir %s" % (usual, usual) if usual is not None and madr is None else "")
+    report.fail("no record loads from %s: %s" % (adr_dir, what), fix, headline)
+    return headline
+
+
+def _findings_count(findings: List[Finding]) -> str:
+    """'3 findings: 2 errors, 1 warning' by severity."""
+    counts: Dict[str, int] = {}
+    for finding in findings:
+        counts[finding["severity"]] = counts.get(finding["severity"], 0) + 1
+    return "%d %s: %s" % (len(findings), _plural(len(findings), "finding", "findings"), ", ".join(
+        "%d %s" % (counts[name], _plural(counts[name], name, name + "s"))
+        for name in ("error", "warning", "info") if name in counts))
+
+
+# One label per finding line: the finding's own severity.
+_DOCTOR_SEVERITY = {"error": "error", "warning": "warn", "info": "info"}
+
+
+def _doctor_findings(report: "_Report", canonical_root: str, projection: "Projection",
+                     madr: Optional[_DoctorMadr]) -> None:
+    """The findings grouped by rule, each line with its file, field and bad value, then the fix.
+    The findings of files that read as MADR or Nygard are counted, not listed (the two ways in
+    say what to do with them)."""
+    shown = [finding for finding in projection.findings
+             if madr is None or finding.get("path") not in madr.paths]
+    hidden = len(projection.findings) - len(shown)
+    if hidden:
+        report.note("%d %s on the MADR or Nygard files not listed: they are what such a file gives "
+                    "without adrkit frontmatter" % (hidden, _plural(hidden, "finding", "findings")))
+    by_rule: Dict[Tuple[str, str], List[Dict[str, Any]]] = {}
+    for finding in shown:
+        by_rule.setdefault((finding["rule"], finding["severity"]), []).append(finding)
+    values: Dict[str, Any] = {}
+    for rule, severity in sorted(by_rule, key=lambda key: (utf16_key(key[0]), key[1])):
+        group = by_rule[(rule, severity)]
+        report.line("%-5s %d %s %s:" % (_DOCTOR_SEVERITY.get(severity, severity), len(group), rule,
+                                        _plural(len(group), "finding", "findings")))
         for finding in group[:20]:
-            where = finding.get("path") or finding.get("id") or ""
-            sys.stdout.write("        %s: %s\n" % (where, finding["message"]))
+            report.line("        %s" % _doctor_finding_line(canonical_root, finding, values))
         if len(group) > 20:
-            sys.stdout.write("        ... and %d more\n" % (len(group) - 20))
-        sys.stdout.write("      fix: %s\n" % _finding_fix(rule))
-    source = _source(options)
-    outside = _markdown_outside_the_corpus(canonical_root, canonical_dir)
-    if source is None:
-        for path, why in outside:
-            report.note("%s is not read as a record: %s" % (path, why))
-    _doctor_madr(report, canonical_root, canonical_dir, adr_dir, source, projection, bool(outside))
-    _doctor_handshake(report, options, canonical_root, adr_dir)
-    if options.expose:  # ADR 0015
-        _doctor_expose(report, options, canonical_root, adr_dir)
-    _doctor_hook(report, options, canonical_root, adr_dir, projection)
-    if report.failed:
-        sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
-        return 1
-    sys.stdout.write("A client configured with --cwd %s --dir %s would work.\n"
-                     % (canonical_root, " ".join([adr_dir] + _config_args(options, None, None))))
-    return 0
+            report.line("        ... and %d more" % (len(group) - 20))
+        report.line("      fix: %s" % _finding_fix(rule))
+
+
+def _doctor_finding_line(canonical_root: str, finding: Finding, values: Dict[str, Any]) -> str:
+    """'path: field = value: message' (field 'missing' when absent); the value read from the
+    file's frontmatter as written."""
+    where = finding.get("path") or finding.get("id") or ""
+    field = finding.get("field")
+    if not field or field == "frontmatter" or not finding.get("path"):
+        return "%s: %s" % (where, finding["message"])
+    path = finding["path"]
+    if path not in values:
+        values[path] = _doctor_frontmatter(canonical_root, path)
+    value: Any = values[path]
+    for part in field.split("."):
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return "%s: %s missing: %s" % (where, field, finding["message"])
+    shown = json.dumps(value, ensure_ascii=False, default=str)
+    if len(shown) > 80:
+        shown = shown[:77] + "..."
+    return "%s: %s = %s: %s" % (where, field, shown, finding["message"])
+
+
+def _doctor_frontmatter(canonical_root: str, path: str) -> Any:
+    """A record file's frontmatter as a value, or None when it cannot be read or parsed."""
+    try:
+        with open(os.path.join(canonical_root, *path.split("/")), "rb") as handle:
+            text = handle.read(MAX_SOURCE_BYTES + 1).decode("utf-8", "replace")
+        return FrontmatterYaml.load(split_frontmatter(text)[0])
+    except Exception:  # a value for the line only: the finding itself says what is wrong
+        return None
 
 
 _FINDING_FIXES = {
@@ -6154,30 +6420,38 @@ def _markdown_outside_the_corpus(canonical_root, canonical_dir, depth_limit=8):
 
 
 def _doctor_madr(report: "_Report", canonical_root: str, canonical_dir: str, adr_dir: str,
-                 source: Optional[str], projection: "Projection", outside: bool) -> None:
-    """MADR and Nygard folders: what `--from madr` and `migrate --from madr` would give, and,
-    with --from madr, what migrate would report (the tools' answers stay the reference's)."""
+                 source: Optional[str], projection: "Projection", outside: bool) -> Optional[_DoctorMadr]:
+    """MADR and Nygard folders: without --from madr, the two ways in lead the report, each with
+    the records it gives; with it, what `migrate --from madr` would report (the tools' answers
+    stay the reference's). The MADR files found (None when there are none, or with --from madr)."""
     unfenced = any(finding["rule"] == "frontmatter-fence" for finding in projection.findings)
     if source is None and not (unfenced or outside):
-        return
+        return None
     found = _MigrateFolder(canonical_root, canonical_dir)
     try:
         names = walk_madr_candidates(canonical_dir, found.visit)
     except WalkFailed as error:
         report.note("the ADR folder's subfolders cannot all be listed (%s): migrate --from madr "
                     "would find nothing to migrate" % error)
-        return
+        return None
     run = MadrImport.migrate(found.files, names, False, lambda file, name: False,
                              lambda file, text, name: None)
     converted = [result for result in run.results if result["outcome"] in ("migrated", "updated")]
     if source is None:
-        if not converted:
-            return
+        madr = _doctor_madr_files(projection, converted)
+        if not madr:
+            return None
         seen = load_projection(CorpusConfig(canonical_root, adr_dir, canonical_root, "madr"))
-        report.note(DOCTOR_MADR_HINT.format(
-            count=len(converted), count_files=_plural(len(converted), "file", "files"), dir=adr_dir,
-            records=seen.record_count, records_word=_plural(seen.record_count, "record", "records")))
-        return
+        unnamed = sum(1 for result in converted if result["path"] in madr
+                      and not is_record_file_name(result["path"].rsplit("/", 1)[-1]))
+        renamed = " (%d with --rename, which names the files NNNN-slug.md)" % (seen.record_count + unnamed) \
+            if unnamed else ""
+        words = dict(count=len(madr), count_files=_plural(len(madr), "file", "files"), dir=adr_dir,
+                     records=seen.record_count, records_word=_plural(seen.record_count, "record", "records"),
+                     renamed=renamed)
+        report.lead.append(DOCTOR_MADR_HINT.format(**words))
+        report.lead.extend(way.format(**words) for way in DOCTOR_MADR_WAYS)
+        return _DoctorMadr(frozenset(madr), seen.record_count, seen.record_count + unnamed)
     if run.crashed is not None:
         report.note("migrate --from madr would stop with %r; the files after that one are read as "
                     "they are" % run.crashed)
@@ -6186,6 +6460,28 @@ def _doctor_madr(report: "_Report", canonical_root: str, canonical_dir: str, adr
     for finding in run.findings:
         if finding["rule"] != "import-incomplete":
             report.note("migrate would report for %s: %s" % (finding["path"], finding["message"]))
+    return None
+
+
+def _doctor_madr_files(projection: "Projection", converted: List[Dict[str, Any]]) -> List[str]:
+    """The files migrate would convert that the tools skip for want of adrkit frontmatter: no
+    frontmatter at all (a fence finding), frontmatter without an id (MADR 3 and 4), or a name
+    discovery does not read. A record with adrkit frontmatter and a finding is not one of them."""
+    loaded = {record.path for record in projection.records}
+    by_path: Dict[str, List[Finding]] = {}
+    for finding in projection.findings:
+        by_path.setdefault(finding.get("path") or "", []).append(finding)
+    found = []
+    for result in converted:
+        path = result["path"]
+        findings = by_path.get(path)
+        if path in loaded:
+            continue
+        if findings is None or any(finding["rule"] == "frontmatter-fence"
+                                   or (finding["rule"] == "required-field" and finding.get("field") == "id")
+                                   for finding in findings):
+            found.append(path)
+    return found
 
 
 def _doctor_handshake(report, options, canonical_root, adr_dir):
@@ -6836,13 +7132,16 @@ def _config_portable_snippet(options: Any, client_id: str, program: str, adr_dir
     raise KeyError(client_id)
 
 
-def _config_portable_notes(program: str, others: List[str]) -> List[str]:
-    notes = ["team config: commit this file with %s; it names no path of this machine. Every "
+def _config_portable_notes(root: str, program: str, others: List[str]) -> List[str]:
+    advice, warning = _config_commit_advice(root, program, "this file")
+    notes = ["team config: %sit names no path of this machine. Every "
              "teammate needs Python 3.9 or newer on the editor's PATH as %s (an editor started "
              "from a desktop may not see the shell's PATH; on Windows write py or python "
-             "instead)%s." % (program, _config_portable_python,
+             "instead)%s." % (advice, _config_portable_python,
                               "" if program.endswith(".pyz") else
                               ", plus PyYAML, pathspec and idna installed for it (the .pyz carries all three)")]
+    if warning is not None:
+        notes.append(warning)
     if others:
         notes.append("%s: per-user configuration, so the snippet keeps absolute paths"
                      % ", ".join(others))
@@ -6896,11 +7195,14 @@ def _config_warnings(command: str, lead: List[str], how: str, roots: List[str],
         if not os.path.isdir(os.path.join(root, ".git")) and not os.path.isfile(
                 os.path.join(root, ".git")):
             notes.append("warning: %s has no .git: the server only serves the root of a Git "
-                         "repository and will not start there" % root)
+                         "repository and will not start there; pass the repository's top folder "
+                         "with --cwd" % root)
         target = adr_dir if os.path.isabs(adr_dir) else os.path.join(root, adr_dir)
         if not os.path.isdir(target):
+            usual = usual_adr_folder(root, adr_dir)
             notes.append("warning: %s is not a directory yet: the server will refuse to start "
-                         "until it exists" % target)
+                         "until it exists%s" % (target, "; the records seem to be in %s: run "
+                                                "config again with --dir %s" % (usual, usual) if usual else ""))
     return notes
 
 
@@ -6915,6 +7217,68 @@ def _config_say(line: str) -> None:
 
 class _ConfigShell(str):
     """A word of a hook command already in shell syntax (a variable, a command substitution)."""
+
+
+# How a hook entry starts a committed adrkit_mcp.py: `python3 -c LAUNCHER PATH hook ...` imports
+# the file (under the name adrkit_mcp, whatever the file is called), so Python keeps its bytecode
+# in __pycache__ beside it and later events load that; `python3 PATH` would run it as a script,
+# which Python compiles from source every time (about 7x the .pyz's CPU per event; ADR 0022).
+_config_module_launcher = (
+    'import sys, importlib.util as u; p = sys.argv.pop(1); '
+    's = u.spec_from_file_location("adrkit_mcp", p); m = u.module_from_spec(s); '
+    'sys.modules["adrkit_mcp"] = m; s.loader.exec_module(m); sys.exit(m.main())')
+
+# The files of the clients and agents that live in the repository, meant to be committed, and the
+# per-user place for an entry that names paths of this machine.
+_config_committed_files = {
+    "claude-code": (".mcp.json", "your user scope (claude mcp add --scope user, kept in ~/.claude.json)"),
+    "vscode": (".vscode/mcp.json", "the user mcp.json (command 'MCP: Open User Configuration')"),
+    "cursor": (".cursor/mcp.json", "~/.cursor/mcp.json"),
+    "codex": (".codex/config.toml", "~/.codex/config.toml"),
+    "gemini": (".gemini/settings.json", "~/.gemini/settings.json"),
+    "zed": (".zed/settings.json", "Zed's user settings.json"),
+    "opencode": ("opencode.json", "~/.config/opencode/opencode.json"),
+}
+
+
+def _config_git_ignored(root: str, program: str) -> bool:
+    """Whether Git ignores `program` (relative to root) there: a commit would leave it out. False
+    when git cannot tell (not installed, not a work tree)."""
+    import subprocess
+    try:
+        done = subprocess.run(["git", "-C", root, "check-ignore", "-q", "--", program],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def _config_commit_advice(root: str, program: str, what: str) -> Tuple[str, Optional[str]]:
+    """('commit <what> with <program>; ', None), or, when Git ignores the program, ('', the
+    warning that a commit would leave it out and what to do instead)."""
+    if _config_git_ignored(root, program):
+        return "", ("warning: %s is ignored by Git in this repository (git check-ignore %s), so a "
+                    "commit would leave it out and a teammate's clone would not find it: copy it to a "
+                    "tracked place (for example tools/%s), commit that, and run config again with "
+                    "the copy (or force-add it: git add -f %s)."
+                    % (program, program, program.rsplit("/", 1)[-1], program))
+    return "commit %s with %s; " % (what, program), None
+
+
+def _config_machine_paths(client_ids: List[str], command: str, lead: List[str]) -> Optional[str]:
+    """The warning for absolute entries meant for files that are committed, or None."""
+    files = [_config_committed_files[client_id][0] for client_id in client_ids
+             if client_id in _config_committed_files]
+    if not files:
+        return None
+    places = "; ".join("for %s, %s" % (_config_committed_files[c][0], _config_committed_files[c][1])
+                       for c in client_ids if c in _config_committed_files)
+    return ("warning: %s %s meant to be committed, and this entry names paths of this machine (%s): "
+            "a teammate's clone would not find them. Put it in the per-user file instead (%s), or "
+            "copy the .pyz into the repository, commit it, and run config with it for a team entry "
+            "with no path of this machine." % (", ".join(files), "is" if len(files) == 1 else "are",
+                                               " ".join([command] + lead), places))
 
 
 # The team form's repository root in each agent's hook command, as the shell sees it: Claude Code
@@ -6938,6 +7302,8 @@ def _config_hook_line(options: Any, fmt: str, command: str, lead: List[str], pro
         where = _config_hook_roots[fmt]
         prefix = "" if where == "." else where + "/"
         words = [_config_portable_python, _ConfigShell(prefix + shlex.quote(program))]
+        if not program.endswith(".pyz"):  # imported, not run as a script: the bytecode is kept
+            words[1:1] = ["-c", _config_module_launcher]
         root_word: str = _ConfigShell(where)
     else:
         words, root_word = [command] + lead, root
@@ -7023,14 +7389,23 @@ def _config_hook(options: Any, agent: str, command: str, lead: List[str], progra
                     '"hooks" object; do not overwrite the file, which holds your other settings.')
     _config_say(_config_hook_notes[agent])
     if program is not None:
-        _config_say("team config: commit it with %s; it names no path of this machine. Every "
-                    "teammate needs Python 3.9 or newer as %s on the PATH the agent sees (on "
-                    "Windows, write py or python instead if there is no python3)."
-                    % (program, _config_portable_python))
+        advice, warning = _config_commit_advice(root, program, "it")
+        _config_say("team config: %sit names no path of this machine. Every teammate needs "
+                    "Python 3.9 or newer as %s on the PATH the agent sees (on Windows, write py or "
+                    "python instead if there is no python3)%s."
+                    % (advice, _config_portable_python,
+                       "" if program.endswith(".pyz") else
+                       ", plus PyYAML, pathspec and idna installed for it. The entry imports %s "
+                       "rather than running it, so Python keeps its bytecode in __pycache__ beside "
+                       "it and compiles it once, not on every event" % program))
+        if warning is not None:
+            _config_say(warning)
     else:
-        _config_say("the command names paths of this machine: keep it out of the repository (for "
-                    "Claude Code, .claude/settings.local.json), or commit the .pyz in the "
-                    "repository and run this again with it for a team form.")
+        _config_say("warning: the command names paths of this machine (%s), which a teammate's "
+                    "clone would not find: keep the entry out of the files the repository commits "
+                    "(for Claude Code, put it in .claude/settings.local.json), or copy the .pyz into "
+                    "the repository, commit it and run this again with it for a team entry."
+                    % " ".join([command] + lead))
     _config_say("the hook only adds context; it never blocks an edit and exits 0 whatever "
                 "happens. Check it with adrkit-mcp doctor.")
     for note in _config_warnings(command, lead, "portable", [root], adr_dir):
@@ -7064,7 +7439,8 @@ def command_config(options: Any) -> int:
     adr_dir = _location(options)[1] or DEFAULT_ADR_DIR
     root = _config_root(options, for_vscode=False)
     if root is not None and not os.path.isdir(root):
-        sys.stderr.write("adrkit-mcp config: %s is not a directory\n" % root)
+        sys.stderr.write("adrkit-mcp config: %s is not a directory; fix: pass the repository's "
+                         "folder with --cwd (or $%s)\n" % (root, _ENV_CWD))
         return 1
     command, lead, how = _config_launcher()
     program = _config_in_repository(lead, how, root)
@@ -7106,11 +7482,14 @@ def _config_notes(options: Any, wanted: List[str], program: Optional[str], comma
                     % _config_server_name)
     absolute = [c for c in wanted if program is None or c not in _config_project_clients]
     if program is not None and len(absolute) < len(wanted):
-        for line in _config_portable_notes(program, absolute):
+        for line in _config_portable_notes(str(_config_root(options, for_vscode=False)), program, absolute):
             _config_say(line)
     if absolute:
         _config_say("the command is absolute on purpose: GUI clients do not inherit your shell's "
                     "PATH (the usual cause of 'spawn ... ENOENT').")
+        warning = _config_machine_paths(absolute, command, lead)
+        if warning is not None:
+            _config_say(warning)
     roots = []  # type: List[str]
     for client_id in wanted:
         client_root = _config_root(options, for_vscode=client_id == "vscode")
@@ -7483,7 +7862,7 @@ def _hook_files(options: Any, event: Dict[str, Any],
     config = CorpusConfig(root, adr_dir, source=_source(options))
     problem = check_roots(config)
     if problem is not None:
-        raise _HookRefusal("corpus", message="%s (root %s, ADR folder %s)" % (problem[1], root, adr_dir))
+        raise _HookRefusal("corpus", message=_unusable_text(problem[0], root, adr_dir))
     files: List[str] = []
     left: List[_HookRefusal] = []  # paths outside the repository, each left out on its own
     for target in targets:
@@ -7555,6 +7934,7 @@ def hook_usage_error(argv: List[str]) -> int:
             forced = word[len("--format="):]
         elif word == "--format" and index + 1 < len(argv):
             forced = argv[index + 1]
+    forced = _hook_format_name(forced) if forced is not None else None
     if forced in HOOK_FORMATS and HOOK_FORMATS[forced]["neutral"]:
         _hook_say(sys.stdout, HOOK_FORMATS[forced]["neutral"] + "\n")
     return HOOK_EXIT_STATUS

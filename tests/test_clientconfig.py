@@ -531,3 +531,43 @@ def test_portable_module_file_inside_the_repository(repo):
         assert any(arg.endswith("tools/adrkit_mcp.py") for arg in entry["args"])
     assert os.path.isabs(CHECKERS["claude-desktop"](snippets["claude-desktop"])["command"])
     assert "PyYAML" in result.stderr
+
+
+# ---- config tells the truth about what is committed (ADR 0022) -------------------------------
+
+@pytest.mark.parametrize("client, file", [("claude-code", ".mcp.json"), ("vscode", ".vscode/mcp.json"),
+                                          ("cursor", ".cursor/mcp.json")])
+def test_an_absolute_entry_for_a_committed_file_is_warned_about(repo, client, file):
+    result = run_config(client, "--cwd", str(repo))
+    assert result.returncode == 0, result.stderr
+    warning = [line for line in result.stderr.splitlines() if "names paths of this machine" in line]
+    assert len(warning) == 1, result.stderr
+    assert warning[0].startswith("adrkit-mcp: warning: %s is meant to be committed" % file)
+    assert str(MODULE) in warning[0] and "per-user file" in warning[0]
+    # A per-user client's file holds nothing a teammate reads: no such warning.
+    assert "names paths of this machine" not in run_config("claude-desktop", "--cwd", str(repo)).stderr
+
+
+@pytest.mark.skipif(not __import__("shutil").which("git"), reason="needs git for check-ignore")
+def test_no_commit_advice_for_a_program_git_ignores(tmp_path):
+    import shutil
+    root = tmp_path / "repo"
+    (root / "docs" / "adr").mkdir(parents=True)
+    support.git("init", "-q", cwd=root)
+    (root / ".gitignore").write_text("dist/\n")
+    for folder in ("dist", "tools"):
+        (root / folder).mkdir()
+        shutil.copyfile(str(MODULE), str(root / folder / "adrkit_mcp.py"))
+
+    def config(program, *args):
+        return subprocess.run([sys.executable, program, "config", "claude-code", "--portable"] + list(args),
+                              cwd=str(root), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
+    for args in ([], ["--hook"]):
+        ignored = config("dist/adrkit_mcp.py", *args)
+        assert ignored.returncode == 0, ignored.stderr
+        assert "commit this file with" not in ignored.stderr and "commit it with" not in ignored.stderr
+        assert ("warning: dist/adrkit_mcp.py is ignored by Git in this repository (git check-ignore "
+                "dist/adrkit_mcp.py)") in ignored.stderr
+        tracked = config("tools/adrkit_mcp.py", *args)
+        assert "team config: commit " in tracked.stderr and "ignored by Git" not in tracked.stderr

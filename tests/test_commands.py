@@ -116,7 +116,192 @@ def test_doctor_fails_when_the_child_server_cannot_start(monkeypatch, capsys):
     options = M._parse(["doctor", "--cwd", REPO], "doctor")  # the options doctor runs with
     M._doctor_handshake(report, options, REPO, "docs/adr")
     assert report.failed
-    assert "legacy handshake (2025-11-25) failed (exit 3)" in capsys.readouterr().out
+    assert "FAIL  legacy handshake (2025-11-25) failed (exit 3)" in "\n".join(report.lines)
+    assert report.finish("1 record loads from docs/adr", "") == 1
+    out = capsys.readouterr().out
+    assert out.startswith("doctor: a client would not work: 1 record loads from docs/adr, but legacy "
+                          "handshake (2025-11-25) failed (exit 3)"), out
+
+
+# ---- doctor leads with its diagnosis (ADR 0022) ----------------------------------------------
+
+ADRKIT_RECORD = '---\nid: "0001"\ntitle: Use a queue\nstatus: proposed\ndate: 2024-01-01\n---\n# Use a queue\n'
+NYGARD = ("# 1. Record architecture decisions\n\nDate: 2024-03-04\n\n## Status\n\nAccepted\n\n"
+          "## Context\n\nWe need to record the decisions made on this project.\n")
+MADR3 = "---\nstatus: accepted\ndate: 2024-05-06\n---\n# Use PostgreSQL\n\n## Context\n\nOrders.\n"
+MADR2 = "# Use Redis\n\n* Status: proposed\n* Date: 2024-05-06\n\n## Context and Problem Statement\n\nCache.\n"
+
+
+def repository(tmp_path, files):
+    """A repository (a .git folder) holding `files`: {relative path: text, or None for a folder}."""
+    root = tmp_path / "repo"
+    (root / ".git").mkdir(parents=True)
+    for path, text in files.items():
+        target = root / path
+        if text is None:
+            target.mkdir(parents=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
+    return root
+
+
+DOCTOR_CASES = {
+    "empty": ({"docs/adr": None}, 1,
+              "doctor: a client would not work: no record loads from docs/adr: the folder holds no Markdown file"),
+    "missing": ({}, 1,
+                "doctor: a client would not work: the ADR folder docs/adr does not exist in <root>"),
+    "doc/adr": ({"doc/adr/0001-record-architecture-decisions.md": NYGARD}, 1,
+                "doctor: a client would not work: the ADR folder docs/adr does not exist in <root>; your "
+                "records seem to be in doc/adr: add --dir doc/adr"),
+    "empty, records in docs/decisions": (
+        {"docs/adr": None, "docs/decisions/0001-use-postgresql.md": MADR3}, 1,
+        "doctor: a client would not work: no record loads from docs/adr: the folder holds no Markdown "
+        "file; your records seem to be in docs/decisions: add --dir docs/decisions"),
+    "madr": ({"docs/adr/0001-use-postgresql.md": MADR3, "docs/adr/0002-use-redis.md": MADR2}, 1,
+             "doctor: a client would not work: no record loads from docs/adr: its Markdown reads as MADR or "
+             "Nygard records, without adrkit frontmatter"),
+    "nygard": ({"docs/adr/0001-record-architecture-decisions.md": NYGARD}, 1,
+               "doctor: a client would not work: no record loads from docs/adr: its Markdown reads as MADR "
+               "or Nygard records, without adrkit frontmatter"),
+    "mixed": ({"docs/adr/0001-use-a-queue.md": ADRKIT_RECORD, "docs/adr/0002-use-redis.md": MADR2,
+               "docs/adr/0003-record-architecture-decisions.md": NYGARD}, 0,
+              "doctor: a client would work: 1 record loads from docs/adr; 2 more Markdown files there read "
+              "as MADR or Nygard records the tools skip (two ways in below)"),
+    "adrkit": ({"docs/adr/0001-use-a-queue.md": ADRKIT_RECORD}, 0,
+               "doctor: a client would work: 1 record loads from docs/adr"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DOCTOR_CASES))
+def test_doctor_leads_with_its_diagnosis(tmp_path, case):
+    files, status, first = DOCTOR_CASES[case]
+    root = repository(tmp_path, files)
+    done = run("doctor", "--cwd", str(root))
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == status, lines
+    assert lines[0] == first.replace("<root>", str(root)), lines
+    assert lines[-1] == ("A client would not work yet: fix the FAIL lines above." if status else
+                         "A client configured with --cwd %s --dir docs/adr would work." % root)
+    assert ("would work" in lines[-1]) != bool(status) or "would not work" in lines[-1]
+    if case in ("madr", "nygard", "mixed"):  # the two ways in come next, each with its records
+        assert lines[1].endswith("which the tools skip for want of adrkit frontmatter. Two ways in:")
+        assert lines[2].startswith("  --from madr ") and lines[3].startswith("  migrate --from madr ")
+        count = {"madr": 2, "nygard": 1, "mixed": 3}[case]
+        records = "%d record%s" % (count, "" if count == 1 else "s")
+        assert ": %s (" % records in lines[2] and ": %s (" % records in lines[3], lines[2:4]
+        assert "frontmatter-fence" not in done.stdout.decode()  # not one error per file
+
+
+def test_doctor_on_a_root_that_cannot_be_used(tmp_path):
+    done = run("doctor", "--cwd", str(tmp_path / "gone"))
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 1
+    assert lines[0] == "doctor: a client would not work: the repository root %s does not exist" % (tmp_path / "gone")
+    (tmp_path / "plain").mkdir()
+    done = run("doctor", "--cwd", str(tmp_path / "plain"))
+    assert done.returncode == 1
+    assert done.stdout.decode().splitlines()[0] == ("doctor: a client would not work: the repository root %s "
+                                                    "is not the top of a Git work tree (it has no .git)"
+                                                    % (tmp_path / "plain"))
+
+
+def test_a_usual_folder_named_by_doctor_is_the_one_that_works(tmp_path):
+    root = repository(tmp_path, {"docs/architecture/decisions/0001-use-a-queue.md": ADRKIT_RECORD})
+    done = run("doctor", "--cwd", str(root))
+    text = done.stdout.decode()
+    assert done.returncode == 1
+    assert "fix: the records seem to be in docs/architecture/decisions (1 Markdown file): run adrkit-mcp " \
+           "doctor --dir docs/architecture/decisions" in text
+    done = run("doctor", "--cwd", str(root), "--dir", "docs/architecture/decisions")
+    assert done.returncode == 0, done.stdout.decode()
+
+
+def test_doctor_finding_lines_name_the_field_and_the_bad_value(tmp_path):
+    root = repository(tmp_path, {
+        "docs/adr/0001-use-a-queue.md": ADRKIT_RECORD,
+        "docs/adr/0002-bad-status.md": ADRKIT_RECORD.replace('"0001"', '"0002"').replace("proposed", "acceptedd"),
+        "docs/adr/0003-no-title.md": ADRKIT_RECORD.replace('"0001"', '"0003"').replace("title: Use a queue\n", ""),
+    })
+    done = run("doctor", "--cwd", str(root))
+    text = done.stdout.decode()
+    assert done.returncode == 0, text  # one record loads: findings are reported, not failed on
+    assert text.splitlines()[0] == ("doctor: a client would work: 1 record loads from docs/adr "
+                                    "(2 findings: 2 errors)")
+    assert '\nerror 1 invalid-enum-value finding:\n        docs/adr/0002-bad-status.md: status = "acceptedd": ' \
+           'Invalid option: expected one of' in text
+    assert "\nerror 1 required-field finding:\n        docs/adr/0003-no-title.md: title missing: " in text
+    # One severity per line: no line labelled one way that says another in brackets.
+    assert "(error)" not in text and "(warning)" not in text
+
+
+def test_the_server_call_and_hook_name_the_path_and_the_fix(tmp_path):
+    root = repository(tmp_path, {"doc/adr/0001-record-architecture-decisions.md": NYGARD})
+    expected = ("adrkit-mcp: Configured ADR directory was not found: %s (the ADR folder docs/adr of the "
+                "root %s); fix: create the folder, or pass the right one with --dir" % (root / "docs" / "adr", root))
+    server = subprocess.run([sys.executable, MODULE, "--cwd", str(root)], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    call = run("call", "list_superseded", "{}", "--cwd", str(root))
+    for done in (server, call):
+        stderr = done.stderr.decode()
+        assert done.returncode == 1 and done.stdout == b""
+        assert stderr.startswith(expected), stderr
+        assert stderr.rstrip().endswith("the records seem to be in doc/adr: try --dir doc/adr"), stderr
+    gone = tmp_path / "gone"
+    done = run("call", "list_superseded", "{}", "--cwd", str(gone))
+    assert done.stderr.decode() == ("adrkit-mcp: Configured repository root was not found: %s; fix: pass "
+                                    "the repository's path with --cwd (or $ADRKIT_MCP_CWD); a client started "
+                                    "from another folder needs it absolute\n" % gone)
+
+
+# ---- one vocabulary (ADR 0022) -----------------------------------------------------------------
+
+def test_the_usage_line_lists_every_subcommand():
+    sys.path.insert(0, REPO)
+    from _support import M
+    done = run("--bogus")
+    usage = done.stderr.decode().split("\n")[1]
+    assert usage.strip() == "adrkit-mcp {%s} ..." % ",".join(name for name, _, _ in M._SUBCOMMAND_HELP)
+    assert sorted(usage.strip()[len("adrkit-mcp {"):-len("} ...")].split(",")) == sorted(M.SUBCOMMANDS)
+    assert "migrate" in M.SUBCOMMANDS
+
+
+def test_help_lists_every_environment_variable_the_module_reads():
+    import re
+    with open(MODULE if MODULE.endswith(".py") else os.path.join(REPO, "adrkit_mcp.py"), encoding="utf-8") as handle:
+        source = handle.read()
+    read = set(re.findall(r'"(ADRKIT_MCP_[A-Z_]+)"', source)) | set(
+        re.findall(r'environ(?:\.get)?[\[(]"([A-Z_]+)"', source))
+    help_text = run("--help").stdout.decode()
+    assert read and read >= {"ADRKIT_MCP_CWD", "ADRKIT_MCP_DIR", "ADRKIT_MCP_FROM", "ADRKIT_MCP_EXPOSE"}
+    for name in sorted(read):
+        assert re.search(r"^  %s " % name, help_text, re.M), name
+
+
+def test_migrate_does_not_offer_the_environment_it_does_not_read():
+    text = " ".join(run("migrate", "--help").stdout.decode().split())
+    assert "default: $ADRKIT_MCP_FROM" not in text
+    assert "($ADRKIT_MCP_FROM is not read here)" in text
+    assert "(ADR-0008) is a record of the adrkit project, not one of adrkit-mcp's" in text
+
+
+def test_help_cites_only_our_own_adrs():
+    import re
+    for command in ([], ["config"], ["doctor"], ["call"], ["hook"], ["migrate"]):
+        text = run(*(command + ["--help"])).stdout.decode()
+        for number in re.findall(r"ADRs? (\d{4})", text) + re.findall(r"ADRs? \d{4} and (\d{4})", text):
+            assert [name for name in os.listdir(os.path.join(REPO, "docs", "adr")) if name.startswith(number)], \
+                (command, number)
+
+
+@pytest.mark.parametrize("given, format_", [("claude-code", "claude"), ("copilot-cli", "copilot"),
+                                            ("claude", "claude"), ("copilot", "copilot")])
+def test_hook_format_takes_the_ids_config_prints_and_the_short_ones(given, format_):
+    sys.path.insert(0, REPO)
+    from _support import M
+    options = M._parse(["hook", "--format", given], "hook")
+    assert options.format == format_
+    assert given in run("hook", "--help").stdout.decode()
 
 
 # ---- one command line for every command: the same vector gives the same answer -------------
@@ -165,6 +350,9 @@ def vector_root(tmp_path_factory):
     root = tmp_path_factory.mktemp("vectors") / "repo"
     (root / ".git").mkdir(parents=True)
     (root / "docs" / "adr").mkdir(parents=True)
+    # One record, so that a usable root is one a client would work with (doctor exits 1 on an
+    # empty folder).
+    (root / "docs" / "adr" / "0001-use-a-queue.md").write_text(ADRKIT_RECORD)
     return root
 
 

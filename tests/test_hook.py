@@ -491,6 +491,49 @@ def test_a_committed_settings_json_runs_the_hook_on_a_teammates_clone(root, buil
             "src/db/pool.ts") in result.stdout
 
 
+@pytest.mark.skipif(os.name != "posix", reason="Claude Code runs hook commands in a POSIX shell")
+def test_a_committed_module_files_hook_imports_it_and_keeps_its_bytecode(root, tmp_path):
+    """The team entry for a committed adrkit_mcp.py imports it (ADR 0022): the first event
+    compiles it into __pycache__, the second loads that bytecode and compiles nothing."""
+    project = tmp_path / "p"
+    shutil.copytree(str(root), str(project))
+    (project / "tools").mkdir()
+    shutil.copyfile(str(MODULE), str(project / "tools" / "adrkit_mcp.py"))
+    (project / "src" / "db").mkdir(parents=True, exist_ok=True)
+    (project / "src" / "db" / "pool.ts").write_text("export {}\n")
+    folder = tmp_path / "bin"  # python3 on the PATH: this interpreter, which has the libraries
+    folder.mkdir()
+    (folder / "python3").write_text('#!/bin/sh\nexec "%s" "$@"\n' % sys.executable)
+    os.chmod(str(folder / "python3"), 0o755)
+    env = child_env(PATH=str(folder) + os.pathsep + os.defpath, HOME=str(tmp_path), LANG="C.UTF-8")
+    result = subprocess.run(["python3", "tools/adrkit_mcp.py", "config", "claude-code", "--hook", "--portable"],
+                            cwd=str(project), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            universal_newlines=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    command = hook_entry(result.stdout)["command"]
+    assert command.startswith("python3 -c ") and str(tmp_path) not in command
+    assert (' "$CLAUDE_PROJECT_DIR"/tools/adrkit_mcp.py hook --format claude --cwd "$CLAUDE_PROJECT_DIR" '
+            '--dir docs/adr || exit 0') in command
+    assert "keeps its bytecode" in result.stderr
+    cache = project / "tools" / "__pycache__"
+    assert not cache.exists()  # config ran the file as a script: nothing cached yet
+    edit = event("Edit", str(project / "src" / "db" / "pool.ts"), project)
+    first = run_as_claude_code(command, project, edit, env)
+    assert len(decision_lines(context_of(first))) == 3
+    [compiled] = list(cache.iterdir())
+    assert compiled.name.startswith("adrkit_mcp.") and compiled.name.endswith(".pyc")
+    before = compiled.stat()
+    # PYTHONVERBOSE makes the import system say where each module's code object came from.
+    second = run_as_claude_code(command, project, edit, dict(env, PYTHONVERBOSE="1"))
+    assert second.returncode == 0 and second.stdout == first.stdout
+    said = second.stderr.decode("utf-8", "replace")
+    assert "code object from %s" % compiled in said or "code object from '%s'" % compiled in said, said[-2000:]
+    assert "code object from %s" % (project / "tools" / "adrkit_mcp.py") not in said
+    assert "code object from '%s'" % (project / "tools" / "adrkit_mcp.py") not in said
+    after = compiled.stat()
+    assert (after.st_ino, after.st_mtime_ns, after.st_size) == (before.st_ino, before.st_mtime_ns, before.st_size)
+
+
 # ---- what an edit loads (ADR 0018) -------------------------------------------------------------
 
 LOADED_AFTER_HOOK = r"""

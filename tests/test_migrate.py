@@ -427,12 +427,24 @@ def test_a_run_with_the_memo_of_earlier_runs_answers_as_a_fresh_run():
 
 def test_doctor_names_both_ways_and_what_each_gives(folder):
     status, out, _ = run(["doctor"], folder)
-    hint = [line for line in out.splitlines() if "read as MADR or Nygard" in line]
+    lines = out.splitlines()
+    # No record loads: the diagnosis first, then the two ways in, before any other line.
+    assert status == 1, out
+    assert lines[0] == ("doctor: a client would not work: no record loads from docs/adr: its Markdown "
+                        "reads as MADR or Nygard records, without adrkit frontmatter"), out
+    hint = [line for line in lines if "read as MADR or Nygard" in line]
     assert len(hint) == 1, out
     # Both sources would be migrated; one is named like a record, so --from madr serves one record.
-    assert hint[0].startswith("note  2 Markdown files in docs/adr read as MADR or Nygard (adr-tools) records")
-    assert "--from madr (1 record then" in hint[0]
-    assert "adrkit-mcp migrate --from madr --dir docs/adr" in hint[0] and "--dry-run" in hint[0]
+    assert lines[1] == hint[0] == ("2 Markdown files in docs/adr read as MADR or Nygard (adr-tools) "
+                                   "records, which the tools skip for want of adrkit frontmatter. "
+                                   "Two ways in:")
+    assert lines[2].startswith("  --from madr           serve them as they are, writing nothing: 1 record (")
+    assert lines[3].startswith("  migrate --from madr   add the frontmatter to the files for good: 1 record "
+                               "(2 with --rename, which names the files NNNN-slug.md)")
+    assert "`adrkit-mcp migrate --from madr --dir docs/adr --dry-run`" in lines[3]
+    # No finding per file: the fence and missing-field findings of MADR files are counted once.
+    assert "frontmatter-fence" not in out and "required-field" not in out
+    assert "note  1 finding on the MADR or Nygard files not listed" in out
     status, out, _ = run(["doctor", "--from", "madr"], folder)
     assert "ok    --from madr: 2 of 2 Markdown files read as MADR or Nygard records" in out, out
     assert ('note  migrate would report for docs/adr/use-postgresql.md: MADR source declares deciders '
@@ -498,7 +510,8 @@ def test_a_negative_zero_is_written_as_the_reference_writes_it():
 
 
 # ---------------------------------------------------------------------------
-# The README's adr-tools example is what the program prints
+# The adr-tools example of docs/existing-adrs.md (the README's "Already have ADRs" links it) is
+# what the program prints
 # ---------------------------------------------------------------------------
 
 ADR_TOOLS = {  # three records as adr-tools writes them (`adr new -s 2 ...` for the third)
@@ -525,11 +538,13 @@ ADR_TOOLS = {  # three records as adr-tools writes them (`adr new -s 2 ...` for 
 
 
 def readme_block_after(marker, fence):
-    """The fenced block of kind `fence` that follows the block holding `marker` in README.md's
-    "Already have ADRs" section."""
+    """The fenced block of kind `fence` that follows the block holding `marker` in
+    docs/existing-adrs.md, the page the README's "Already have ADRs" section links."""
     with open(os.path.join(support.REPO_ROOT, "README.md"), encoding="utf-8") as handle:
+        assert "(docs/existing-adrs.md)" in handle.read()
+    with open(os.path.join(support.REPO_ROOT, "docs", "existing-adrs.md"), encoding="utf-8") as handle:
         text = handle.read()
-    section = text.index("## Already have ADRs")
+    section = text.index("# Already have ADRs")
     after = text.index("```\n", text.index(marker, section)) + 4  # past the block the marker is in
     start = text.index("```%s\n" % fence, after) + len(fence) + 4
     return text[start:text.index("```\n", start)]

@@ -7,7 +7,7 @@ one alphabet, the order of a stable sort with localeCompare, the ties of that or
 the shorter lists, the sign of every pair; `singles` is the runtime's order of every code
 point of the BMP and the SMP.
 
-The engine is exact for every string outside one documented set (README, "Where we differ";
+The engine is exact for every string outside one documented set (docs/differences.md, "Where we differ";
 section 15 of adrkit_mcp.py): strings holding a CJK ideograph outside U+4E00..U+9FFF (the
 Extensions and the compatibility blocks' unified ideographs) or a character canonically
 equivalent to one.  Inside that domain every relation must hold; the strings outside it are

@@ -17,8 +17,8 @@ Allowed are:
     shell for hooks), only where it is missing;
   * a migrate pack case recorded as root (`modes`) when another user runs it;
   * a strict expected failure of the migrate pack, an open mismatch with the reference listed in
-    tests/migrate-pack/README.md and in the README's "Where we differ" (strict: should it start to
-    pass, the run fails until its line is removed).
+    tests/migrate-pack/README.md and in docs/differences.md, "Where we differ" (strict: should it
+    start to pass, the run fails until its line is removed).
 Not allowed, among others: an interpreter of tests/_pythons.py not found (CI names them all),
 a dev requirement not installed, root's workarounds failing.
 Exit status: 0 every skip allowed, 1 some skip not allowed, 2 no readable report.

@@ -71,7 +71,7 @@ Comparison (the conformance pack's rules, tests/conformance/README.md): fingerpr
 bijection within a session; cursors only null versus non-null; finding messages exactly for the
 fixed-template rules, otherwise only rule/severity/path/id/field/pattern; an `isError: true`
 result only by `isError` and the type of its first content item; everything else exactly,
-key order aside. Allowed, documented departures (README "Where we differ from the reference"):
+key order aside. Allowed, documented departures (docs/differences.md, "Where we differ from the reference"):
 `firedMatchers` ordered by UTF-16 code units rather than `localeCompare`; search normalisation of
 characters the running Python's Unicode database does not know (the reference uses its
 runtime's ICU). The protocol departures of the conformance pack never arise here: the tester
