@@ -19,6 +19,7 @@ The product, in the order a request flows through it:
                  with --expose, resources, prompts and completions (ADR 0015)
   6. Projection  the corpus as one call sees it: roots, listing, stat-validated reuse
   7. Reader      one file -> a Record or findings: fence, YAML, the typed schema
+                 and a source file's `@adr` markers, read from its header window only
   8. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
   9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`, `hook`
 
@@ -1549,6 +1550,14 @@ LIMITS: Dict[str, Any] = {  # (min, max) pairs; cursor and text are single caps
     "cursor": 4096,
     "text": 512,                      # summary line cap, in UTF-16 code units
 }
+
+# Source markers (`@adr <id>` in a comment near a file's top; the reference's ADR-0021). A file's
+# header is its first MARKER_WINDOW_BYTES, cut back to the last complete line; one scan reads at
+# most one byte more (to see that the file goes on). `check` scans at most MARKER_SCAN_FILE_CAP
+# distinct paths (the first in code-unit order) and lists the others as skipped.
+MARKER_WINDOW_BYTES = 8192
+MARKER_SCAN_FILE_CAP = 3000
+MARKER_STATES = ("scanned", "absent", "unreadable", "out-of-tree")
 
 STATUSES = ("draft", "proposed", "accepted", "rejected", "superseded", "deprecated")
 SCOPES = ("component", "domain", "org")
@@ -5007,6 +5016,258 @@ class _ParsedFile(object):
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+# --- Source markers: `@adr <id>` in a file's header (the reference's ADR-0021) ---------------
+#
+# A source file may declare the decisions it lives under, one `@adr <ref>[, <ref>...]` comment
+# line near its top. The reference's packages/core/src/markers/{read,scan}.ts, reproduced: the
+# door is read_source_markers (one path) and read_source_markers_batch (check's bounded set);
+# scan_marker_text is the pure grammar. Nothing here reads past the header window, follows a
+# symlink, opens anything but a regular file beneath the root, or blocks on a FIFO.
+
+class MarkerScan(object):
+    """What one marker scan saw. `state`: scanned, absent, unreadable or out-of-tree.
+
+    `markers`: {path, ref, id, [log], line} in file order. `scanned_bytes` and `file_bytes`
+    are None unless the file was scanned (a file never opened has no extent).
+    """
+
+    __slots__ = ("path", "state", "markers", "truncated", "scanned_bytes", "file_bytes")
+
+    def __init__(self, path: str, state: str, markers: Optional[List[Dict[str, Any]]] = None,
+                 truncated: bool = False, scanned_bytes: Optional[int] = None,
+                 file_bytes: Optional[int] = None) -> None:
+        self.path = path
+        self.state = state
+        self.markers = markers or []
+        self.truncated = truncated
+        self.scanned_bytes = scanned_bytes
+        self.file_bytes = file_bytes
+
+
+class MarkerBatch(object):
+    """check's scans: the first MARKER_SCAN_FILE_CAP distinct paths, and the rest as skipped."""
+
+    __slots__ = ("scans", "skipped", "limit", "total")
+
+    def __init__(self, scans: List[MarkerScan], skipped: List[str], limit: int, total: int) -> None:
+        self.scans = scans
+        self.skipped = skipped
+        self.limit = limit
+        self.total = total
+
+
+_MARKER_TOKEN = "@adr"
+_MARKER_INTRODUCERS = ("//", "/*", "{/*", "*", "#", "--", ";", "%", "<!--", '"""', "'''")
+_MARKDOWN_INTRODUCERS = ("{/*", "<!--")  # what markdown itself hides from its reader
+_MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
+# JS /^ {0,3}(`{3,}|~{3,})(.*)$/: `.` stops at the four line terminators, `$` is the very end.
+_MARKER_FENCE = re.compile("^ {0,3}(`{3,}|~{3,})([^\n\r\u2028\u2029]*)\\Z")
+_MARKER_LINE_BREAK = re.compile("\r\n|[\r\n]")
+_MARKER_REF_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz:-")
+_MARKER_REF = re.compile(ADR_REF_PATTERN[:-1] + "\\Z")
+
+
+def _marker_refs(rest: str) -> List[str]:
+    """The refs of one `@adr` token: a comma continues the list, anything else ends it."""
+    if not rest or rest[0] not in " \t":  # `@adrkit/core` is not a marker
+        return []
+    refs: List[str] = []
+    cursor, size = 0, len(rest)
+    while True:
+        while cursor < size and rest[cursor] in " \t":
+            cursor += 1
+        start = cursor
+        while cursor < size and rest[cursor] in _MARKER_REF_CHARS:
+            cursor += 1
+        token = rest[start:cursor]
+        if not token or not _MARKER_REF.match(token):
+            return refs
+        refs.append(token)
+        while cursor < size and rest[cursor] in " \t":
+            cursor += 1
+        if cursor >= size or rest[cursor] != ",":
+            return refs
+        cursor += 1
+
+
+def _marker_start(line: str, introducers: Tuple[str, ...]) -> Optional[int]:
+    """Where `@adr` starts when it is the first content of a comment leading the line."""
+    lead = len(line) - len(line.lstrip(" \t"))
+    for introducer in introducers:
+        if not line.startswith(introducer, lead):
+            continue
+        start = lead + len(introducer)
+        while start < len(line) and line[start] in " \t":
+            start += 1
+        if line.startswith(_MARKER_TOKEN, start):
+            return start
+    return None
+
+
+def _marker_fence(line: str, fence: Optional[Tuple[str, int]]) -> Tuple[bool, Optional[Tuple[str, int]]]:
+    """(is a fence line, the fence open after it): CommonMark-lite, as the reference's scanner."""
+    found = _MARKER_FENCE.match(line)
+    if found is None:
+        return False, fence
+    run, info = found.group(1), found.group(2)
+    if fence is not None:
+        closes = run[0] == fence[0] and len(run) >= fence[1] and JS.trim(info) == ""
+        return True, None if closes else fence
+    if run[0] == "`" and "`" in info:
+        return True, None
+    return True, (run[0], len(run))
+
+
+def scan_marker_text(text: str, path: str, truncated: bool = False) -> List[Dict[str, Any]]:
+    """Every marker of a header window already cut to its bound, in order (pure; no I/O).
+
+    `truncated`: the window stopped short of the file, so a severed last line is dropped.
+    `path` is echoed onto each marker; its extension picks the comment introducers.
+    """
+    if truncated:
+        text = text[:max(text.rfind("\n"), text.rfind("\r")) + 1]
+    markdown = path.lower().endswith(_MARKDOWN_SUFFIXES)
+    introducers = _MARKDOWN_INTRODUCERS if markdown else _MARKER_INTRODUCERS
+    markers: List[Dict[str, Any]] = []
+    fence: Optional[Tuple[str, int]] = None
+    for index, line in enumerate(_MARKER_LINE_BREAK.split(text)):
+        if index == 0 and line.startswith("\ufeff"):
+            line = line[1:]
+        is_fence, fence = _marker_fence(line, fence)
+        if is_fence or fence is not None:
+            continue
+        start = _marker_start(line, introducers)
+        if start is None:
+            continue
+        for ref in _marker_refs(line[start + len(_MARKER_TOKEN):]):
+            colon = ref.find(":")
+            marker: Dict[str, Any] = {"path": path, "ref": ref, "id": ref if colon <= 0 else ref[colon + 1:]}
+            if colon > 0:
+                marker["log"] = ref[:colon]
+            marker["line"] = index + 1
+            markers.append(marker)
+    return markers
+
+
+def _marker_path(path: str) -> str:
+    """A caller's path as marker identity: '\\' is a separator only where the OS says so."""
+    if os.sep == "\\":
+        path = path.replace("\\", "/")
+    start = 0
+    while path.startswith("./", start):
+        start += 2
+    return path[start:]
+
+
+def _marker_state(error: BaseException) -> str:
+    """The state an I/O error leaves: a missing file (or parent) is absent, the rest unreadable."""
+    return "absent" if getattr(error, "errno", None) in (errno.ENOENT, errno.ENOTDIR) else "unreadable"
+
+
+def _marker_inside(root: str, target: str) -> bool:
+    """`target` strictly beneath `root` (both resolved): path arithmetic only."""
+    rel = os.path.relpath(target, root) if target != root else ""
+    return rel not in ("", ".", "..") and not os.path.isabs(rel) and not rel.startswith(".." + os.sep)
+
+
+def _marker_is_absolute(path: str) -> bool:
+    return os.path.isabs(path) or (os.sep == "\\" and path.startswith(("/", "\\")))
+
+
+def _marker_root(root: str) -> Tuple[str, Optional[str], str]:
+    """(root, its real path or None, the state every scan takes when the root has none)."""
+    root = os.path.abspath(root)
+    try:
+        os.stat(root)
+        return root, os.path.realpath(root), ""
+    except (OSError, ValueError) as error:
+        return root, None, _marker_state(error)
+
+
+def _lstat_no_symlink(root: str, candidate: str) -> Optional[os.stat_result]:
+    """lstat of every component beneath `root`; None when one of them is a symlink."""
+    current, info = root, None
+    for segment in os.path.relpath(candidate, root).split(os.sep):
+        current = os.path.join(current, segment)
+        info = os.lstat(current)
+        if stat.S_ISLNK(info.st_mode):
+            return None
+    return info
+
+
+_MARKER_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+                      | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
+
+
+def _read_marker_window(candidate: str) -> Tuple[Optional[bytes], int]:
+    """(at most MARKER_WINDOW_BYTES + 1 bytes, the size fstat gave), or (None, 0): not a regular file."""
+    fd = os.open(candidate, _MARKER_OPEN_FLAGS)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, 0
+        chunks: List[bytes] = []
+        wanted = MARKER_WINDOW_BYTES + 1
+        while wanted > 0:
+            chunk = os.read(fd, wanted)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            wanted -= len(chunk)
+        return b"".join(chunks), info.st_size
+    finally:
+        os.close(fd)
+
+
+def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state: str) -> MarkerScan:
+    path = _marker_path(path)
+    if real_root is None:
+        return MarkerScan(path, root_state or "unreadable")
+    candidate = os.path.normpath(os.path.join(root, path))  # Node's path.resolve
+    if _marker_is_absolute(path) or not _marker_inside(root, candidate):
+        return MarkerScan(path, "out-of-tree")  # decided before any I/O
+    try:
+        info = _lstat_no_symlink(root, candidate)
+        if info is None or not stat.S_ISREG(info.st_mode):
+            return MarkerScan(path, "unreadable")
+        if not _marker_inside(real_root, os.path.join(real_root, os.path.relpath(candidate, root))):
+            return MarkerScan(path, "out-of-tree")
+        data, size = _read_marker_window(candidate)
+    except (OSError, ValueError) as error:
+        return MarkerScan(path, _marker_state(error))
+    if data is None:
+        return MarkerScan(path, "unreadable")
+    truncated = len(data) > MARKER_WINDOW_BYTES
+    extent = len(data)
+    if truncated:
+        cut = data.rfind(b"\n", 0, MARKER_WINDOW_BYTES) + 1, data.rfind(b"\r", 0, MARKER_WINDOW_BYTES) + 1
+        extent = max(cut)
+    text = data[:extent].decode("utf-8", "replace")
+    if text.startswith("\ufeff"):  # TextDecoder drops one BOM
+        text = text[1:]
+    return MarkerScan(path, "scanned", scan_marker_text(text, path, truncated), truncated, extent, size)
+
+
+def read_source_markers(root: str, path: str) -> MarkerScan:
+    """The markers of one repo-relative `path` under `root`, as the reference's readSourceMarkers.
+
+    Refused without I/O when the path leaves the root lexically (out-of-tree); a symlink in any
+    component, a directory, FIFO or device is unreadable; a missing file is absent. Opens the
+    file read-only and non-blocking and reads at most MARKER_WINDOW_BYTES + 1 bytes.
+    """
+    return _scan_marker_file(path, *_marker_root(root))
+
+
+def read_source_markers_batch(root: str, paths: Sequence[str]) -> MarkerBatch:
+    """check's scans: distinct normalised paths in code-unit order, the first MARKER_SCAN_FILE_CAP
+    scanned, the others returned as skipped (never dropped silently)."""
+    candidates = sorted(set(_marker_path(path) for path in paths), key=utf16_key)
+    selected = candidates[:MARKER_SCAN_FILE_CAP]
+    prepared = _marker_root(root) if selected else ("", None, "")
+    scans = [_scan_marker_file(path, *prepared) for path in selected]
+    return MarkerBatch(scans, candidates[MARKER_SCAN_FILE_CAP:], MARKER_SCAN_FILE_CAP, len(candidates))
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,129 @@
+"""The markers reader (`read_source_markers`, the Reader section's door to `@adr` markers).
+
+Each case of tests/_marker_cases.py is scanned and compared with what the reference's
+readSourceMarkers answered for it (tests/data/marker-scans.json, recorded by
+tools/record_marker_scans.py): states, markers, truncation and the measured extent. Then what
+the recording cannot hold: files and folders the user may not read (as an unprivileged user),
+a FIFO that must not hang, the bound on what is read, and check's cap on the batch.
+"""
+
+import json
+import os
+
+import pytest
+
+import _marker_cases
+import _support as support
+from _support import M
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(HERE, "data", "marker-scans.json"), encoding="utf-8") as _handle:
+    RECORDED = json.load(_handle)["scans"]
+
+
+def as_reference(scan):
+    """A MarkerScan in the reference's SourceMarkerScan shape."""
+    shown = {"path": scan.path, "state": scan.state, "markers": scan.markers, "truncated": scan.truncated}
+    if scan.scanned_bytes is not None:
+        shown["scannedBytes"] = scan.scanned_bytes
+    if scan.file_bytes is not None:
+        shown["fileBytes"] = scan.file_bytes
+    return shown
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    root = str(tmp_path_factory.mktemp("markers"))
+    return root, _marker_cases.build(root)
+
+
+def test_every_recorded_case_is_read_as_the_reference_reads_it(tree):
+    root, paths = tree
+    expected = {json.dumps(scan["path"]): scan for scan in RECORDED}
+    seen = 0
+    for path in paths:
+        ours = json.loads(json.dumps(as_reference(M.read_source_markers(root, path))).replace(root, "<ROOT>"))
+        key = json.dumps(ours["path"])
+        if key not in expected:  # only the platform-dependent cases can be missing here
+            assert not hasattr(os, "mkfifo") or os.sep != "/", path
+            continue
+        assert ours == expected[key], path
+        seen += 1
+    assert seen >= 280
+
+
+def test_the_cases_cover_every_state_and_both_truncation_answers():
+    states = {scan["state"] for scan in RECORDED}
+    assert states == set(M.MARKER_STATES)
+    assert {scan["truncated"] for scan in RECORDED} == {True, False}
+    assert any(scan.get("scannedBytes") == 0 and scan["truncated"] for scan in RECORDED)
+
+
+def test_the_batch_sorts_dedupes_and_caps(tree, monkeypatch):
+    root, _ = tree
+    monkeypatch.setattr(M, "MARKER_SCAN_FILE_CAP", 2)
+    batch = M.read_source_markers_batch(root, ["s/style01.ts", "./s/style00.ts", "s/style00.ts", "s/B.ts", "s/a.ts"])
+    assert [scan.path for scan in batch.scans] == ["s/B.ts", "s/a.ts"]
+    assert batch.skipped == ["s/style00.ts", "s/style01.ts"]
+    assert (batch.limit, batch.total) == (2, 4)
+
+
+def test_no_more_than_the_window_and_one_byte_is_read(tree, monkeypatch):
+    root, _ = tree
+    wanted = []
+    real_read = os.read
+
+    def counting_read(fd, size):
+        wanted.append(size)
+        return real_read(fd, size)
+    monkeypatch.setattr(M.os, "read", counting_read)
+    scan = M.read_source_markers(root, "s/size100000.ts")
+    assert scan.truncated and scan.file_bytes == 100000
+    assert sum(wanted) <= M.MARKER_WINDOW_BYTES + 1
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+def test_a_fifo_without_a_writer_does_not_hang(tmp_path):
+    os.mkfifo(str(tmp_path / "pipe"))
+    os.symlink("pipe", str(tmp_path / "pipe-link"))
+    scans = support.hang_guard(lambda: [M.read_source_markers(str(tmp_path), name) for name in ("pipe", "pipe-link")],
+                               10, "scanning a FIFO")
+    assert [scan.state for scan in scans] == ["unreadable", "unreadable"]
+
+
+def _unreadable_cases(root):
+    return [(scan.path, scan.state) for scan in
+            (M.read_source_markers(root, path) for path in ("s/noperm.ts", "locked/f.ts", "locked/gone.ts", "s/ok.ts"))]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the permission cases need a POSIX user")
+def test_files_and_folders_the_user_may_not_read_are_unreadable(public_tmp):
+    root = os.path.join(public_tmp, "tree")
+    for name in ("s/noperm.ts", "locked/f.ts", "s/ok.ts"):
+        os.makedirs(os.path.dirname(os.path.join(root, name)), exist_ok=True)
+        with open(os.path.join(root, name), "w") as handle:
+            handle.write("// @adr 0001\n")
+    os.chmod(os.path.join(root, "s", "noperm.ts"), 0)
+    os.chmod(os.path.join(root, "locked"), 0)
+    try:
+        answers = support.run_unprivileged(lambda: _unreadable_cases(root))
+    except support.Unavailable as reason:
+        pytest.skip(str(reason))
+    finally:
+        os.chmod(os.path.join(root, "locked"), 0o755)
+    # What the reference answers as uid 65534 on the same tree (bun, @adrkit/core 0.8.0).
+    assert answers == [("s/noperm.ts", "unreadable"), ("locked/f.ts", "unreadable"),
+                       ("locked/gone.ts", "unreadable"), ("s/ok.ts", "scanned")]
+
+
+def test_a_root_that_does_not_exist_leaves_every_path_absent(tmp_path):
+    scan = M.read_source_markers(str(tmp_path / "gone"), "a.ts")
+    assert (scan.path, scan.state, scan.markers, scan.scanned_bytes) == ("a.ts", "absent", [], None)
+
+
+def test_the_grammar_as_text():
+    markers = M.scan_marker_text("#!/bin/sh\n# @adr 0001, team:0002 and more\n", "run.sh")
+    assert markers == [{"path": "run.sh", "ref": "0001", "id": "0001", "line": 2},
+                       {"path": "run.sh", "ref": "team:0002", "id": "0002", "log": "team", "line": 2}]
+    assert M.scan_marker_text("# @adr 0001\n", "README.md") == []
+    assert M.scan_marker_text("// @adr 0001\n// @adr 00123", "a.ts", truncated=True)[-1]["ref"] == "0001"
