@@ -168,6 +168,7 @@ _ENV_CWD = "ADRKIT_MCP_CWD"
 _ENV_DIR = "ADRKIT_MCP_DIR"
 _ENV_EXPOSE = "ADRKIT_MCP_EXPOSE"
 _ENV_FROM = "ADRKIT_MCP_FROM"
+_ENV_MARKERS = "ADRKIT_MCP_MARKERS"
 
 
 class _Absent(object):
@@ -1296,9 +1297,10 @@ def _check_expose(expose: Iterable[str]) -> Tuple[str, ...]:
 class _Server(object):
     """The state behind a handle from create_server."""
 
-    def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms, expose=(), source=None):
+    def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms, expose=(), source=None, markers=False):
         self.cwd, self.adr_dir = cwd, adr_dir  # None: the working directory, docs/adr
         self.source = source
+        self.markers = markers
         self.stdin, self.stdout = stdin, stdout
         self.request_timeout_ms = request_timeout_ms
         self.expose = expose
@@ -1316,7 +1318,7 @@ class _Server(object):
         try:
             config = CorpusConfig(root=os.getcwd() if self.cwd is None else self.cwd,
                                   adr_dir=DEFAULT_ADR_DIR if self.adr_dir is None else self.adr_dir,
-                                  source=self.source)
+                                  source=self.source, markers=self.markers)
             problem = check_roots(config)
             if problem is not None:
                 raise _UnusableConfigError(problem[0], problem[1])
@@ -1397,7 +1399,7 @@ def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: A
                   stdout: Any = None,
                   request_timeout_ms: int = _DEFAULT_REQUEST_TIMEOUT_MS,
                   expose: Iterable[str] = (),
-                  source: Optional[str] = None) -> "_ServerHandle":
+                  source: Optional[str] = None, markers: bool = False) -> "_ServerHandle":
     """Create an adrkit-mcp stdio server for one repository; touches no file.
 
     cwd      repository root, a Git worktree (default: the working directory
@@ -1418,13 +1420,16 @@ def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: A
     source   None: the folder holds adrkit records; "madr": read it as
              `adrkit-mcp migrate --from madr` would leave it, writing nothing
              (ADR 0017).
+    markers  True: get_decision_context and the context prompts also name the
+             decisions a file declares in an `@adr` marker of its first 8,192
+             bytes (`declaredBy`); off by default (ADR 0020).
 
     Returns a handle with exactly start() and close().
     """
     if source is not None and source not in SOURCE_FORMATS:
         raise ValueError("source must be None or one of %s" % ", ".join(SOURCE_FORMATS))
     return _ServerHandle(_Server(cwd, dir, stdin, stdout, _check_timeout(request_timeout_ms),
-                                 _check_expose(expose), source))
+                                 _check_expose(expose), source, bool(markers)))
 
 
 # ---------------------------------------------------------------------------
@@ -1475,7 +1480,7 @@ def _ignore_late_signals(handled: Iterable[int]) -> None:
 
 
 def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: int,
-               expose: Iterable[str] = (), source: Optional[str] = None) -> int:
+               expose: Iterable[str] = (), source: Optional[str] = None, markers: bool = False) -> int:
     """Serve stdio until stdin closes or SIGTERM/SIGINT; the server command's exit status.
 
     None for cwd or adr_dir means the default (the working directory, docs/adr); `expose` is
@@ -1484,16 +1489,16 @@ def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: i
     during the exit must not turn status 0 into a kill.
     """
     try:
-        return _serve(cwd, adr_dir, request_timeout_ms, expose, source)
+        return _serve(cwd, adr_dir, request_timeout_ms, expose, source, markers)
     except _SignalShutdown:
         # SIGTERM/SIGINT is how clients escalate after closing stdin: a
         # normal, quiet end, even when it lands in the middle of cleaning up.
         return 0
 
 
-def _serve(cwd, adr_dir, request_timeout_ms, expose, source):
+def _serve(cwd, adr_dir, request_timeout_ms, expose, source, markers=False):
     server = create_server(cwd=cwd, dir=adr_dir, request_timeout_ms=request_timeout_ms, expose=expose,
-                           source=source)
+                           source=source, markers=markers)
     # Frames go to fd 1 directly; anything print()ed by accident lands on
     # stderr instead of corrupting the protocol stream.
     real_stdout = sys.stdout
@@ -1558,6 +1563,11 @@ LIMITS: Dict[str, Any] = {  # (min, max) pairs; cursor and text are single caps
 MARKER_WINDOW_BYTES = 8192
 MARKER_SCAN_FILE_CAP = 3000
 MARKER_STATES = ("scanned", "absent", "unreadable", "out-of-tree")
+# With --markers, get_decision_context's validated arguments carry the root to scan under this
+# key (never a client's: the validator keeps only the schema's fields).
+MARKERS_ARGUMENT = "_markersRoot"
+MARKERS_ENV_VALUES = {"": False, "0": False, "false": False, "no": False, "off": False,
+                      "1": True, "true": True, "yes": True, "on": True}
 
 STATUSES = ("draft", "proposed", "accepted", "rejected", "superseded", "deprecated")
 SCOPES = ("component", "domain", "org")
@@ -1615,6 +1625,40 @@ FINDING_MESSAGES = {
     "superseded-target-ambiguous":
         'supersededBy target "{ref}" resolves to {count} local records; '
         'see get_decision("{ref}") for the full candidate list',
+    "dangling-marker": 'Source marker "@adr {ref}" in {path}:{line} does not resolve to a record in the corpus',
+    "marker-unresolvable": 'Source marker "@adr {ref}" in {path}:{line} names another decision log '
+                           'and is inert against this corpus',
+    "marker-scan-capped": "Marker scan reached the {limit}-file cap and skipped {shown}{more}",
+}
+
+# `explain` and `check` (the reference CLI's runExplain and renderHumanCheck), to the letter.
+EXPLAIN_TEXTS = {
+    "none": "No decision governs {path}.",
+    "none-accepted": "No accepted decision governs {path}.",
+    "governing": "Decisions governing {path}:",
+    "proposals": "Active proposals (not yet binding):",
+    "history": "Historical records (not binding):",
+    "successor": " (superseded by {ref})",
+    "note-absent": "Note: {path} is not a file in this working tree; no @adr markers were scanned.",
+    "note-unreadable": "Note: {path} could not be read; no @adr markers were scanned.",
+    "note-out-of-tree": "Note: {path} is not a repo-relative path inside this working tree; "
+                        "no @adr markers were scanned.",
+    "note-truncated": "Note: only the first {scanned} of {size} bytes of {path} were scanned for @adr markers.",
+}
+CHECK_TEXTS = {
+    "none": "No decisions govern the changed files.",
+    "none-accepted": "No accepted decisions govern the changed files.",
+    "governing": "Decisions governing this change:",
+    "proposals": "Active proposals touching this change (not yet binding):",
+    "history": "Historical records that once covered this change (not binding):",
+    "scan": "marker scan: {scanned} scanned, {absent} absent, {unreadable} unreadable, {out_of_tree} out-of-tree, "
+            "{truncated} truncated, {skipped} skipped",
+    "unavailable": "marker scan unavailable for: ",
+    "truncated": "marker scan truncated (bytes scanned of total): ",
+    "more-lists": ", and %d more (see --json for the complete lists)",
+    "more-list": ", and %d more (see --json for the complete list)",
+    "count": "checked: {governing} governing, {proposals} active proposals, {history} historical, "
+             "{records} changed records, {errors} changed-record errors",
 }
 
 # The importer (`migrate --from madr`, `--from madr`): the reference's sentences, to the letter.
@@ -2148,6 +2192,7 @@ EXPOSE_TEXTS = {
     "ref-federated": "{ref} in another decision log",
     "line": '- ADR {id} "{title}" ({status}, {path}){detail}',
     "matched-by": "; matched by {matchers}",
+    "declared-by": "; declared by {places}",
     "replaced-by": "; replaced by {replacement}",
     "group-binding": "Binding (accepted): follow these, or say plainly in the plan that you depart "
                      "from one, and why.",
@@ -2351,6 +2396,8 @@ def call_tool(config: CorpusConfig, name: str, arguments: Optional[Dict[str, Any
     if problems:
         return {"content": [{"type": "text", "text": "Invalid arguments for tool %s: %s" % (
             name, "; ".join(problems))}], "isError": True}
+    if config.markers and name == "get_decision_context":
+        args[MARKERS_ARGUMENT] = config.root
     try:
         projection = load_projection(config, should_stop)
     except CorpusUnavailable as error:
@@ -2731,24 +2778,35 @@ def tool_get_decision(projection: Projection, args: Dict[str, Any],
 CONTEXT_BUCKETS = {"accepted": "governing", "draft": "activeProposals", "proposed": "activeProposals"}
 
 
-def context_entries(projection: Projection, files: List[str],
-                    should_stop: ShouldStop) -> Tuple[List[Dict[str, Any]], List[Finding]]:
+def context_entries(projection: Projection, files: List[str], should_stop: ShouldStop,
+                    markers_root: Optional[str] = None) -> Tuple[List[Dict[str, Any]], List[Finding]]:
     """(entries, derived findings) of get_decision_context: every record whose affects fire on
-    `files`, in record order, with its firedMatchers and relations."""
+    `files`, in record order, with its firedMatchers and relations.
+
+    With `markers_root` (--markers, ADR 0020) also every record a file declares in an `@adr`
+    marker of its header window, with `declaredBy` after its firedMatchers (empty when only the
+    marker reaches it), and the markers that name no record here as findings."""
     # "Any path matches" does not depend on repeats: match each distinct path once, first
     # occurrence first (the order decides which path a throwing pattern meets first).
     candidates = list(dict.fromkeys(normalize_candidate_path(path) for path in files))
     entries: List[Dict[str, Any]] = []
     derived: List[Finding] = []
+    declared: Dict[str, List[Dict[str, Any]]] = {}
+    if markers_root is not None:
+        scans = read_source_markers_batch(markers_root, files).scans
+        matches, derived = resolve_markers(projection.records, [m for scan in scans for m in scan.markers])
+        declared = dict(matches)
     verdicts: Dict[str, Tuple[bool, Optional[str]]] = {}
     for record in projection.records:
         if should_stop():
             raise CallCancelled()
         fired, findings = resolve_record_affects(record, candidates, should_stop, verdicts)
         derived.extend(findings)
-        if fired:
+        if fired or record.id in declared:
             entry = record.summary()
             entry["firedMatchers"] = fired
+            if record.id in declared:
+                entry["declaredBy"] = declared[record.id]
             entry["relations"] = record.relations()
             entries.append(entry)
     return entries, derived
@@ -2758,7 +2816,7 @@ def tool_get_decision_context(projection: Projection, args: Dict[str, Any],
                               should_stop: ShouldStop) -> ToolAnswer:
     files = args["files"]
     canonical_files = _sorted_unique(files)
-    entries, derived = context_entries(projection, files, should_stop)
+    entries, derived = context_entries(projection, files, should_stop, args.get(MARKERS_ARGUMENT))
     fp = projection.fingerprint
     try:
         items, cursor = paginate(entries, args["cursor"], args["limit"], "context.results", fp,
@@ -2922,8 +2980,214 @@ def resolve_record_affects(record: "Record", candidates: List[str], should_stop:
                 fired[(matcher["type"], matcher["pattern"])] = True
     if suppressed or not fired:
         return [], findings
-    ordered = sorted(fired, key=lambda pair: (utf16_key(pair[0]), utf16_key(pair[1])))
+    # The reference sorts them with localeCompare (type, then pattern); a stable sort keeps
+    # first-seen order where localeCompare says 0 (canonically equivalent patterns).
+    ordered = sorted(fired, key=lambda pair: (LocaleCollation.key(pair[0]), LocaleCollation.key(pair[1])))
     return [{"type": kind, "pattern": pattern} for kind, pattern in ordered], findings
+
+
+# --- The reference CLI's explain and check: governing decisions, markers, the CheckOutcome ------
+#
+# packages/core/src/{check,markers/resolve.ts} and the CLI's runExplain/runCheck, as pure
+# functions of (the lint of the corpus, the paths, the marker scans): resolveAffects (the same
+# matcher as get_decision_context, records then in localeCompare order of id),
+# toGoverningDecisions, resolveSourceMarkers, mergeSourceDeclarations, bucketDecisions and
+# checkChanges. Every dict is built in the reference's key order: JSON.stringify keeps it.
+
+_RECORD_BASENAME = re.compile("[0-9]{4,}-[^\n\r\u2028\u2029]+\\.md\\Z")
+
+
+Fired = List[Tuple[str, List[Dict[str, str]]]]      # (record id, its firedMatchers), per match
+Declared = List[Tuple[str, List[Dict[str, Any]]]]    # (record id, its declaredBy), per match
+
+
+def _cli_affects(records: Sequence[Record], changed_files: Sequence[str]) -> Tuple[Fired, List[Finding]]:
+    """resolveAffects: (id, firedMatchers) of every record whose affects fire, in localeCompare
+    order of id (stable), and the findings of every matcher, sorted."""
+    candidates = list(dict.fromkeys(normalize_candidate_path(path) for path in changed_files))
+    matches: Fired = []
+    findings: List[Finding] = []
+    verdicts: Dict[str, Tuple[bool, Optional[str]]] = {}
+    for record in records:
+        fired, found = resolve_record_affects(record, candidates, verdicts=verdicts)
+        findings.extend(found)
+        if fired:
+            matches.append((record.id, fired))
+    matches.sort(key=lambda match: LocaleCollation.key(match[0]))
+    return matches, sort_findings(findings)
+
+
+def _governing_decisions(records: Sequence[Record], matches: Fired) -> List[Dict[str, Any]]:
+    """toGoverningDecisions: status, title and successor from the last record of each id."""
+    by_id = {record.id: record for record in records}
+    decisions = []
+    for record_id, fired in matches:
+        found = by_id.get(record_id)
+        frontmatter = found.frontmatter if found is not None else {}
+        status = frontmatter.get("status", "draft")
+        decision = {"recordId": record_id, "title": frontmatter.get("title", ""), "status": status,
+                    "bucket": CONTEXT_BUCKETS.get(status, "history")}
+        if frontmatter.get("supersededBy"):
+            decision["supersededBy"] = frontmatter["supersededBy"]
+        decision["firedMatchers"] = fired
+        decisions.append(decision)
+    return decisions
+
+
+def _marker_finding(key: str, severity: str, marker: Dict[str, Any]) -> Finding:
+    message = FINDING_MESSAGES[key].format(ref=marker["ref"], path=marker["path"], line=marker["line"])
+    return {"rule": key, "severity": severity, "message": message, "path": marker["path"], "field": "marker",
+            "pattern": marker["ref"]}
+
+
+def resolve_markers(records: Sequence[Record], markers: Iterable[Dict[str, Any]]) -> Tuple[Declared, List[Finding]]:
+    """resolveSourceMarkers: (id, declaredBy) per record the markers name, in code-unit order of
+    id, and the findings of the markers that name no record here (dangling, or another log)."""
+    ids = set(record.id for record in records)
+    by_record: Dict[str, List[Dict[str, Any]]] = {}
+    findings: List[Finding] = []
+    seen = set()
+    for marker in markers:
+        key = (marker["path"], marker["line"], marker["ref"])
+        if key in seen:
+            continue
+        seen.add(key)
+        if marker.get("log"):
+            findings.append(_marker_finding("marker-unresolvable", "info", marker))
+        elif marker["id"] not in ids:
+            findings.append(_marker_finding("dangling-marker", "warn", marker))
+        else:
+            by_record.setdefault(marker["id"], []).append(
+                {"path": marker["path"], "line": marker["line"], "ref": marker["ref"]})
+    matches = [(record_id, sorted(declared, key=lambda d: (utf16_key(d["path"]), d["line"], utf16_key(d["ref"]))))
+               for record_id, declared in by_record.items()]
+    matches.sort(key=lambda match: utf16_key(match[0]))
+    return matches, sort_findings(findings)
+
+
+def merge_declarations(decisions: List[Dict[str, Any]], records: Sequence[Record],
+                       marker_matches: Declared) -> List[Dict[str, Any]]:
+    """mergeSourceDeclarations: `declaredBy` onto the decisions the markers name (after
+    firedMatchers), marker-only decisions added with no firedMatchers; code-unit order of id
+    then, or the decisions untouched when no marker matched."""
+    if not marker_matches:
+        return list(decisions)
+    pending = dict(marker_matches)
+    merged = []
+    for decision in decisions:
+        declared = pending.pop(decision["recordId"], None)
+        merged.append(decision if declared is None else dict(decision, declaredBy=declared))
+    marker_only = [dict(decision, declaredBy=pending[decision["recordId"]])
+                   for decision in _governing_decisions(records, [(record_id, []) for record_id in pending])]
+    return sorted(merged + marker_only, key=lambda decision: utf16_key(decision["recordId"]))
+
+
+def bucket_decisions(decisions: Sequence[Dict[str, Any]]) -> Dict[str, List[Dict[str, Any]]]:
+    """bucketDecisions: governing, activeProposals, history, each in the input's order."""
+    buckets: Dict[str, List[Dict[str, Any]]] = {"governing": [], "activeProposals": [], "history": []}
+    for decision in decisions:
+        buckets[decision["bucket"]].append(decision)
+    return buckets
+
+
+def marker_scan_json(scan: MarkerScan) -> Dict[str, Any]:
+    """The `markers` block of `explain --json`: the state, the window, the measured extent
+    (only when the file was scanned) and the refs it declares."""
+    shown: Dict[str, Any] = {"state": scan.state, "windowBytes": MARKER_WINDOW_BYTES}
+    if scan.scanned_bytes is not None:
+        shown["scannedBytes"] = scan.scanned_bytes
+    if scan.file_bytes is not None:
+        shown["fileBytes"] = scan.file_bytes
+    shown["truncated"] = scan.truncated
+    shown["declared"] = [{"ref": marker["ref"], "line": marker["line"]} for marker in scan.markers]
+    return shown
+
+
+def explain_outcome_of(records: Sequence[Record], corpus_findings: Sequence[Finding], path: str,
+                       scan: MarkerScan) -> Dict[str, Any]:
+    """What `explain <path> --json` prints: with an error in the corpus, no decisions and the
+    corpus's findings; otherwise the decisions reaching `path` both ways and their findings."""
+    markers = marker_scan_json(scan)
+    if any(finding["severity"] == "error" for finding in corpus_findings):
+        return {"path": path, "governedBy": [], "governing": [], "activeProposals": [], "history": [],
+                "markers": markers, "findings": sort_findings(corpus_findings)}
+    matches, findings = _cli_affects(records, [path])
+    declared, marker_findings = resolve_markers(records, scan.markers)
+    governed = merge_declarations(_governing_decisions(records, matches), records, declared)
+    outcome: Dict[str, Any] = {"path": path, "governedBy": governed}
+    outcome.update(bucket_decisions(governed))
+    outcome["markers"] = markers
+    outcome["findings"] = sort_findings(findings + marker_findings)
+    return outcome
+
+
+def _marker_scan_report(batch: MarkerBatch) -> Dict[str, Any]:
+    """checkChanges' markerScan: the counts, then each state's paths in code-unit order."""
+    lists: Dict[str, List[str]] = {"absent": [], "unreadable": [], "out-of-tree": [], "truncated": []}
+    for scan in batch.scans:
+        if scan.state in lists:
+            lists[scan.state].append(scan.path)
+        if scan.truncated:
+            lists["truncated"].append(scan.path)
+    counts = {"scanned": sum(1 for scan in batch.scans if scan.state == "scanned")}
+    counts.update((name, len(paths)) for name, paths in lists.items())
+    counts["skipped"] = len(batch.skipped)
+    return {"totalCandidates": batch.total, "limit": batch.limit, "counts": counts,
+            "absentPaths": sorted(lists["absent"], key=utf16_key),
+            "unreadablePaths": sorted(lists["unreadable"], key=utf16_key),
+            "outOfTreePaths": sorted(lists["out-of-tree"], key=utf16_key),
+            "truncatedPaths": sorted(lists["truncated"], key=utf16_key),
+            "skippedPaths": sorted(batch.skipped, key=utf16_key)}
+
+
+def _capped_finding(report: Dict[str, Any]) -> List[Finding]:
+    skipped = report["skippedPaths"]
+    if not skipped:
+        return []
+    more = len(skipped) - 10
+    message = FINDING_MESSAGES["marker-scan-capped"].format(
+        limit=report["limit"], shown=", ".join(skipped[:10]),
+        more=", and %d more (see markerScan.skippedPaths)" % more if more > 0 else "")
+    return [{"rule": "marker-scan-capped", "severity": "warn", "message": message, "field": "marker"}]
+
+
+def _check_dir(adr_dir: str) -> str:
+    """normalizeDir: '/' separators, no trailing '/', and '' for a corpus at the root."""
+    stripped = adr_dir.replace("\\", "/").rstrip("/")
+    return "" if stripped == "." else stripped
+
+
+def _is_record_path(path: str, adr_dir: str) -> bool:
+    """A changed file that is a record of the corpus, by name alone (flat folder, NNNN-*.md)."""
+    prefix = adr_dir + "/" if adr_dir else ""
+    rest = path[len(prefix):]
+    return (path.startswith(prefix) and rest != "" and "/" not in rest and rest != "0000-template.md"
+            and _RECORD_BASENAME.match(rest) is not None)
+
+
+def check_outcome_of(records: Sequence[Record], lint_findings: Sequence[Finding], changed_files: Sequence[str],
+                     adr_dir: str, batch: Optional[MarkerBatch] = None) -> Dict[str, Any]:
+    """checkChanges: the CheckOutcome `check --json` prints, from the lint of the corpus (records
+    in code-unit order of id, findings), the changed files and, when given, their marker scans."""
+    adr_dir = _check_dir(adr_dir)
+    changed = sorted(set(path.replace("\\", "/") for path in changed_files), key=utf16_key)
+    changed_records = [path for path in changed if _is_record_path(path, adr_dir)]
+    matches, findings = _cli_affects(records, changed)
+    declared, marker_findings = resolve_markers(
+        records, [marker for scan in batch.scans for marker in scan.markers] if batch else [])
+    governed = merge_declarations(_governing_decisions(records, matches), records, declared)
+    changed_set = set(changed_records)
+    record_findings = [finding for finding in lint_findings if finding.get("path") in changed_set]
+    report = _marker_scan_report(batch) if batch is not None else None
+    capped = _capped_finding(report) if report is not None else []
+    outcome: Dict[str, Any] = {"changedFiles": changed, "governedBy": governed}
+    outcome.update(bucket_decisions(governed))
+    outcome["changedRecords"] = changed_records
+    outcome["findings"] = sort_findings(findings + marker_findings + capped + record_findings)
+    if report is not None:
+        outcome["markerScan"] = report
+    outcome["ok"] = not any(finding["severity"] == "error" for finding in record_findings)
+    return outcome
 
 
 # ---------------------------------------------------------------------------
@@ -2984,6 +3248,8 @@ def serve_exposed(config: CorpusConfig, method: str, params: Dict[str, Any], rev
     if method == "resources/read":
         return read_resource(projection, request["uri"], config.adr_dir)
     if method == "prompts/get":
+        if config.markers:
+            request = dict(request, **{MARKERS_ARGUMENT: config.root})
         return render_prompt(projection, request, config.adr_dir, should_stop)
     return complete_argument(projection, request)
 
@@ -3328,7 +3594,10 @@ def _findings_lines(findings):
 def _entry_line(entry, by_id):
     """One decision of get_decision_context's answer, as a line of a prompt."""
     matchers = ", ".join("%s %s" % (fired["type"], fired["pattern"]) for fired in entry["firedMatchers"])
-    detail = EXPOSE_TEXTS["matched-by"].format(matchers=matchers)
+    detail = EXPOSE_TEXTS["matched-by"].format(matchers=matchers) if matchers else ""
+    if "declaredBy" in entry:  # --markers (ADR 0020)
+        detail += EXPOSE_TEXTS["declared-by"].format(places=", ".join(
+            "%s:%d (@adr %s)" % (place["path"], place["line"], place["ref"]) for place in entry["declaredBy"]))
     if entry["status"] == "superseded" and entry["relations"]["supersededBy"]:
         detail += EXPOSE_TEXTS["replaced-by"].format(
             replacement=ref_phrase(entry["relations"]["supersededBy"], by_id))
@@ -3351,7 +3620,7 @@ def _group_lines(groups, kept, by_id):
 def _context_prompt(projection, request, adr_dir, should_stop):
     """adr-context and adr-check: get_decision_context's answer for the files, grouped, embedded."""
     files, check = request["files"], request["name"] == "adr-check"
-    entries, derived = context_entries(projection, files, should_stop)
+    entries, derived = context_entries(projection, files, should_stop, request.get(MARKERS_ARGUMENT))
     group_of = {status: group for group, statuses in PROMPT_GROUPS.items() for status in statuses}
     groups = {group: [entry for entry in entries if group_of[entry["status"]] == group]
               for group in PROMPT_GROUPS}
@@ -3921,12 +4190,16 @@ class CorpusConfig(object):
     servers in one process never share or evict each other's parses.
     """
 
-    __slots__ = ("root", "adr_dir", "expected_root", "cache", "source")
+    __slots__ = ("root", "adr_dir", "expected_root", "cache", "source", "markers")
 
     def __init__(self, root: str, adr_dir: str = DEFAULT_ADR_DIR,
-                 expected_root: Optional[str] = None, source: Optional[str] = None) -> None:
+                 expected_root: Optional[str] = None, source: Optional[str] = None,
+                 markers: bool = False) -> None:
         self.root = root
         self.adr_dir = adr_dir
+        # True (--markers, ADR 0020): get_decision_context and its prompts also read the files'
+        # `@adr` markers, at most their header window each.
+        self.markers = markers
         # None: the folder holds adrkit records; "madr": read it as `migrate --from madr` leaves it.
         self.source = source
         # The canonical root seen at start-up; every call must find the same one.
@@ -5793,7 +6066,7 @@ def _zod_unrecognized_message(keys):
 # x`), no abbreviations; a command line that does not parse exits 2 with the usage on stderr.
 # The subcommand comes first; a subcommand after server flags is refused rather than guessed.
 
-_SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N] [--expose PARTS]
+_SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N] [--expose PARTS] [--markers]
        adrkit-mcp {config,doctor,call,hook} ...
        adrkit-mcp --help | --version"""
 
@@ -5957,6 +6230,18 @@ def _expose_check(options: Any) -> None:
         options.parser.error("--expose is for the server snippets: the hook serves no resources or prompts")
 
 
+def _markers_check(options: Any) -> None:
+    """--markers, else $ADRKIT_MCP_MARKERS: 1, true, yes or on turn it on; empty, 0, false, no or
+    off leave it off; anything else is a usage error (ADR 0020)."""
+    if options.markers:
+        return
+    value = (os.environ.get(_ENV_MARKERS) or "").strip().lower()
+    if value not in MARKERS_ENV_VALUES:
+        options.parser.error("$%s takes 1, true, yes or on (or 0, false, no, off; got %r)"
+                             % (_ENV_MARKERS, os.environ.get(_ENV_MARKERS)))
+    options.markers = MARKERS_ENV_VALUES[value]
+
+
 def _arguments_json(text: str) -> object:
     try:
         return json.loads(text)
@@ -6041,6 +6326,12 @@ def _flags() -> Dict[str, _Flag]:
             help="rename each migrated file to <id>-<slug>.md so corpus discovery can see it")),
         "json": _Flag(("--json",), dict(action="store_true", help="print the result as JSON")),
         "help": _Flag(("-h", "--help"), dict(action="help", help="print this help and exit")),
+        "markers": _Flag(("--markers",), dict(
+            action="store_true",
+            help="also name the decisions a file declares in an `@adr <id>` comment of its first "
+                 "8,192 bytes (get_decision_context's declaredBy, the context prompts, the hook); "
+                 "reads that much of each file asked about (default: $%s=1, else off; ADR 0020)"
+                 % _ENV_MARKERS)),
         "expose": _Flag(("--expose",), dict(
             metavar="PARTS", type=_expose_parts,
             help="also serve the decisions as MCP resources and prompts: resources, prompts, or "
@@ -6051,32 +6342,32 @@ def _flags() -> Dict[str, _Flag]:
 def _commands() -> Dict[str, _Command]:
     """The server ("") and each subcommand."""
     return {
-        "": _Command(_SERVER_USAGE, (), ("cwd", "dir", "from", "request-timeout-ms", "expose",
+        "": _Command(_SERVER_USAGE, (), ("cwd", "dir", "from", "request-timeout-ms", "expose", "markers",
                                          "version", "help"), None, _check_source),
         "config": _Command(
-            "adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS]\n"
-            "       adrkit-mcp config <agent> --hook [--cwd PATH] [--dir PATH] [--portable]\n"
-            "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS]\n"
+            "adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS] [--markers]\n"
+            "       adrkit-mcp config <agent> --hook [--cwd PATH] [--dir PATH] [--portable] [--markers]\n"
+            "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS] [--markers]\n"
             "       adrkit-mcp config --list",
             (("client", dict(nargs="?", help=argparse.SUPPRESS)),),
             ("list", "all", "portable", "hook",
              ("cwd", "repository root the server reads (default: $%s, else the working "
                      "directory; VS Code gets ${workspaceFolder} unless --cwd is given)" % _ENV_CWD),
-             "dir", "from", "expose", "help"),
+             "dir", "from", "expose", "markers", "help"),
             command_config, _config_check),
-        "doctor": _Command("adrkit-mcp doctor [--cwd PATH] [--dir PATH] [--from madr] [--expose PARTS]",
-                           (), ("cwd", "dir", "from", "expose", "help"), command_doctor, _check_source),
+        "doctor": _Command("adrkit-mcp doctor [--cwd PATH] [--dir PATH] [--from madr] [--expose PARTS] [--markers]",
+                           (), ("cwd", "dir", "from", "expose", "markers", "help"), command_doctor, _check_source),
         "call": _Command(
-            "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH] [--from madr]",
+            "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH] [--from madr] [--markers]",
             (("tool", dict(choices=sorted(TOOLS), metavar="tool",
                            help="one of: %s" % ", ".join(sorted(TOOLS)))),
              ("arguments", dict(type=_arguments_json, metavar="json arguments",
                                 help="the tool's arguments as one JSON object"))),
-            ("cwd", "dir", "from", "help"), command_call, _check_source),
+            ("cwd", "dir", "from", "markers", "help"), command_call, _check_source),
         "hook": _Command(
-            "adrkit-mcp hook [--format AGENT] [--cwd PATH] [--dir PATH] [--from madr] < event.json", (),
-            ("format", ("cwd", "repository root (default: $%s, else the event's folder, else the "
-                               "agent's project variable)" % _ENV_CWD), "dir", "from", "help"),
+            "adrkit-mcp hook [--format AGENT] [--cwd PATH] [--dir PATH] [--from madr] [--markers] < event.json",
+            (), ("format", ("cwd", "repository root (default: $%s, else the event's folder, else the "
+                                   "agent's project variable)" % _ENV_CWD), "dir", "from", "markers", "help"),
             command_hook, _check_source),
         "migrate": _Command(
             "adrkit-mcp migrate --from madr [--cwd PATH] [--dir PATH] [--dry-run] [--rename] [--json]",
@@ -6141,6 +6432,8 @@ def _parse(args: List[str], subcommand: Optional[str]) -> Any:
             options.check(options)
         if "expose" in vars(options):  # a flag that the environment may give (ADR 0015)
             _expose_check(options)
+        if "markers" in vars(options):  # and another (ADR 0020)
+            _markers_check(options)
         return options
     except _ParserExit as done:
         return done.status
@@ -6183,7 +6476,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     if isinstance(options, int):
         return options
     cwd, adr_dir = _location(options)
-    return run_server(cwd, adr_dir, options.request_timeout_ms, options.expose, _source(options))
+    return run_server(cwd, adr_dir, options.request_timeout_ms, options.expose, _source(options),
+                      options.markers)
 
 
 def run_subcommand(name: str, argv: List[str]) -> int:
@@ -6204,7 +6498,7 @@ def command_call(options: Any) -> int:
     """`adrkit-mcp call <tool> '<json arguments>'`: one tool call, its result as JSON on stdout."""
     cwd, adr_dir = _corpus_location(options)
     tool, arguments = options.tool, options.arguments
-    config = CorpusConfig(cwd, adr_dir, source=_source(options))
+    config = CorpusConfig(cwd, adr_dir, source=_source(options), markers=options.markers)
     problem = check_roots(config)
     if problem is not None:
         sys.stderr.write("adrkit-mcp: %s\n" % problem[1])
@@ -6309,6 +6603,7 @@ def command_doctor(options: Any) -> int:
     if options.expose:  # ADR 0015
         _doctor_expose(report, options, canonical_root, adr_dir)
     _doctor_hook(report, options, canonical_root, adr_dir, projection)
+    _doctor_markers(report, options, canonical_root, projection)
     if report.failed:
         sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
         return 1
@@ -6677,6 +6972,36 @@ def _doctor_governed_file(canonical_root: str, projection: "Projection") -> Opti
     return None
 
 
+def _doctor_markers(report: _Report, options: Any, canonical_root: str, projection: "Projection") -> None:
+    """How many of the repository's first files declare `@adr` markers, the dangling ones, and
+    whether the server will say so (--markers, ADR 0020). Reads each file's header window only."""
+    files = []  # type: List[str]
+    for folder, subfolders, names in os.walk(canonical_root):
+        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+        relative = os.path.relpath(folder, canonical_root).replace(os.sep, "/")
+        files.extend(name if relative == "." else relative + "/" + name for name in sorted(names))
+        if len(files) >= HOOK_DOCTOR_SCAN_FILES:
+            break
+    scans = read_source_markers_batch(canonical_root, files[:HOOK_DOCTOR_SCAN_FILES]).scans
+    markers = [marker for scan in scans for marker in scan.markers]
+    declaring = sum(1 for scan in scans if scan.markers)
+    if not declaring:
+        if options.markers:
+            report.note("--markers is on, but none of the first %d files declares an @adr marker" % len(scans))
+        return
+    report.ok("%d of the first %d files declare %d @adr %s" % (
+        declaring, len(scans), len(markers), _plural(len(markers), "marker", "markers")))
+    ids = set(projection.by_id)
+    dangling = [marker for marker in markers if not marker.get("log") and marker["id"] not in ids]
+    if dangling:
+        report.note("%d dangling (no record has the id): %s%s" % (len(dangling), ", ".join(
+            "%s:%d @adr %s" % (marker["path"], marker["line"], marker["ref"]) for marker in dangling[:5]),
+            ", ..." if len(dangling) > 5 else ""))
+    if not options.markers:
+        report.note("the server and the hook ignore them: give their entries --markers "
+                    "(or set %s=1; ADR 0020)" % _ENV_MARKERS)
+
+
 def _doctor_event(fmt: str, root: str, target: str) -> Dict[str, Any]:
     """The agent's event for an edit of `target` (repository-relative), shaped as it sends one."""
     path = os.path.join(root, *target.split("/"))
@@ -6889,12 +7214,14 @@ def _config_args(options: Any, root: Optional[str], adr_dir: Optional[str],
                  hook: bool = False) -> List[str]:
     """What every printed server or hook entry passes after the program: --cwd ROOT and --dir DIR
     where the entry says them (None: they travel in env, or the starting folder says it), then the
-    flags `config` carries into the entries: --from (servers and hooks; ADR 0017) and --expose
-    (servers only; ADR 0015). The one place that builds them."""
+    flags `config` carries into the entries: --from (servers and hooks; ADR 0017), --markers
+    (servers and hooks; ADR 0020) and --expose (servers only; ADR 0015). The one place that
+    builds them."""
     args = [] if root is None else ["--cwd", root]
     args += [] if adr_dir is None else ["--dir", adr_dir]
     source = _source(options)
     args += [] if source is None else ["--from", source]
+    args += ["--markers"] if getattr(options, "markers", False) else []
     expose = getattr(options, "expose", None)
     return args + (["--expose", ",".join(expose)] if expose and not hook else [])
 
@@ -7609,7 +7936,7 @@ def _hook_files(options: Any, event: Dict[str, Any], fmt: Dict[str, Any]) -> Tup
     """(corpus, repository-relative files, ADR folder) of an edit event."""
     targets = _hook_targets(event, fmt)
     root, adr_dir, base = _hook_location(options, event, fmt)
-    config = CorpusConfig(root, adr_dir, source=_source(options))
+    config = CorpusConfig(root, adr_dir, source=_source(options), markers=options.markers)
     problem = check_roots(config)
     if problem is not None:
         raise _HookRefusal("corpus", message="%s (root %s, ADR folder %s)" % (problem[1], root, adr_dir))
@@ -7627,6 +7954,8 @@ def hook_answer(options: Any, event: Dict[str, Any], name: str) -> Optional[Dict
     problems, args = validate({"files": files, "limit": PAGE_MAX})
     if problems:
         raise _HookRefusal("invalid", message="; ".join(problems))
+    if config.markers:  # the edited files' header windows, at most (ADR 0020)
+        args[MARKERS_ARGUMENT] = config.root
     try:
         projection = load_projection(config)
     except CorpusUnavailable as error:

@@ -9,6 +9,8 @@ a FIFO that must not hang, the bound on what is read, and check's cap on the bat
 
 import json
 import os
+import subprocess
+import sys
 
 import pytest
 
@@ -127,3 +129,104 @@ def test_the_grammar_as_text():
                        {"path": "run.sh", "ref": "team:0002", "id": "0002", "log": "team", "line": 2}]
     assert M.scan_marker_text("# @adr 0001\n", "README.md") == []
     assert M.scan_marker_text("// @adr 0001\n// @adr 00123", "a.ts", truncated=True)[-1]["ref"] == "0001"
+
+
+# --- --markers: get_decision_context, the context prompt and the hook (ADR 0020) -------------
+
+def _marked_repo(make_repo):
+    repo = make_repo()
+    repo.record("0001-sync.md", status="accepted", extra='deciders: ["@a"]\naffects:\n'
+                '  - type: path\n    pattern: "src/**"\n')
+    repo.record("0002-queue.md", status="proposed")
+    repo.record("0003-old.md", status="superseded", extra='supersededBy: "0001"\n')
+    os.makedirs(repo.path("src"))
+    with open(repo.path("src", "sync.ts"), "w") as handle:
+        handle.write("// @adr 0002, 0009\n# @adr payments:0001\n// @adr 0001\n")
+    with open(repo.path("tool.py"), "w") as handle:
+        handle.write("#!/usr/bin/env python3\n# @adr 0003\n" + "x = 1\n" * 2000 + "# @adr 0002\n")
+    return repo
+
+
+def _markers_on(repo):
+    repo.config = M.CorpusConfig(repo.root, repo.adr_dir, markers=True)
+    return repo
+
+
+def test_without_markers_the_answer_has_no_declarations(make_repo):
+    repo = _marked_repo(make_repo)
+    result = repo.result("get_decision_context", files=["src/sync.ts", "tool.py"])
+    assert [entry["id"] for entry in result["governing"]] == ["0001"]
+    assert result["activeProposals"] == result["history"] == []
+    assert "declaredBy" not in json.dumps(result) and "marker" not in json.dumps(result)
+
+
+def test_with_markers_declared_decisions_join_with_declaredBy(make_repo):
+    repo = _markers_on(_marked_repo(make_repo))
+    result = repo.result("get_decision_context", files=["src/sync.ts", "tool.py", "gone.ts"])
+    governing, = result["governing"]
+    assert list(governing) == ["id", "title", "status", "sourcePath", "firedMatchers", "declaredBy", "relations"]
+    assert governing["firedMatchers"] == [{"type": "path", "pattern": "src/**"}]
+    assert governing["declaredBy"] == [{"path": "src/sync.ts", "line": 3, "ref": "0001"}]
+    proposal, = result["activeProposals"]
+    assert (proposal["id"], proposal["firedMatchers"]) == ("0002", [])
+    assert proposal["declaredBy"] == [{"path": "src/sync.ts", "line": 1, "ref": "0002"}]  # tool.py's is past the window
+    old, = result["history"]
+    assert old["declaredBy"] == [{"path": "tool.py", "line": 2, "ref": "0003"}]
+    rules = [(item["rule"], item["pattern"]) for item in result["findings"]["items"]]
+    assert rules == [("dangling-marker", "0009"), ("marker-unresolvable", "payments:0001")]
+
+
+def test_the_context_prompt_says_where_a_decision_is_declared(make_repo):
+    repo = _markers_on(_marked_repo(make_repo))
+    request = {"name": "adr-context", "files": ["src/sync.ts"], M.MARKERS_ARGUMENT: repo.root}
+    text = M.render_prompt(repo.projection(), request, repo.adr_dir)["messages"][0]["content"]["text"]
+    assert "; matched by path src/**; declared by src/sync.ts:3 (@adr 0001)" in text
+    assert '"Queue"' not in text and "declared by src/sync.ts:1 (@adr 0002)" in text
+    plain = dict(request)
+    del plain[M.MARKERS_ARGUMENT]
+    assert "declared by" not in M.render_prompt(repo.projection(), plain, repo.adr_dir)["messages"][0]["content"]["text"]
+
+
+def test_the_hook_with_markers_names_the_declared_decision(make_repo):
+    repo = _marked_repo(make_repo)
+    event = {"session_id": "s", "transcript_path": "/t", "cwd": repo.root, "permission_mode": "default",
+             "hook_event_name": "PreToolUse", "tool_name": "Edit",
+             "tool_input": {"file_path": repo.path("tool.py"), "old_string": "a", "new_string": "b",
+                            "replace_all": False}, "tool_use_id": "toolu_1"}
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ADRKIT_MCP_")}
+
+    def run(*flags, **extra):
+        return subprocess.run([sys.executable, support.MODULE_PATH, "hook", "--cwd", repo.root] + list(flags),
+                              input=json.dumps(event).encode(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env=dict(env, **extra), timeout=120)
+    off, on, by_env = run(), run("--markers"), run(ADRKIT_MCP_MARKERS="1")
+    assert off.returncode == on.returncode == by_env.returncode == 0, (off.stderr, on.stderr)
+    assert off.stdout == b""  # nothing governs tool.py by a pattern
+    context = json.loads(on.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert 'ADR 0003 "A decision worth keeping" (superseded)' in context
+    assert on.stdout == by_env.stdout
+    bad = run(ADRKIT_MCP_MARKERS="maybe")
+    # A hook never stops the agent: exit 0, nothing on stdout, the complaint on stderr.
+    assert bad.returncode == 0 and bad.stdout == b"" and b"ADRKIT_MCP_MARKERS takes 1, true" in bad.stderr
+
+
+def test_config_carries_markers_into_server_and_hook_entries(make_repo):
+    repo = make_repo()
+    with support.working_directory():
+        status, out, _ = support.run_main(["config", "claude-code", "--cwd", repo.root, "--markers"], repo.root)
+        assert status == 0 and '"--markers"' in out
+        status, out, _ = support.run_main(["config", "claude-code", "--hook", "--cwd", repo.root, "--markers"],
+                                          repo.root)
+        assert status == 0 and "--markers" in out
+        status, out, _ = support.run_main(["config", "claude-code", "--cwd", repo.root], repo.root,
+                                          hidden=("ADRKIT_MCP_MARKERS",))
+        assert status == 0 and "--markers" not in out
+
+
+def test_doctor_counts_declaring_files_and_dangling_markers(make_repo):
+    repo = _marked_repo(make_repo)
+    with support.working_directory():
+        status, out, _ = support.run_main(["doctor", "--cwd", repo.root], repo.root, hidden=("ADRKIT_MCP_MARKERS",))
+    assert "ok    2 of the first " in out and "declare 5 @adr markers" in out
+    assert "note  1 dangling (no record has the id): src/sync.ts:1 @adr 0009" in out
+    assert "give their entries --markers" in out

@@ -72,8 +72,7 @@ bijection within a session; cursors only null versus non-null; finding messages 
 fixed-template rules, otherwise only rule/severity/path/id/field/pattern; an `isError: true`
 result only by `isError` and the type of its first content item; everything else exactly,
 key order aside. Allowed, documented departures (README "Where we differ from the reference"):
-`firedMatchers` ordered by UTF-16 code units rather than `localeCompare`; search normalisation of
-characters the running Python's Unicode database does not know (the reference uses its
+search normalisation of characters the running Python's Unicode database does not know (the reference uses its
 runtime's ICU). The protocol departures of the conformance pack never arise here: the tester
 sends only well-formed requests after a legacy `initialize` handshake.
 """
@@ -914,32 +913,6 @@ def normalise_answer(frame: Any) -> Any:
     return normalise_result(result)
 
 
-def allow_fired_matchers(ours: Any, ref: Any, notes: List[str]) -> None:
-    """Where both sides hold the same firedMatchers in another order, adopt ours and note it."""
-    if isinstance(ours, dict) and isinstance(ref, dict):
-        for key in ours:
-            if key not in ref:
-                continue
-            if key == "firedMatchers" and isinstance(ours[key], list) and isinstance(ref[key], list):
-                if (ours[key] != ref[key] and sorted(map(canonical, ours[key])) == sorted(map(canonical, ref[key]))
-                        and ours[key] == sorted(ours[key], key=matcher_order)):
-                    ref[key] = ours[key]
-                    notes.append("firedMatchers-order")
-            else:
-                allow_fired_matchers(ours[key], ref[key], notes)
-    elif isinstance(ours, list) and isinstance(ref, list):
-        for left, right in zip(ours, ref):
-            allow_fired_matchers(left, right, notes)
-
-
-def matcher_order(matcher: Any) -> Tuple[bytes, bytes]:
-    """(type, pattern) by UTF-16 code units: the order our side promises."""
-    if not isinstance(matcher, dict):
-        return b"", b""
-    return (str(matcher.get("type")).encode("utf-16-be", "surrogatepass"),
-            str(matcher.get("pattern")).encode("utf-16-be", "surrogatepass"))
-
-
 def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
@@ -1066,11 +1039,6 @@ def compare_page(tally: Tally, session: Session, call: Dict[str, Any], ours: Any
             sc_a["fingerprint"], sc_b["fingerprint"] = session.fingerprint(sc_a.get("fingerprint"),
                                                                            sc_b.get("fingerprint"))
     left, right = normalise_answer(ours), normalise_answer(ref)
-    notes = []  # type: List[str]
-    allow_fired_matchers(left, right, notes)
-    for note in notes:
-        tally.allowed[note] = tally.allowed.get(note, 0) + 1
-        tally.allowed_examples.setdefault(note, {"corpus": call["corpus"], "args": call["args"]})
     found = first_difference(left, right)
     if call.get("fresh"):
         tally.fresh[0] += 1
