@@ -1668,6 +1668,8 @@ NODE_USAGE_MESSAGES = (
     (r"unrecognized arguments: ", MIGRATE_MESSAGES["positional"]),
     (r"argument (--[\w-]+): ignored explicit argument ", "Option '{0}' does not take an argument"),
 )
+# What Node's readFile says of a folder it opened (the read fails, and names no path).
+NODE_READ_DIRECTORY = "EISDIR: illegal operation on a directory, read"
 # How Node (libuv) words the errors a file operation meets, by errno name.
 NODE_ERROR_TEXTS = {
     "EACCES": "permission denied", "EPERM": "operation not permitted",
@@ -4373,7 +4375,10 @@ def _cli_expand(paths, folder, cwd):
             expanded.append(absolute)
             continue
         if stat.S_ISDIR(info.st_mode):
-            expanded.extend(cli_discover(absolute, cwd))
+            try:
+                expanded.extend(cli_discover(absolute, cwd))
+            except OSError:  # then read as a file, which fails with the reference's message
+                expanded.append(absolute)
         elif stat.S_ISREG(info.st_mode):
             expanded.append(absolute)
     return sorted(dict.fromkeys(expanded), key=lambda path: utf16_key(cli_display_path(path, cwd)))
@@ -4407,8 +4412,10 @@ def _cli_read(path, display):
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        return _ParsedFile(None, [{"rule": "file-read", "severity": "error",
-                                   "message": _node_error(error, "open", path), "path": display}])
+        message = (NODE_READ_DIRECTORY if isinstance(error, IsADirectoryError)  # opened, then read
+                   else _node_error(error, "open", path))
+        return _ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": message,
+                                   "path": display}])
     parsed = parse_record_file(display, data)
     if parsed.failure is not None:
         _diagnose("engine failure reading %s: %s" % (display, parsed.failure))
