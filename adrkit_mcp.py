@@ -21,7 +21,8 @@ The product, in the order a request flows through it:
   7. Reader      one file -> a Record or findings: fence, YAML, the typed schema
                  and a source file's `@adr` markers, read from its header window only
   8. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
-  9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`, `hook`
+  9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`, `hook`;
+                 the reference CLI's `lint`, `graph`, `new` (read as Node's parseArgs reads them)
 
 The compatibility engines below it, each entered only through its one door:
 
@@ -1720,6 +1721,8 @@ NODE_USAGE_MESSAGES = (
     (r"unrecognized arguments: ", MIGRATE_MESSAGES["positional"]),
     (r"argument (--[\w-]+): ignored explicit argument ", "Option '{0}' does not take an argument"),
 )
+# What Node's readFile says of a folder it opened (the read fails, and names no path).
+NODE_READ_DIRECTORY = "EISDIR: illegal operation on a directory, read"
 # How Node (libuv) words the errors a file operation meets, by errno name.
 NODE_ERROR_TEXTS = {
     "EACCES": "permission denied", "EPERM": "operation not permitted",
@@ -1730,6 +1733,195 @@ NODE_ERROR_TEXTS = {
     "EBUSY": "resource busy or locked", "EEXIST": "file already exists",
     "ENAMETOOLONG": "name too long", "EINVAL": "invalid argument", "ETXTBSY": "text file is busy",
 }
+
+# The reference CLI's other commands (`lint`, `graph`, `new`, `explain`, `check`; @adrkit/cli
+# 0.8.0, packages/cli/src/index.ts). Each one's help, printed by `adrkit-mcp <command> --help`, is
+# the reference's COMMAND_USAGE with two changes (ADR 0019): the usage line names this program, and
+# one option line says what --cwd does. Usage errors and messages are the reference's sentences,
+# `adr` and all, as migrate's are.
+_CWD_HELP = "Run in <path>, as cd <path> && adr {command} would (default: $ADRKIT_MCP_CWD, else .)"
+CLI_HELP = {
+    "lint": """Usage: adrkit-mcp lint [paths...] [options]
+
+Validate the ADR corpus. With no paths, every discoverable record under --dir is checked.
+
+Options:
+  --dir <path>    ADR corpus directory (default: docs/adr)
+  --cwd <path>    %s
+  --json          Emit { checked, findings } as JSON
+  --help          Show this help and exit
+
+Exit codes: 0 = no error findings; 1 = one or more error findings;
+2 = usage error (invalid invocation or unreachable corpus directory).
+""" % _CWD_HELP.format(command="lint"),
+    "new": """Usage: adrkit-mcp new <title> [options]
+
+Scaffold a new ADR record.
+
+Options:
+  --status <status>   Initial status (default: draft)
+  --dir <path>        ADR corpus directory (default: docs/adr)
+  --cwd <path>        %s
+  --json              Emit { id, path } as JSON
+  --help              Show this help and exit
+
+Exit codes: 0 = created; 1 = refused to overwrite an existing file; 2 = usage error.
+""" % _CWD_HELP.format(command="new"),
+    "graph": """Usage: adrkit-mcp graph [options]
+
+Render the decision graph (supersedes, relatesTo, conflictsWith) for the corpus.
+
+Options:
+  --dir <path>            ADR corpus directory (default: docs/adr)
+  --cwd <path>            %s
+  --format dot|json       Output format (default: dot)
+  --help                  Show this help and exit
+
+Exit codes: 0 = rendered; 2 = usage error (invalid invocation or unreachable corpus directory).
+""" % _CWD_HELP.format(command="graph"),
+    "explain": """Usage: adrkit-mcp explain <path> [options]
+
+Report which decisions govern one repo-relative path, and why.
+
+A decision reaches a path in two directions. The record declares an "affects" pattern
+that matches it ("via path: src/**"), or the file itself declares the record in a
+comment ("declared by src/sync.ts:3 (@adr 0012)"). If <path> exists, at most its first
+8192 bytes are scanned for dedicated "@adr <id>" comment lines -- the scan stops at the
+last complete line inside that bound, and --json reports the extent it reached. A marker
+naming a record the corpus does not have is reported as a dangling-marker warning.
+
+Options:
+  --dir <path>    ADR corpus directory (default: docs/adr)
+  --cwd <path>    %s
+  --json          Emit { path, governedBy, governing, activeProposals, history,
+                  markers, findings }. Pattern matches carry "firedMatchers";
+                  file declarations carry "declaredBy".
+  --help          Show this help and exit
+
+Exit codes: 0 = explained; 1 = corpus has error findings;
+2 = usage error (invalid invocation or unreachable corpus directory).
+""" % _CWD_HELP.format(command="explain"),
+    "check": """Usage: adrkit-mcp check <files...> [options]
+
+Report the decisions governing a set of changed files, and validate any changed records.
+
+Options:
+  --dir <path>    ADR corpus directory (default: docs/adr)
+  --cwd <path>    %s
+  --json          Emit the CheckOutcome as JSON
+  --help          Show this help and exit
+
+Exit codes: 0 = ok; 1 = a changed record has an error finding;
+2 = usage error (invalid invocation or unreachable corpus directory).
+""" % _CWD_HELP.format(command="check"),
+}
+# The sentences of their usage errors and refusals (runGraph, runNew, runExplain, createAdr's
+# ScaffoldError), and the corpus folder's (corpusDirectoryUsageError), to the letter.
+CLI_MESSAGES = {
+    "graph-positional": "adr graph does not accept positional arguments",
+    "graph-format": "adr graph --format must be dot or json",
+    "new-title-missing": "adr new requires a title",
+    "explain-path": "adr explain requires exactly one path",
+    "dir-not-found": MIGRATE_MESSAGES["dir-not-found"],
+    "dir-not-readable": MIGRATE_MESSAGES["dir-not-readable"],
+    "title-ascii": "Title must contain at least one ASCII letter or digit",
+    "status-invalid": 'Invalid status "{status}"',
+    "status-needs-fields": 'adr new cannot scaffold status "{status}" without additional required fields',
+    "title-length": "Title must be between 3 and 120 characters",
+    "title-lines": "Title must fit on a single line",
+    "exists": "Refusing to overwrite existing ADR file {path}",
+    # Ours: --cwd must name a folder; the reference has no --cwd.
+    "cwd-unusable": "adrkit-mcp {command}: --cwd {cwd} is not a folder to run in",
+    "cwd-empty": "Option '--cwd' needs a non-empty value",
+}
+# lint's summary line, and the human lines of its findings (renderHumanLint: grouped by path).
+LINT_SUMMARY = "checked {checked} records, {errors} errors, {warnings} warnings\n"
+LINT_CORPUS_GROUP = "(corpus)"
+CORPUS_SKIPPED_MESSAGES = {
+    "nested": "Markdown file is in a subdirectory of the corpus, and discovery reads only the top level "
+              "of the corpus directory; move it to the corpus root as <id>-<slug>.md for it to be linted "
+              "and enforced",
+    "filename": "Markdown file in the corpus directory is not a discoverable ADR record and was skipped; "
+                "rename it to <id>-<slug>.md (four or more leading digits) for it to be linted and enforced",
+}
+CORPUS_SKIP_MAX_DEPTH = 8  # how deep lint looks for Markdown that discovery skips
+# The record `new` writes (renderAdrRecord): its frontmatter, then the reference's template body.
+NEW_RECORD_TEXT = """---
+schemaVersion: %(schema)s
+id: "%(id)s"
+title: %(title_json)s
+status: %(status)s
+date: %(date)s
+deciders: []
+tags: []
+scope: component
+reversibility: unknown
+blastRadius: component
+relatesTo: []
+affects: []
+provenance:
+  authoredBy: human
+---
+
+# ADR-%(id)s: %(title)s
+
+## Context
+
+What forces are at play? What makes this a decision rather than a preference?
+Why now \u2014 what changed?
+
+State the problem, not the solution. If this section is a restatement of the
+option you already picked, the record scores 2 at best on D1.
+
+## Decision
+
+What we are doing, in the active voice. "We will\u2026"
+
+## Options considered
+
+At least two genuine alternatives, including doing nothing. An option no
+competent engineer would choose is a straw man and scores zero.
+
+### Option A: <chosen>
+
+| Dimension | Assessment |
+|---|---|
+| | |
+
+### Option B: <alternative>
+
+**Pros:**
+**Cons:**
+
+### Option C: Do nothing
+
+## Trade-offs
+
+What the chosen option costs. State the downsides as plainly as the benefits \u2014
+a decision whose chosen option has no listed downsides is not a decision.
+
+## Consequences
+
+- Easier:
+- Harder:
+- **How we would know this was wrong:** a metric, a threshold, an exit
+  condition, or a review date. This is the field that most separates records
+  that stay alive from records that rot.
+- Revisit if:
+
+## Action items
+
+1. [ ]
+"""
+
+def _node_error(error: OSError, syscall: str, path: str, destination: Optional[str] = None) -> str:
+    """An OSError as Node words it: `EACCES: permission denied, open '/path'`, or for a rename
+    `..., rename '/a' -> '/b'`."""
+    code = errno.errorcode.get(error.errno or 0, "UNKNOWN")
+    text = NODE_ERROR_TEXTS.get(code, (error.strerror or "unknown error").lower())
+    target = "" if destination is None else " -> '%s'" % destination
+    return "%s: %s, %s '%s'%s" % (code, text, syscall, path, target)
+
 
 # What doctor says of a folder whose Markdown reads as MADR or Nygard but not as adrkit records.
 DOCTOR_MADR_HINT = (
@@ -4410,6 +4602,137 @@ def _load_madr_projection(config, cache, should_stop, canonical_root, canonical_
 
 
 # ---------------------------------------------------------------------------
+# 6. Projection: the corpus as the reference CLI's lintCorpus reads it (`lint`, `graph`, ...)
+# ---------------------------------------------------------------------------
+#
+# The reference CLI reads the corpus otherwise than its server: no root, containment or size
+# checks; display paths relative to the folder it runs in (normalizeDisplayPath); a path given on
+# the command line read whatever it is (a symlink followed, a missing file a `file-read` finding,
+# a folder read as an ADR folder); and the Markdown that discovery skips reported
+# (`corpus-file-skipped`). Each file is parsed and validated by the Reader's door and the corpus
+# findings are corpus_findings, as for the server. Door: cli_lint_corpus (lintCorpus with its
+# `paths`); an ADR folder that cannot be listed raises its OSError (filename set), for the command
+# to word as the reference does.
+
+class CliCorpus(NamedTuple):
+    """lintCorpus's result: files checked, findings (sorted), valid records (by id in code units,
+    discovery order among equal ids)."""
+
+    checked: int
+    findings: List[Finding]
+    records: List[Record]
+
+
+def cli_resolve(cwd: str, path: str) -> str:
+    """Node's path.resolve(cwd, path): absolute, `.` and `..` collapsed lexically."""
+    return os.path.normpath(os.path.join(cwd, path))
+
+
+def cli_display_path(path: str, cwd: str) -> str:
+    """normalizeDisplayPath: relative to cwd, '/'-separated; the base name when it is cwd."""
+    absolute = cli_resolve(cwd, path)
+    relative = os.path.relpath(absolute, cwd)
+    return (os.path.basename(absolute) if relative == os.curdir else relative).replace(os.sep, "/")
+
+
+def cli_discover(folder: str, cwd: str) -> List[str]:
+    """discoverAdrFiles: the regular files named like records directly in `folder` (absolute
+    paths, by display path in code units); OSError when the folder cannot be listed."""
+    with os.scandir(folder) as entries:
+        found = [os.path.join(folder, entry.name) for entry in entries
+                 if is_record_file_name(entry.name) and entry.is_file(follow_symlinks=False)]
+    return sorted(found, key=lambda path: utf16_key(cli_display_path(path, cwd)))
+
+
+def _cli_expand(paths, folder, cwd):
+    """expandRecordInputs: the files a run checks, once each, by display path."""
+    if not paths:
+        return cli_discover(folder, cwd)
+    expanded = []  # type: List[str]
+    for given in paths:
+        absolute = cli_resolve(cwd, given)
+        try:
+            info = os.stat(absolute)
+        except (OSError, ValueError):
+            expanded.append(absolute)
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            try:
+                expanded.extend(cli_discover(absolute, cwd))
+            except OSError:  # then read as a file, which fails with the reference's message
+                expanded.append(absolute)
+        elif stat.S_ISREG(info.st_mode):
+            expanded.append(absolute)
+    return sorted(dict.fromkeys(expanded), key=lambda path: utf16_key(cli_display_path(path, cwd)))
+
+
+def _cli_skipped(folder, depth, found):
+    """collectSkippedMarkdown: Markdown under `folder` that discovery does not read."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+    except OSError:
+        return
+    for entry in entries:
+        path = os.path.join(folder, entry.name)
+        if entry.is_dir(follow_symlinks=False):
+            if not entry.name.startswith(".") and depth < CORPUS_SKIP_MAX_DEPTH:
+                _cli_skipped(path, depth + 1, found)
+            continue
+        if (not entry.is_file(follow_symlinks=False) or not entry.name.endswith(".md")
+                or entry.name.startswith(".") or is_conventional_name(entry.name)):
+            continue
+        if depth > 0:
+            found.append((path, "nested"))
+        elif not is_record_file_name(entry.name):
+            found.append((path, "filename"))
+
+
+def _cli_read(path, display):
+    """readFile + parseAdrFile + validateParsedAdr of one file: a _ParsedFile."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        message = (NODE_READ_DIRECTORY if isinstance(error, IsADirectoryError)  # opened, then read
+                   else _node_error(error, "open", path))
+        return _ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": message,
+                                   "path": display}])
+    parsed = parse_record_file(display, data)
+    if parsed.failure is not None:
+        _diagnose("engine failure reading %s: %s" % (display, parsed.failure))
+    return parsed
+
+
+def cli_lint_corpus(cwd: str, adr_dir: str, paths: Sequence[str] = ()) -> CliCorpus:
+    """lintCorpus({dir, paths, cwd}) of @adrkit/core 0.8.0: every file it checks, its findings
+    and the valid records; OSError when the ADR folder (or a folder in `paths`) cannot be listed."""
+    files = _cli_expand(list(paths), cli_resolve(cwd, adr_dir), cwd)
+    records, findings = [], []  # type: Tuple[List[Record], List[Finding]]
+    for path in files:
+        parsed = _cli_read(path, cli_display_path(path, cwd))
+        findings.extend(parsed.findings)
+        if parsed.record is not None:
+            records.append(parsed.record)
+    if paths:
+        scanned = sorted({cli_resolve(cwd, given) for given in paths if os.path.isdir(cli_resolve(cwd, given))},
+                         key=lambda path: utf16_key(cli_display_path(path, cwd)))
+    else:
+        scanned = [cli_resolve(cwd, adr_dir)]
+    checked = set(files)
+    for folder in scanned:
+        found = []  # type: List[Tuple[str, str]]
+        _cli_skipped(folder, 0, found)
+        for path, reason in sorted(found, key=lambda item: utf16_key(cli_display_path(item[0], cwd))):
+            if path not in checked:
+                findings.append({"rule": "corpus-file-skipped", "severity": "warn",
+                                 "message": CORPUS_SKIPPED_MESSAGES[reason], "path": cli_display_path(path, cwd)})
+    findings.extend(corpus_findings(records))
+    records.sort(key=lambda record: utf16_key(record.id))
+    return CliCorpus(len(files), sort_findings(findings), records)
+
+
+# ---------------------------------------------------------------------------
 # 7. Importer: MADR and Nygard records, as the reference's `adr migrate --from madr` writes them
 # ---------------------------------------------------------------------------
 #
@@ -6154,6 +6477,9 @@ each moves to <id>-<slug>.md unless that name is taken. Exit status: 0 when
 the migration ran (findings are reported, not failed on), 1 when it stopped on
 a file it could not read or convert, 2 on a usage error or an unreachable ADR
 folder."""),
+    ("lint", "validate the ADR folder's records, as `adr lint` does", CLI_HELP["lint"]),
+    ("graph", "the decision graph in DOT or JSON, as `adr graph` prints it", CLI_HELP["graph"]),
+    ("new", "write a new record from the template, as `adr new` does", CLI_HELP["new"]),
 )
 
 
@@ -6278,6 +6604,9 @@ class _Command(NamedTuple):
     flags: Tuple[Any, ...]
     run: Optional[Callable[[Any], int]]
     check: Optional[Callable[[Any], None]] = None
+    # True for a command of the reference CLI (lint, graph, new...): its command line is read as
+    # the reference reads it (_reference_parse), its help is CLI_HELP's (ADR 0019).
+    reference: bool = False
 
 
 def _flags() -> Dict[str, _Flag]:
@@ -6325,6 +6654,7 @@ def _flags() -> Dict[str, _Flag]:
             action="store_true",
             help="rename each migrated file to <id>-<slug>.md so corpus discovery can see it")),
         "json": _Flag(("--json",), dict(action="store_true", help="print the result as JSON")),
+        "status": _Flag(("--status",), dict(metavar="STATUS", help="the new record's status (default: draft)")),
         "help": _Flag(("-h", "--help"), dict(action="help", help="print this help and exit")),
         "markers": _Flag(("--markers",), dict(
             action="store_true",
@@ -6378,6 +6708,13 @@ def _commands() -> Dict[str, _Command]:
                      "$%s, else the working directory)" % _ENV_CWD),
              ("dir", None, {"type": str}), "dry-run", "rename", "json", "help"),
             command_migrate, _migrate_check),
+        "lint": _Command("adrkit-mcp lint [paths...] [--json] [--cwd PATH] [--dir PATH]", (),
+                         ("json", "dir", "cwd"), command_lint, None, True),
+        "graph": _Command("adrkit-mcp graph [--format dot|json] [--cwd PATH] [--dir PATH]", (),
+                          ("dir", ("format", "dot or json (default: dot)", {"choices": None}), "cwd"),
+                          command_graph, _graph_check, True),
+        "new": _Command("adrkit-mcp new <title> [--status S] [--json] [--cwd PATH] [--dir PATH]", (),
+                        ("json", "dir", "status", "cwd"), command_new, _new_check, True),
     }
 
 
@@ -6438,11 +6775,47 @@ def _parse(args: List[str], subcommand: Optional[str]) -> Any:
     except _ParserExit as done:
         return done.status
     except _UsageError as error:
-        prog = error.parser.prog
-        message = _node_usage(error.message) if prog == MIGRATE_PROG else error.message
-        sys.stderr.write("%s%s: error: %s\nTry '%s --help' for more information.\n"
-                         % (error.parser.format_usage(), prog, message, prog))
-        return 2
+        return _usage_error(error)
+
+
+def _usage_error(error: _UsageError) -> int:
+    """Write a usage error: our usage line, the complaint, where help is; exit status 2."""
+    prog = error.parser.prog
+    message = _node_usage(error.message) if prog == MIGRATE_PROG else error.message
+    sys.stderr.write("%s%s: error: %s\nTry '%s --help' for more information.\n"
+                     % (error.parser.format_usage(), prog, message, prog))
+    return 2
+
+
+def _reference_parse(name: str, command: _Command, argv: List[str]) -> Any:
+    """A reference command's command line, read as @adrkit/cli 0.8.0 reads it: `--help` or `-h`
+    anywhere prints the command's help (exit 0); otherwise Node's util.parseArgs (strict) over
+    the row's flags, then the row's check. The options (a Namespace), or the exit status."""
+    if any(arg in ("--help", "-h") for arg in argv):
+        sys.stdout.write(CLI_HELP[name])
+        return 0
+    parser = _new_parser("%s %s" % (SERVER_NAME, name), command.usage, "")
+    flags, kinds, options = _flags(), {}, argparse.Namespace(command=name, parser=parser, argv=argv,
+                                                             run=command.run)
+    for entry in command.flags:
+        flag = entry[0] if isinstance(entry, tuple) else entry
+        boolean = flags[flag].settings.get("action") == "store_true"
+        kinds[flag] = "boolean" if boolean else "string"
+        setattr(options, flags[flag].settings.get("dest", flag.replace("-", "_")), False if boolean else None)
+    try:
+        try:
+            values, options.positionals = JS.parse_args(argv, kinds)
+        except JS.ParseArgsError as error:
+            raise _UsageError(parser, str(error))
+        for flag, value in values.items():
+            setattr(options, flags[flag].settings.get("dest", flag.replace("-", "_")), value)
+        if getattr(options, "cwd", None) == "":
+            parser.error(CLI_MESSAGES["cwd-empty"])
+        if command.check is not None:
+            command.check(options)
+    except _UsageError as error:
+        return _usage_error(error)
+    return options
 
 
 def _node_usage(message: str) -> str:
@@ -6482,7 +6855,9 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def run_subcommand(name: str, argv: List[str]) -> int:
     """`adrkit-mcp <name> ...` for a name in SUBCOMMANDS; returns the exit status."""
-    options = _parse([name] + list(argv), name)
+    command = _commands()[name]
+    options = (_reference_parse(name, command, list(argv)) if command.reference
+               else _parse([name] + list(argv), name))
     if isinstance(options, int):
         if name == "hook" and options == 2:  # agents block or deny on any other status
             return hook_usage_error(list(argv))
@@ -8066,15 +8441,6 @@ def _migrate_check(options: Any) -> None:
         options.parser.error(MIGRATE_MESSAGES["from-unsupported"].format(source=options.source))
 
 
-def _node_error(error: OSError, syscall: str, path: str, destination: Optional[str] = None) -> str:
-    """An OSError as Node words it: `EACCES: permission denied, open '/path'`, or for a rename
-    `..., rename '/a' -> '/b'`."""
-    code = errno.errorcode.get(error.errno or 0, "UNKNOWN")
-    text = NODE_ERROR_TEXTS.get(code, (error.strerror or "unknown error").lower())
-    target = "" if destination is None else " -> '%s'" % destination
-    return "%s: %s, %s '%s'%s" % (code, text, syscall, path, target)
-
-
 class _MigrateStop(Exception):
     """A write migrate cannot make: the run stops here (exit 1) with this sentence."""
 
@@ -8239,6 +8605,291 @@ def finding_line(finding: Finding) -> str:
 
 
 # ---------------------------------------------------------------------------
+# 10. Commands: the reference CLI's `lint`, `graph` and `new`
+# ---------------------------------------------------------------------------
+#
+# Each runs as `cd CWD && adr <command> ...` does (@adrkit/cli 0.8.0, packages/cli/src/index.ts):
+# the same stdout, --json bytes, stderr and exit statuses (0; 1 on an error finding, a file that
+# exists or an error the reference does not catch, with its message; 2 on a usage error or an ADR
+# folder that is missing or unreadable). The rows of _commands() say how each command line is
+# read (_reference_parse); the corpus is the Projection's cli_lint_corpus; ADR 0019 says what
+# differs. `new` writes its one file whole and never over another (_write_new_file).
+
+def _reference_cwd(options: Any) -> Optional[str]:
+    """The folder the command runs in, as the reference's process.cwd() would be there (symlinks
+    resolved): --cwd, else $ADRKIT_MCP_CWD, else here. None, said on stderr, when it is none."""
+    given = options.cwd or os.environ.get(_ENV_CWD) or None
+    cwd = os.path.realpath(given or os.getcwd())
+    if not os.path.isdir(cwd):
+        sys.stderr.write(CLI_MESSAGES["cwd-unusable"].format(command=options.command, cwd=given) + "\n")
+        return None
+    return cwd
+
+
+def _reference_dir(options: Any) -> str:
+    """The ADR folder as given: --dir (even empty), else $ADRKIT_MCP_DIR, else docs/adr."""
+    return options.dir if options.dir is not None else os.environ.get(_ENV_DIR) or DEFAULT_ADR_DIR
+
+
+def _reference_corpus_error(error: OSError, cwd: str, adr_dir: str) -> int:
+    """handleCorpusDirectoryError: the ADR folder missing (or not a folder) or unreadable is a
+    usage error (exit 2, the reference's sentence); any other failure is an error the reference
+    does not catch (exit 1, Node's words for it)."""
+    code = errno.errorcode.get(error.errno or 0, "")
+    where = error.filename if isinstance(error.filename, str) else None
+    if code in ("ENOENT", "ENOTDIR", "EACCES", "EPERM") and (
+            where is None or cli_resolve(cwd, where) == cli_resolve(cwd, adr_dir)):
+        kind = "dir-not-readable" if code in ("EACCES", "EPERM") else "dir-not-found"
+        sys.stderr.write(CLI_MESSAGES[kind].format(dir=adr_dir) + "\n")
+        return 2
+    sys.stderr.write(_node_error(error, "scandir", where if where is not None else adr_dir) + "\n")
+    return 1
+
+
+def _listing_failure(cwd: str, adr_dir: str) -> Optional[OSError]:
+    """ensureCorpusDirectoryReadable: readdir(dir) as given, relative to cwd; its error, if any."""
+    try:
+        if not adr_dir:
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT))  # readdir('') fails so
+        os.listdir(os.path.join(cwd, adr_dir))
+    except OSError as error:
+        error.filename = adr_dir
+        return error
+    return None
+
+
+def _dir_given(options: Any) -> bool:
+    """hasValueFlag(args, '--dir'): --dir before any `--` (or $ADRKIT_MCP_DIR, which stands in)."""
+    for arg in options.argv:
+        if arg == "--":
+            break
+        if arg == "--dir" or arg.startswith("--dir="):
+            return True
+    return bool(os.environ.get(_ENV_DIR))
+
+
+def lint_findings_text(findings: List[Finding]) -> str:
+    """renderHumanLint: the findings under their paths ("(corpus)" for none), paths in
+    localeCompare order, each finding as renderFinding writes it."""
+    groups = {}  # type: Dict[str, List[Finding]]
+    for finding in findings:
+        groups.setdefault(finding.get("path") or LINT_CORPUS_GROUP, []).append(finding)
+    return "".join(path + "\n" + "".join(finding_line(finding) for finding in groups[path])
+                   for path in sorted(groups, key=LocaleCollation.key))
+
+
+def command_lint(options: Any) -> int:
+    """`adrkit-mcp lint [paths...]`: runLint, the corpus (or the paths) validated."""
+    cwd = _reference_cwd(options)
+    if cwd is None:
+        return 2
+    adr_dir = _reference_dir(options)
+    if options.positionals and _dir_given(options):
+        failure = _listing_failure(cwd, adr_dir)
+        if failure is not None:
+            return _reference_corpus_error(failure, cwd, adr_dir)
+    try:
+        corpus = cli_lint_corpus(cwd, adr_dir, options.positionals)
+    except OSError as error:
+        return _reference_corpus_error(error, cwd, adr_dir)
+    findings = corpus.findings
+    if options.json:
+        sys.stdout.write(JS.json({"checked": corpus.checked, "findings": findings}) + "\n")
+    else:
+        sys.stderr.write(lint_findings_text(findings))
+        sys.stdout.write(LINT_SUMMARY.format(
+            checked=corpus.checked, errors=sum(finding["severity"] == "error" for finding in findings),
+            warnings=sum(finding["severity"] == "warn" for finding in findings)))
+    return 1 if any(finding["severity"] == "error" for finding in findings) else 0
+
+
+def _graph_check(options: Any) -> None:
+    if options.positionals:
+        options.parser.error(CLI_MESSAGES["graph-positional"])
+    if (options.format if options.format is not None else "dot") not in ("dot", "json"):
+        options.parser.error(CLI_MESSAGES["graph-format"])
+
+
+def decision_graph(records: List[Record]) -> Dict[str, Any]:
+    """buildAdrGraph: nodes by id and edges by (from, to, kind), each in localeCompare order;
+    an edge only between two ids the corpus holds, once."""
+    ordered = sorted(records, key=lambda record: LocaleCollation.key(record.id))
+    ids = {record.id for record in ordered}
+    edges = {}  # type: Dict[Tuple[str, str, str], Dict[str, str]]
+
+    def edge(source, target, kind):
+        if source in ids and target in ids:
+            edges[(source, target, kind)] = {"from": source, "to": target, "kind": kind}
+    for record in ordered:
+        fm = record.frontmatter
+        for ref in fm["supersedes"]:
+            edge(record.id, ref, "supersedes")
+        if fm.get("supersededBy"):
+            edge(fm["supersededBy"], record.id, "supersedes")
+        for ref in fm["relatesTo"]:
+            edge(record.id, ref, "relatesTo")
+        for ref in fm["conflictsWith"]:
+            edge(record.id, ref, "conflictsWith")
+    key = LocaleCollation.key
+    return {"nodes": [{"id": record.id, "title": record.frontmatter["title"], "status": record.frontmatter["status"]}
+                      for record in ordered],
+            "edges": sorted(edges.values(), key=lambda item: (key(item["from"]), key(item["to"]), key(item["kind"])))}
+
+
+def _dot_string(text: str) -> str:
+    return '"%s"' % text.replace("\\", "\\\\").replace("\r", "\\n").replace("\n", "\\n").replace('"', '\\"')
+
+
+def dot_graph(graph: Dict[str, Any]) -> str:
+    """renderDotGraph: a `digraph adr`, left to right, a node per record, an edge per relation."""
+    lines = ["digraph adr {", "  rankdir=LR;"]
+    for node in graph["nodes"]:
+        lines.append("  %s [label=%s, status=%s];" % (_dot_string(node["id"]), _dot_string(
+            "%s: %s" % (node["id"], node["title"])), _dot_string(node["status"])))
+    for item in graph["edges"]:
+        lines.append("  %s -> %s [label=%s];" % (_dot_string(item["from"]), _dot_string(item["to"]),
+                                                 _dot_string(item["kind"])))
+    return "\n".join(lines + ["}"]) + "\n"
+
+
+def command_graph(options: Any) -> int:
+    """`adrkit-mcp graph [--format dot|json]`: runGraph, the valid records' relations."""
+    cwd = _reference_cwd(options)
+    if cwd is None:
+        return 2
+    adr_dir = _reference_dir(options)
+    try:
+        corpus = cli_lint_corpus(cwd, adr_dir)
+    except OSError as error:
+        return _reference_corpus_error(error, cwd, adr_dir)
+    graph = decision_graph(corpus.records)
+    sys.stdout.write(JS.json(graph) + "\n" if options.format == "json" else dot_graph(graph))
+    return 0
+
+
+def _new_check(options: Any) -> None:
+    if not JS.trim(" ".join(options.positionals)):
+        options.parser.error(CLI_MESSAGES["new-title-missing"])
+
+
+class _ScaffoldError(Exception):
+    """createAdr's ScaffoldError: `usage` (exit 2) or `exists` (exit 1), with its message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        Exception.__init__(self, message)
+        self.code = code
+
+
+def new_record_slug(title: str) -> str:
+    """slugifyTitle: NFKD, combining marks dropped, lower case, runs of anything but a-z0-9 as one
+    `-`, at most 80 characters; _ScaffoldError when nothing is left."""
+    text = re.sub("[\u0300-\u036f]", "", unicodedata.normalize("NFKD", title)).lower()
+    slug = re.sub("[^a-z0-9]+", "-", text).strip("-")
+    if not slug:
+        raise _ScaffoldError("usage", CLI_MESSAGES["title-ascii"])
+    return slug[:80].rstrip("-")
+
+
+def _next_record_id(folder: str, cwd: str) -> str:
+    """nextSequentialId: one past the largest leading number of the records' names, as a
+    JavaScript number prints, padded to four digits (0001 for a folder it cannot list)."""
+    try:
+        names = [os.path.basename(path) for path in cli_discover(folder, cwd)]
+    except OSError:
+        names = []
+    highest = 0.0
+    for name in names:
+        match = re.match("[0-9]+-", name)
+        if match:
+            highest = max(highest, float(name[:match.end() - 1]))
+    return JS.number_text(highest + 1).rjust(4, "0")
+
+
+def new_record(cwd: str, adr_dir: str, title: str, status: str, date: str) -> Tuple[str, str, str]:
+    """createAdr without the write: (id, absolute path, text); _ScaffoldError as the reference's."""
+    if status not in STATUSES:
+        raise _ScaffoldError("usage", CLI_MESSAGES["status-invalid"].format(status=status))
+    if status in ("accepted", "superseded"):
+        raise _ScaffoldError("usage", CLI_MESSAGES["status-needs-fields"].format(status=status))
+    if not 3 <= utf16_len(title) <= 120:
+        raise _ScaffoldError("usage", CLI_MESSAGES["title-length"])
+    if "\r" in title or "\n" in title:
+        raise _ScaffoldError("usage", CLI_MESSAGES["title-lines"])
+    ident = _next_record_id(cli_resolve(cwd, adr_dir), cwd)
+    path = os.path.join(cli_resolve(cwd, adr_dir), "%s-%s.md" % (ident, new_record_slug(title)))
+    _, issues = validate_frontmatter({
+        "schemaVersion": ADR_SCHEMA_VERSION, "id": ident, "title": title, "status": status, "date": date,
+        "deciders": [], "tags": [], "scope": "component", "reversibility": "unknown",
+        "blastRadius": "component", "relatesTo": [], "affects": [], "provenance": {"authoredBy": "human"}})
+    if issues:
+        raise _ScaffoldError("usage", "; ".join(message for _, _, message in issues))
+    text = NEW_RECORD_TEXT % {"schema": ADR_SCHEMA_VERSION, "id": ident, "title": title, "status": status,
+                              "date": date, "title_json": JS.json(title)}
+    return ident, path, text
+
+
+def _write_new_file(path: str, data: bytes) -> None:
+    """Create `path` holding `data`, whole or not at all, never over anything already there:
+    the bytes go to a new file beside it, which is then hard-linked to the name (the link fails
+    if the name exists) and unlinked. Where the file system has no hard links (or the folder
+    takes no helper file), the name is created exclusively and written, as the reference's
+    writeFile(..., {flag: 'wx'}) does. FileExistsError when the name exists; OSError as met."""
+    folder = os.path.dirname(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    temporary = os.path.join(folder, ".adrkit-new-%s.tmp" % binascii.hexlify(os.urandom(6)).decode())
+    try:
+        handle = os.open(temporary, flags, 0o666)
+    except OSError:
+        handle = None
+    if handle is not None:
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+            try:
+                os.link(temporary, path)
+                return
+            except FileExistsError:
+                raise
+            except (OSError, AttributeError, NotImplementedError):
+                pass  # no hard links here: the exclusive create below
+        finally:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+    with os.fdopen(os.open(path, flags, 0o666), "wb") as stream:
+        stream.write(data)
+
+
+def command_new(options: Any) -> int:
+    """`adrkit-mcp new <title>`: runNew, one record written from the template."""
+    cwd = _reference_cwd(options)
+    if cwd is None:
+        return 2
+    adr_dir = _reference_dir(options)
+    status = options.status if options.status is not None else "draft"
+    today = time.strftime("%Y-%m-%d", time.gmtime())  # todayIsoDate: the UTC date
+    try:
+        ident, path, text = new_record(cwd, adr_dir, JS.trim(" ".join(options.positionals)), status, today)
+        display = cli_display_path(path, cwd)
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        except OSError as error:
+            raise _ScaffoldError("crash", _node_error(error, "mkdir", os.path.dirname(path)))
+        try:
+            _write_new_file(path, JS.utf8(text))
+        except FileExistsError:
+            raise _ScaffoldError("exists", CLI_MESSAGES["exists"].format(path=display))
+        except OSError as error:
+            raise _ScaffoldError("crash", _node_error(error, "open", path))
+    except _ScaffoldError as error:
+        sys.stderr.write("%s\n" % error)
+        return 2 if error.code == "usage" else 1
+    sys.stdout.write(JS.json({"id": ident, "path": display}) + "\n" if options.json else display + "\n")
+    return 0
+
+
+# ---------------------------------------------------------------------------
 # 11. JS text: JavaScript's whitespace, trim, code units and regular expressions
 # ---------------------------------------------------------------------------
 #
@@ -8379,6 +9030,64 @@ def _js_surrogate_pair(match):
     return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
 
 
+# `util.parseArgs` of Node 22 as Bun 1.4.5 runs it, in strict mode with positionals allowed and
+# only long options (the reference CLI's parseCommandArgs). Arguments are read as UTF-16 code
+# units: `-abc` is a group whose first unit is reported alone (Bun names it without its dash), a
+# long option takes `--name=value` when its first `=` is at index 3 or later, and a string option
+# takes the next argument whatever it is, then refuses one that looks like an option.
+
+class _JsParseArgsError(Exception):
+    """The message Node's parseArgs throws (ERR_PARSE_ARGS_*), to the letter."""
+
+
+def _js_parse_args(args, options):
+    """(values, positionals); `options` maps each long name to "boolean" or "string"."""
+    values, positionals, tokens = {}, [], []
+    index = 0
+    while index < len(args):
+        arg, index = args[index], index + 1
+        units = _js_code_units(arg)
+        if arg == "--":
+            positionals.extend(args[index:])
+            break
+        if len(units) >= 2 and units[0] == "-" and units[1] != "-":
+            if len(units) == 2:
+                tokens.append((units[1], arg, None, False))
+            else:  # a group of short options: Bun reports its first unit, without the dash
+                tokens.append((units[1], units[1], None, False))
+        elif len(units) > 2 and units.startswith("--"):
+            if arg.find("=") > 2:
+                name, _, value = arg[2:].partition("=")
+                tokens.append((name, "--" + name, value, True))
+            elif options.get(arg[2:]) == "string" and index < len(args):
+                tokens.append((arg[2:], arg, args[index], False))
+                index += 1
+            else:
+                tokens.append((arg[2:], arg, None, False))
+        else:
+            positionals.append(arg)
+    for name, raw, value, inline in tokens:
+        _js_parse_args_check(options, name, raw, value, inline)
+        values[name] = True if options[name] == "boolean" else value
+    return values, positionals
+
+
+def _js_parse_args_check(options, name, raw, value, inline):
+    if name not in options:
+        raw = _JS_LONE_SURROGATE.sub("\ufffd", raw)  # the runtime writes a lone half as U+FFFD
+        raise _JsParseArgsError(
+            "Unknown option '%s'. To specify a positional argument starting with a '-', place it at "
+            "the end of the command after '--', as in '-- %s" % (raw, _js_json_string(raw)))
+    if options[name] == "string" and value is None:
+        raise _JsParseArgsError("Option '--%s <value>' argument missing" % name)
+    if options[name] == "boolean" and value is not None:
+        raise _JsParseArgsError("Option '--%s' does not take an argument" % name)
+    if not inline and value is not None and len(_js_code_units(value)) > 1 and value[0] == "-":
+        raise _JsParseArgsError(
+            "Option '%s' argument is ambiguous.\nDid you forget to specify the option argument for '%s'?\n"
+            "To specify an option argument starting with a dash use '%s=-XYZ'." % (raw, raw, raw))
+
+
 def _js_regex_translate(source):
     out = []
     index = 0
@@ -8448,6 +9157,15 @@ class JS(object):
     def json(value: Any, indent: int = 2) -> str:
         """`JSON.stringify(value, null, indent)` of dicts, lists, strings, numbers, booleans, None."""
         return _js_json(value, indent)
+
+    ParseArgsError = _JsParseArgsError
+
+    @staticmethod
+    def parse_args(args: Sequence[str], options: Dict[str, str]) -> Tuple[Dict[str, Any], List[str]]:
+        """`util.parseArgs({args, options, strict: true, allowPositionals: true})` (Node 22, as Bun
+        1.4.5 runs it) over long options only, each "boolean" or "string": (values given,
+        positionals); JS.ParseArgsError with Node's message when the arguments do not parse."""
+        return _js_parse_args(list(args), options)
 
     @staticmethod
     def utf8(text: str) -> bytes:
