@@ -3174,7 +3174,8 @@ def resolve_record_affects(record: "Record", candidates: List[str], should_stop:
         return [], findings
     # The reference sorts them with localeCompare (type, then pattern); a stable sort keeps
     # first-seen order where localeCompare says 0 (canonically equivalent patterns).
-    ordered = sorted(fired, key=lambda pair: (LocaleCollation.key(pair[0]), LocaleCollation.key(pair[1])))
+    ordered = list(fired) if len(fired) == 1 else sorted(
+        fired, key=lambda pair: (LocaleCollation.key(pair[0]), LocaleCollation.key(pair[1])))
     return [{"type": kind, "pattern": pattern} for kind, pattern in ordered], findings
 
 
@@ -3355,6 +3356,14 @@ def _is_record_path(path: str, adr_dir: str) -> bool:
     rest = path[len(prefix):]
     return (path.startswith(prefix) and rest != "" and "/" not in rest and rest != "0000-template.md"
             and _RECORD_BASENAME.match(rest) is not None)
+
+
+def check_outcome(root: str, adr_dir: str, files: Sequence[str]) -> Dict[str, Any]:
+    """The CheckOutcome `adrkit-mcp check --cwd ROOT --dir ADR_DIR FILES... --json` prints, as a
+    dict (the reference's checkChanges after lintCorpus and readSourceMarkersBatch, run in `root`).
+    OSError when the ADR folder cannot be listed (the command words it as the reference does)."""
+    corpus = cli_lint_corpus(root, adr_dir)
+    return check_outcome_of(corpus.records, corpus.findings, files, adr_dir, read_source_markers_batch(root, files))
 
 
 def check_outcome_of(records: Sequence[Record], lint_findings: Sequence[Finding], changed_files: Sequence[str],
@@ -5724,11 +5733,15 @@ def scan_marker_text(text: str, path: str, truncated: bool = False) -> List[Dict
     """
     if truncated:
         text = text[:max(text.rfind("\n"), text.rfind("\r")) + 1]
+    if _MARKER_TOKEN not in text:
+        return []
     markdown = path.lower().endswith(_MARKDOWN_SUFFIXES)
     introducers = _MARKDOWN_INTRODUCERS if markdown else _MARKER_INTRODUCERS
     markers: List[Dict[str, Any]] = []
     fence: Optional[Tuple[str, int]] = None
     for index, line in enumerate(_MARKER_LINE_BREAK.split(text)):
+        if _MARKER_TOKEN not in line and "``" not in line and "~~" not in line:
+            continue  # neither a marker nor a fence: the common line, skipped cheaply
         if index == 0 and line.startswith("\ufeff"):
             line = line[1:]
         is_fence, fence = _marker_fence(line, fence)
@@ -6480,6 +6493,8 @@ folder."""),
     ("lint", "validate the ADR folder's records, as `adr lint` does", CLI_HELP["lint"]),
     ("graph", "the decision graph in DOT or JSON, as `adr graph` prints it", CLI_HELP["graph"]),
     ("new", "write a new record from the template, as `adr new` does", CLI_HELP["new"]),
+    ("explain", "which decisions govern one path, and why, as `adr explain` says", CLI_HELP["explain"]),
+    ("check", "the decisions governing changed files, as `adr check` reports them", CLI_HELP["check"]),
 )
 
 
@@ -6715,6 +6730,10 @@ def _commands() -> Dict[str, _Command]:
                           command_graph, _graph_check, True),
         "new": _Command("adrkit-mcp new <title> [--status S] [--json] [--cwd PATH] [--dir PATH]", (),
                         ("json", "dir", "status", "cwd"), command_new, _new_check, True),
+        "explain": _Command("adrkit-mcp explain <path> [--json] [--cwd PATH] [--dir PATH]", (),
+                            ("json", "dir", "cwd"), command_explain, _explain_check, True),
+        "check": _Command("adrkit-mcp check <files...> [--json] [--cwd PATH] [--dir PATH]", (),
+                          ("json", "dir", "cwd"), command_check, None, True),
     }
 
 
@@ -8887,6 +8906,135 @@ def command_new(options: Any) -> int:
         return 2 if error.code == "usage" else 1
     sys.stdout.write(JS.json({"id": ident, "path": display}) + "\n" if options.json else display + "\n")
     return 0
+
+
+# --- `explain <path>` and `check <files...>`: the reference CLI's runExplain and runCheck -------
+
+def _decision_group(heading: str, decisions: Sequence[Dict[str, Any]]) -> str:
+    """renderDecisionGroup: the heading, then each decision with its `via` and `declared by` lines."""
+    if not decisions:
+        return ""
+    lines = [heading]
+    for decision in decisions:
+        successor = (EXPLAIN_TEXTS["successor"].format(ref=decision["supersededBy"])
+                     if decision.get("supersededBy") else "")
+        lines.append("  %s  [%s] %s%s" % (decision["recordId"], decision["status"], decision["title"], successor))
+        lines.extend("    via %s: %s" % (fired["type"], fired["pattern"]) for fired in decision["firedMatchers"])
+        lines.extend("    declared by %s:%d (@adr %s)" % (declared["path"], declared["line"], declared["ref"])
+                     for declared in decision.get("declaredBy", []))
+    return "\n".join(lines) + "\n"
+
+
+def marker_scan_note(scan: MarkerScan) -> str:
+    """renderMarkerScanNote: one line when the file was not read, or not read to its end."""
+    if scan.state in ("absent", "unreadable", "out-of-tree"):
+        return EXPLAIN_TEXTS["note-" + scan.state].format(path=scan.path) + "\n"
+    if scan.truncated and scan.scanned_bytes is not None and scan.file_bytes is not None:
+        return EXPLAIN_TEXTS["note-truncated"].format(scanned=scan.scanned_bytes, size=scan.file_bytes,
+                                                      path=scan.path) + "\n"
+    return ""
+
+
+def _explain_check(options: Any) -> None:
+    if len(options.positionals) != 1 or not options.positionals[0]:
+        options.parser.error(CLI_MESSAGES["explain-path"])
+
+
+def command_explain(options: Any) -> int:
+    """`adrkit-mcp explain <path>`: runExplain, the decisions reaching one path both ways."""
+    cwd = _reference_cwd(options)
+    if cwd is None:
+        return 2
+    adr_dir, path = _reference_dir(options), options.positionals[0]
+    try:
+        corpus = cli_lint_corpus(cwd, adr_dir)
+    except OSError as error:
+        return _reference_corpus_error(error, cwd, adr_dir)
+    scan = read_source_markers(cwd, path)  # before the corpus gate: the file says what it says
+    outcome = explain_outcome_of(corpus.records, corpus.findings, path, scan)
+    blocked = any(finding["severity"] == "error" for finding in corpus.findings)
+    if options.json:
+        sys.stdout.write(JS.json(outcome) + "\n")
+    elif blocked:
+        sys.stderr.write(lint_findings_text(outcome["findings"]))
+        sys.stdout.write(marker_scan_note(scan))
+    else:
+        sys.stdout.write(explain_text(outcome, scan))
+    return 1 if blocked else 0
+
+
+def explain_text(outcome: Dict[str, Any], scan: MarkerScan) -> str:
+    """runExplain's human output for a corpus without errors."""
+    path, text = outcome["path"], ""
+    if not outcome["governedBy"]:
+        text += EXPLAIN_TEXTS["none"].format(path=path) + "\n"
+    else:
+        if not outcome["governing"]:
+            text += EXPLAIN_TEXTS["none-accepted"].format(path=path) + "\n"
+        else:
+            text += _decision_group(EXPLAIN_TEXTS["governing"].format(path=path), outcome["governing"])
+        text += _decision_group(EXPLAIN_TEXTS["proposals"], outcome["activeProposals"])
+        text += _decision_group(EXPLAIN_TEXTS["history"], outcome["history"])
+    text += marker_scan_note(scan)
+    if outcome["findings"]:
+        text += "Findings:\n" + "".join(finding_line(finding) for finding in outcome["findings"])
+    return text
+
+
+def _first_ten(paths: Sequence[str], more: str) -> str:
+    """The first ten paths, then how many more (renderHumanCheck's lists)."""
+    text = ", ".join(paths[:10])
+    return text + (more % (len(paths) - 10) if len(paths) > 10 else "")
+
+
+def check_text(outcome: Dict[str, Any], batch: MarkerBatch) -> str:
+    """renderHumanCheck: the decisions by bucket, the marker scan, the findings, the count line."""
+    text = ""
+    if not outcome["governedBy"]:
+        text += CHECK_TEXTS["none"] + "\n"
+    else:
+        text += (CHECK_TEXTS["none-accepted"] + "\n" if not outcome["governing"]
+                 else _decision_group(CHECK_TEXTS["governing"], outcome["governing"]))
+        text += _decision_group(CHECK_TEXTS["proposals"], outcome["activeProposals"])
+        text += _decision_group(CHECK_TEXTS["history"], outcome["history"])
+    report = outcome["markerScan"]
+    if report["totalCandidates"] > 0:
+        text += CHECK_TEXTS["scan"].format(out_of_tree=report["counts"]["out-of-tree"], **report["counts"]) + "\n"
+        unavailable = (report["absentPaths"] + report["unreadablePaths"] + report["outOfTreePaths"]
+                       + report["skippedPaths"])
+        if unavailable:
+            text += CHECK_TEXTS["unavailable"] + _first_ten(unavailable, CHECK_TEXTS["more-lists"]) + "\n"
+        if report["truncatedPaths"]:
+            extents = {scan.path: "%s %d/%d" % (scan.path, scan.scanned_bytes, scan.file_bytes)
+                       for scan in batch.scans if scan.truncated and scan.scanned_bytes is not None
+                       and scan.file_bytes is not None}
+            labelled = [extents.get(path, path) for path in report["truncatedPaths"][:10]]
+            text += CHECK_TEXTS["truncated"] + _first_ten(
+                labelled + report["truncatedPaths"][10:], CHECK_TEXTS["more-list"]) + "\n"
+    if outcome["findings"]:
+        text += "Findings:\n" + lint_findings_text(outcome["findings"])
+    errors = sum(1 for finding in outcome["findings"] if finding["severity"] == "error"
+                 and finding.get("path") and finding["path"] in outcome["changedRecords"])
+    return text + CHECK_TEXTS["count"].format(
+        governing=len(outcome["governing"]), proposals=len(outcome["activeProposals"]),
+        history=len(outcome["history"]), records=len(outcome["changedRecords"]), errors=errors) + "\n"
+
+
+def command_check(options: Any) -> int:
+    """`adrkit-mcp check <files...>`: runCheck, the CheckOutcome of a change (exit 1 when a
+    changed record has an error finding)."""
+    cwd = _reference_cwd(options)
+    if cwd is None:
+        return 2
+    adr_dir = _reference_dir(options)
+    try:
+        corpus = cli_lint_corpus(cwd, adr_dir)
+    except OSError as error:
+        return _reference_corpus_error(error, cwd, adr_dir)
+    batch = read_source_markers_batch(cwd, options.positionals)
+    outcome = check_outcome_of(corpus.records, corpus.findings, options.positionals, adr_dir, batch)
+    sys.stdout.write(JS.json(outcome) + "\n" if options.json else check_text(outcome, batch))
+    return 0 if outcome["ok"] else 1
 
 
 # ---------------------------------------------------------------------------

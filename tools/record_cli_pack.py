@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Recorder of the CLI pack: the reference CLI's `lint`, `graph`, `new` (and, as corpora are added,
-`explain` and `check`) on written corpora.
+"""Recorder of the CLI pack: the reference CLI's `lint`, `graph`, `new`, `explain` and `check` on
+written corpora.
 
 For each corpus below and each of its command lines, on a fresh copy of the corpus: run the
 reference CLI in the corpus folder (or its `cwd` subfolder), record its exit status, stdout, stderr
@@ -324,7 +324,7 @@ def _new_exponent():
 # ---------------------------------------------------------------------------
 
 HELP_ARGS = []
-for _command in ("lint", "graph", "new"):
+for _command in ("lint", "graph", "new", "explain", "check"):
     HELP_ARGS += [[_command, "--help"], [_command, "-h"], [_command, "x", "--help"], [_command, "--", "--help"],
                   [_command, "--bogus", "--help"], [_command, "--dir", "--help"]]
 USAGE_ARGS = [
@@ -336,6 +336,9 @@ USAGE_ARGS = [
     ["graph", "--format", "dot", "--format", "json"], ["graph", "--", "x"],
     ["new"], ["new", "   "], ["new", "--status"], ["new", "--json"], ["new", "x", "--status", "--json"],
     ["new", "--title", "x"], ["new", "Valid title", "--bogus"], ["new", "", ""],
+    ["explain"], ["explain", "a", "b"], ["explain", ""], ["explain", "--json"], ["explain", "a", "--bogus"],
+    ["explain", "--dir"], ["explain", "--", "--json"], ["check", "--bogus"], ["check", "--json=x"],
+    ["check", "--dir"], ["check", "--", "--json"],
 ]
 
 
@@ -344,6 +347,195 @@ USAGE_ARGS = [
         ["help", "usage", "exit-status"], HELP_ARGS + USAGE_ARGS)
 def _help():
     return adr(("0001-one.md", record("0001", "One")))
+
+
+# ---------------------------------------------------------------------------
+# explain and check: source markers (the reference's packages/core/src/markers)
+# ---------------------------------------------------------------------------
+
+def _sized(size, marker=b"// @adr 0001", terminator=b"\n"):
+    """`size` bytes: a marker line, 71-byte lines, then filler without a line break."""
+    line = marker + terminator
+    if size < len(line):
+        return line[:size]
+    pad = b"x" * 70 + terminator
+    body = line + pad * ((size - len(line)) // len(pad))
+    return body + b"y" * (size - len(body))
+
+
+def _governed():
+    """Records of every status, reached by patterns (several per record) and by markers."""
+    return adr(("0001-sync.md", accepted("0001", "Sync engine", 'affects:\n  - type: path\n    pattern: "src/**"\n'
+                                         '  - type: path\n    pattern: "src/*.ts"\n  - type: path\n'
+                                         '    pattern: "src/_*"\n  - type: path\n    pattern: "Src/**"\n'
+                                         '  - type: path\n    pattern: "src/A*"\n  - type: path\n'
+                                         '    pattern: "src/a*"\n  - type: path\n    pattern: "src/-*"\n'
+                                         '  - type: package\n    pattern: "left-pad@^1"\n')),
+               ("0002-queue.md", record("0002", "Queue proposal", extra='affects:\n  - type: path\n'
+                                        '    pattern: "lib/**"\n')),
+               ("0003-old-sync.md", record("0003", "Old sync", "superseded", extra='supersededBy: "0001"\n')),
+               ("0004-rejected.md", record("0004", "Rejected idea", "rejected")),
+               ("0005-deprecated.md", record("0005", "Deprecated way", "deprecated")),
+               ("0006-draft.md", record("0006", "Draft thought", "draft", extra='affects:\n  - type: path\n'
+                                        '    pattern: "src/**"\n  - type: path\n    pattern: "!src/skip/**"\n')),
+               ("01ARZ3NDEKTSV4RRFFQ69G5FAV-ulid.md", record("01ARZ3NDEKTSV4RRFFQ69G5FAV", "A ULID record")))
+
+
+MARKER_STYLES = {
+    "src/styles.ts": b"// @adr 0001\n/* @adr 0002 */\n{/* @adr 0003 */}\n * @adr 0004\n# @adr 0005\n"
+                     b"-- @adr 0006\n; @adr 0009\n% @adr 01ARZ3NDEKTSV4RRFFQ69G5FAV\n",
+    "src/more.py": b'#!/usr/bin/env python3\n""" @adr 0001\n\'\'\' @adr 0002, 0003 ,0004\n\t#\t@adr\t0005\n'
+                   b"x = 1  # @adr 0006\n//@adr 0004\n// @adr0004\n// @adrkit/core\n// @ADR 0004\n",
+    "src/refs.ts": b"// @adr 0001 0002\n// @adr 01\n// @adr 0003, nope, 0004\n// @adr 00123x\n// @adr 0005,\n"
+                   b"// @adr payments:0001, 0002\n// @adr A:0001\n// @adr -a:0001\n// @adr 0009:0002\n"
+                   b"// @adr 01arz3ndektsv4rrffq69g5fav\n// @adr 0001\n",
+    "src/fenced.ts": b"```\n// @adr 0001\n```\n// @adr 0002\n~~~\n// @adr 0003\n```\n// @adr 0004\n~~~\n"
+                     b"````\n// @adr 0005\n```\n// @adr 0006\n````\n   ```js`x\n// @adr 0004\n    ```\n// @adr 0005\n",
+    "docs/guide.md": b"# @adr 0001\n* @adr 0002\n<!-- @adr 0003 -->\n{/* @adr 0004 */}\n// @adr 0005\n"
+                     b"```\n<!-- @adr 0006 -->\n```\n",
+    "docs/page.MDX": b"{/* @adr 0001 */}\n<!-- @adr 0002 -->\n# @adr 0003\n",
+    "docs/notes.markdown": b"<!-- @adr 0005 -->\n",
+    "src/crlf.ts": b"// @adr 0001\r\n// @adr 0002\r\n\r// @adr 0003\r// @adr 0009\n",
+    "src/bom.ts": b"\xef\xbb\xbf// @adr 0002\n",
+    "src/two-boms.ts": b"\xef\xbb\xbf\xef\xbb\xbf// @adr 0002\n",
+    "src/bom-fence.ts": b"\xef\xbb\xbf```\n// @adr 0001\n```\n// @adr 0002\n",
+    "src/latin1.ts": b"\xff\xfe// @adr 0001\n\xe9t\xe9 // @adr 0002\n// @adr 0004\xff\n\xed\xa0\x80// @adr 0005\n",
+    "src/nul.ts": b"\x00// @adr 0001\n// @adr 0006\x00\n",
+    "src/empty.ts": b"",
+    "src/plain.ts": b"export const x = 1;\n",
+    "lib/queue.ts": b"// nothing declared here\n",
+    "src/skip/a.ts": b"// @adr 0004\n",
+}
+
+
+@corpus("markers-styles", "explain and check over every comment introducer, markdown's own (<!--, {/*), "
+        "fences, ref lists and logs, ULIDs, dangling ids, CRLF, lone CR, BOMs, invalid UTF-8, NUL; records "
+        "of every status reached by patterns (firedMatchers in localeCompare order), markers or both",
+        ["explain", "check", "markers", "encodings", "firedMatchers"],
+        [["explain", path] for path in sorted(MARKER_STYLES)]
+        + [["explain", path, "--json"] for path in sorted(MARKER_STYLES)]
+        + [["explain", "src/Ab.ts"], ["explain", "./src/styles.ts", "--json"], ["explain", "lib/queue.ts", "--json"],
+           ["check"] + sorted(MARKER_STYLES), ["check", "--json"] + sorted(MARKER_STYLES),
+           ["check", "src/styles.ts", "./src/styles.ts", "src//styles.ts", "src/refs.ts", "src/refs.ts"],
+           ["check", "--json", "src/styles.ts", "./src/styles.ts", "src/refs.ts", "docs/adr/0002-queue.md"],
+           ["check", "src/plain.ts", "src/skip/a.ts", "--json"], ["check"], ["check", "--json"],
+           ["check", "src/Ab.ts", "src/_x.ts", "Src/a.ts", "src/-x.ts", "src/ab.ts", "--json"]])
+def _markers_styles():
+    files = _governed()
+    files.update(MARKER_STYLES)
+    return files
+
+
+WINDOW_SIZES = (0, 1, 12, 13, 8190, 8191, 8192, 8193, 8194, 9000, 16384, 100000)
+
+
+def _window_files():
+    files = {}
+    for size in WINDOW_SIZES:
+        files["src/lf-%06d.ts" % size] = _sized(size)
+        files["src/cr-%06d.ts" % size] = _sized(size, terminator=b"\r")
+        files["src/crlf-%06d.ts" % size] = _sized(size, terminator=b"\r\n")
+    for offset in (-14, -13, -12, -1, 0, 1):
+        head = b"x" * (8192 + offset - 13) + b"\n"
+        files["src/edge%+03d.ts" % offset] = head + b"// @adr 0002\n" + b"z" * 50
+        files["src/cut%+03d.ts" % offset] = head + b"// @adr 00021\n"
+    files["src/no-newline.ts"] = b"// @adr 0001" + b"x" * 9000
+    files["src/past-window.ts"] = b"// @adr 0001\n" + b"x\n" * 5000 + b"// @adr 0002\n"
+    files["src/multibyte.ts"] = b"\xc3\xa9" * 4095 + b"\n// @adr 0002\n" + b"\xe2\x82\xac" * 10
+    files["src/euro-cut.ts"] = b"\n" + b"\xe2\x82\xac" * 2731 + b"\n// @adr 0002\n"
+    files["src/bom-big.ts"] = b"\xef\xbb\xbf// @adr 0002\n" + b"y" * 9000
+    files["docs/big.md"] = b"<!-- @adr 0001 -->\n" + b"text\n" * 3000
+    return files
+
+
+@corpus("markers-window", "explain and check over files of every size class around the 8,192-byte header "
+        "window (LF, CR, CRLF), a marker on the window's last complete line and on the line it severs, no "
+        "line break at all, a marker past the window, multi-byte characters at the cut, a BOM",
+        ["explain", "check", "markers", "window"],
+        [["explain", path, "--json"] for path in sorted(_window_files())]
+        + [["explain", path] for path in ("src/lf-008193.ts", "src/lf-100000.ts", "src/no-newline.ts",
+                                          "src/past-window.ts", "src/edge+01.ts", "src/lf-008192.ts")]
+        + [["check"] + sorted(_window_files()), ["check", "--json"] + sorted(_window_files())])
+def _markers_window():
+    files = _governed()
+    files.update(_window_files())
+    return files
+
+
+SPECIAL_PATHS = ["src/real.ts", "src/link.ts", "src/dir-link/real.ts", "src/out-link.ts", "src/broken.ts",
+                 "src", "src/", "src/pipe", "src/real.ts/x", "missing.ts", "src/missing/x.ts", "", ".", "..",
+                 "../outside.ts", "src/../src/real.ts", "x/../src/real.ts", "a/../..", "/etc/hostname",
+                 "src\\real.ts", "src/back\\slash.ts", "docs/adr/0001-sync.md", ".git/HEAD"]
+
+
+@corpus("markers-special", "explain and check on paths that are not plain files: symlinks (to a file, as a "
+        "folder component, out of the tree, broken), folders, a FIFO, a file under a file, missing files, "
+        "paths leaving the tree or absolute, backslashes, a record, .git",
+        ["explain", "check", "markers", "symlinks", "fifo", "out-of-tree"],
+        [["explain", path] for path in SPECIAL_PATHS if path]
+        + [["explain", path, "--json"] for path in SPECIAL_PATHS if path]
+        + [["check"] + SPECIAL_PATHS, ["check", "--json"] + SPECIAL_PATHS])
+def _markers_special():
+    files = _governed()
+    files["src/real.ts"] = b"// @adr 0002\n"
+    files["src/back\\slash.ts"] = b"// @adr 0004\n"
+    files["src/sub/real.ts"] = b"// @adr 0005\n"
+    files["src/link.ts"] = Link("real.ts")
+    files["src/dir-link"] = Link("sub")
+    files["src/out-link.ts"] = Link("../../elsewhere/out.ts")
+    files["src/broken.ts"] = Link("nowhere.ts")
+    files["src/pipe"] = Fifo()
+    files["elsewhere/out.ts"] = b"// @adr 0001\n"
+    files[".git/HEAD"] = b"ref: refs/heads/main\n"
+    return files
+
+
+@corpus("markers-corpus-errors", "explain and check when the corpus has error findings: explain exits 1 "
+        "(findings on stderr, the scan note on stdout); check fails only for a changed record with an error",
+        ["explain", "check", "markers", "findings"],
+        [["explain", "src/a.ts"], ["explain", "src/a.ts", "--json"], ["explain", "missing.ts"],
+         ["explain", "src/big.ts"], ["explain", "src/big.ts", "--json"],
+         ["check", "src/a.ts"], ["check", "src/a.ts", "--json"], ["check", "docs/adr/0007-broken.md"],
+         ["check", "docs/adr/0007-broken.md", "--json"], ["check", "docs\\adr\\0007-broken.md", "--json"],
+         ["check", "docs/adr/0002-queue.md", "docs/adr/0000-template.md", "docs/adr/README.md", "src/a.ts"],
+         ["check", "./docs/adr/0007-broken.md"], ["check", "--dir", "docs/adr/", "docs/adr/0007-broken.md"],
+         ["check", "--dir", "nowhere", "src/a.ts"], ["explain", "--dir", "nowhere", "src/a.ts"],
+         ["check", "--dir", ".", "0007-broken.md"]])
+def _markers_corpus_errors():
+    files = _governed()
+    files["docs/adr/0007-broken.md"] = record("0007", "Broken", "accepted")
+    files["docs/adr/0008-bad-yaml.md"] = "---\nid: \"0008\"\ntitle: [oops\n---\n"
+    files["docs/adr/0000-template.md"] = "# Template\n"
+    files["src/a.ts"] = b"// @adr 0001, 0007, 0008\n"
+    files["src/big.ts"] = _sized(20000, b"// @adr 0002")
+    return files
+
+
+@corpus("markers-capped", "check with more than 3,000 distinct paths: the first 3,000 in code-unit order are "
+        "scanned, the rest skipped and reported (marker-scan-capped)",
+        ["check", "markers", "cap"],
+        [["check"] + ["f/%04d.ts" % n for n in range(3012, 0, -1)] + ["./f/0001.ts"],
+         ["check", "--json"] + ["f/%04d.ts" % n for n in range(3003)]])
+def _markers_capped():
+    files = _governed()
+    files["f/0001.ts"] = b"// @adr 0002\n"
+    files["f/3001.ts"] = b"// @adr 0001\n"
+    return files
+
+
+@corpus("markers-unreadable", "explain and check as an unprivileged user: a file and a folder it may not read",
+        ["explain", "check", "markers", "permissions"], unprivileged=True,
+        args=[["explain", "src/secret.ts"], ["explain", "src/secret.ts", "--json"], ["explain", "locked/a.ts"],
+              ["explain", "locked/gone.ts", "--json"], ["explain", "locked"],
+              ["check", "src/secret.ts", "locked/a.ts", "locked/gone.ts", "src/open.ts"],
+              ["check", "--json", "src/secret.ts", "locked/a.ts", "locked/gone.ts", "src/open.ts"]])
+def _markers_unreadable():
+    files = _governed()
+    files["src/secret.ts"] = File(b"// @adr 0001\n", 0o000)
+    files["src/open.ts"] = b"// @adr 0002\n"
+    files["locked/a.ts"] = b"// @adr 0001\n"
+    files["locked"] = Dir(0o000)
+    return files
 
 
 # ---------------------------------------------------------------------------
