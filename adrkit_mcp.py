@@ -5777,7 +5777,10 @@ def _marker_state(error: BaseException) -> str:
 
 def _marker_inside(root: str, target: str) -> bool:
     """`target` strictly beneath `root` (both resolved): path arithmetic only."""
-    rel = os.path.relpath(target, root) if target != root else ""
+    try:
+        rel = os.path.relpath(target, root) if target != root else ""
+    except ValueError:  # Windows: another drive
+        return False
     return rel not in ("", ".", "..") and not os.path.isabs(rel) and not rel.startswith(".." + os.sep)
 
 

@@ -230,3 +230,16 @@ def test_doctor_counts_declaring_files_and_dangling_markers(make_repo):
     assert "ok    2 of the first " in out and "declare 5 @adr markers" in out
     assert "note  1 dangling (no record has the id): src/sync.ts:1 @adr 0009" in out
     assert "give their entries --markers" in out
+
+
+def test_check_outcome_is_what_check_json_prints(make_repo):
+    repo = _marked_repo(make_repo)
+    files = ["src/sync.ts", "tool.py", "gone.ts", "../out.ts", "docs/adr/0002-queue.md"]
+    with support.working_directory():
+        status, out, err = support.run_main(["check", "--json", "--cwd", repo.root] + files, repo.root)
+    assert (status, err) == (0, "")
+    outcome = M.check_outcome(repo.root, "docs/adr", files)
+    assert M.JS.json(outcome) + "\n" == out
+    assert [decision["recordId"] for decision in outcome["governedBy"]] == ["0001", "0002", "0003"]
+    assert outcome["markerScan"]["counts"] == {"scanned": 3, "absent": 1, "unreadable": 0, "out-of-tree": 1,
+                                               "truncated": 1, "skipped": 0}
