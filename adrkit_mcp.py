@@ -16848,6 +16848,26 @@ def _lc_signed(number):
     return (number >> 1) if not number & 1 else -((number + 1) >> 1)
 
 
+# Printable ASCII's weights (U+0020..U+007E: primary, then tertiary; the secondary is the common
+# one), as _lc_data decodes them from the table: text of printable ASCII alone is sorted without
+# decoding the table. tests/test_vectors_locale_compare.py checks them against the decoded table.
+_LC_ASCII_PRIMARY = dict(zip(range(0x20, 0x7F), ("\x01" + chr(weight) for weight in (
+    0x000b, 0x006c, 0x013e, 0x01cd, 0x1fb6, 0x01ce, 0x01ca, 0x013b, 0x0141, 0x0142, 0x01c2, 0x04da,
+    0x0028, 0x0010, 0x0085, 0x01c7, 0x1fec, 0x1fed, 0x1fee, 0x1fef, 0x1ff0, 0x1ff1, 0x1ff2, 0x1ff3,
+    0x1ff4, 0x1ff5, 0x0045, 0x003f, 0x04df, 0x04e0, 0x04e1, 0x0073, 0x01c1, 0x21f3, 0x2201, 0x220c,
+    0x2216, 0x2224, 0x223b, 0x2244, 0x2253, 0x225f, 0x226c, 0x2273, 0x227e, 0x229a, 0x22a3, 0x22b5,
+    0x22d3, 0x22df, 0x22e6, 0x2307, 0x231d, 0x232b, 0x2343, 0x234c, 0x2350, 0x2359, 0x2360, 0x0143,
+    0x01c8, 0x0144, 0x02e8, 0x000e, 0x02e5, 0x21f3, 0x2201, 0x220c, 0x2216, 0x2224, 0x223b, 0x2244,
+    0x2253, 0x225f, 0x226c, 0x2273, 0x227e, 0x229a, 0x22a3, 0x22b5, 0x22d3, 0x22df, 0x22e6, 0x2307,
+    0x231d, 0x232b, 0x2343, 0x234c, 0x2350, 0x2359, 0x2360, 0x0145, 0x04e3, 0x0146, 0x04e5))))
+_LC_ASCII_TERTIARY = bytes(0x20) + bytes((
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13,
+    13, 13, 13, 13, 13, 13, 13, 16, 13, 13, 13, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2)) + bytes(0x81)
+_LC_ASCII_COMMON = "\x01"
+
+
 @functools.lru_cache(maxsize=None)
 def _lc_data():
     """Decode _LC_TABLE (the format of tools/gen_locale_collation.py, version 1)."""
@@ -16989,11 +17009,11 @@ def _lc_jamo(cp):
 
 
 def _lc_key(text):
-    data = _lc_data()
     if text.isascii() and text.isprintable():
         # Printable ASCII: one element per character, the common secondary weight for each.
-        return (text.translate(data.ascii_primary) + "\0" + data.common_text * len(text) + "\0"
-                + text.encode("ascii").translate(data.ascii_tertiary).decode("latin-1"))
+        return (text.translate(_LC_ASCII_PRIMARY) + "\0" + _LC_ASCII_COMMON * len(text) + "\0"
+                + text.encode("ascii").translate(_LC_ASCII_TERTIARY).decode("latin-1"))
+    data = _lc_data()
     if not text.isascii() and _LC_SURROGATE.search(text) is not None:
         # JavaScript sees a surrogate pair as one character; a lone surrogate stays itself.
         text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
