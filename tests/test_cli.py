@@ -189,3 +189,24 @@ def test_the_program_runs_the_commands_as_a_process(repo):
     assert child.stdout == b"checked 3 records, 1 errors, 0 warnings\n"
     assert child.stderr == (b"docs/adr/0003-broken.md\n  error frontmatter-fence frontmatter: ADR files must "
                             b"start with a leading --- YAML frontmatter fence\n")
+
+
+def test_the_readme_examples_are_the_programs_output(tmp_path):
+    """The README's lint, graph and new examples: the program's output on the folder they name."""
+    adr = tmp_path / "docs" / "adr"
+    adr.mkdir(parents=True)
+    (adr / "0001-use-postgresql-for-orders.md").write_text(
+        '---\nid: "0001"\ntitle: Use PostgreSQL for orders\nstatus: accepted\ndate: "2025-03-01"\n'
+        'deciders: ["@alice"]\n---\nOrders live in PostgreSQL.\n', encoding="utf-8")
+    (adr / "0002-use-kafka-for-order-events.md").write_text(
+        '---\nid: "0002"\ntitle: Use Kafka for order events\nstatus: proposed\ndate: "2025-04-02"\n'
+        'relatesTo: ["0001"]\nsupersedes: ["0009"]\n---\nEvents go through Kafka.\n', encoding="utf-8")
+    with open(os.path.join(support.REPO_ROOT, "README.md"), encoding="utf-8") as handle:
+        readme = handle.read()
+    status, out, err = run(["lint"], tmp_path)
+    assert status == 1
+    assert "```\n%s%s```\n" % (err, out) in readme
+    status, out, _ = run(["graph"], tmp_path)
+    assert status == 0 and "```\n%s```\n" % out in readme
+    status, out, _ = run(["new", "Cache order totals"], tmp_path)
+    assert status == 0 and "```\n%s```\n" % out in readme
