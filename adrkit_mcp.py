@@ -4353,12 +4353,20 @@ def cli_display_path(path: str, cwd: str) -> str:
     return (os.path.basename(absolute) if relative == os.curdir else relative).replace(os.sep, "/")
 
 
+def cli_entry_name(name: str) -> str:
+    """A listed name as Node's readdir gives it: bytes that are not UTF-8 read as U+FFFD (a file
+    so named is then not found under that name, as in the reference)."""
+    if name.isascii() or not _LONE_SURROGATE.search(name):
+        return name
+    return os.fsencode(name).decode("utf-8", "replace")
+
+
 def cli_discover(folder: str, cwd: str) -> List[str]:
     """discoverAdrFiles: the regular files named like records directly in `folder` (absolute
     paths, by display path in code units); OSError when the folder cannot be listed."""
     with os.scandir(folder) as entries:
-        found = [os.path.join(folder, entry.name) for entry in entries
-                 if is_record_file_name(entry.name) and entry.is_file(follow_symlinks=False)]
+        names = [cli_entry_name(entry.name) for entry in entries if entry.is_file(follow_symlinks=False)]
+    found = [os.path.join(folder, name) for name in names if is_record_file_name(name)]
     return sorted(found, key=lambda path: utf16_key(cli_display_path(path, cwd)))
 
 
@@ -4392,17 +4400,18 @@ def _cli_skipped(folder, depth, found):
     except OSError:
         return
     for entry in entries:
-        path = os.path.join(folder, entry.name)
+        name = cli_entry_name(entry.name)
+        path = os.path.join(folder, name)
         if entry.is_dir(follow_symlinks=False):
-            if not entry.name.startswith(".") and depth < CORPUS_SKIP_MAX_DEPTH:
+            if not name.startswith(".") and depth < CORPUS_SKIP_MAX_DEPTH:
                 _cli_skipped(path, depth + 1, found)
             continue
-        if (not entry.is_file(follow_symlinks=False) or not entry.name.endswith(".md")
-                or entry.name.startswith(".") or is_conventional_name(entry.name)):
+        if (not entry.is_file(follow_symlinks=False) or not name.endswith(".md")
+                or name.startswith(".") or is_conventional_name(name)):
             continue
         if depth > 0:
             found.append((path, "nested"))
-        elif not is_record_file_name(entry.name):
+        elif not is_record_file_name(name):
             found.append((path, "filename"))
 
 
@@ -8025,13 +8034,19 @@ def finding_line(finding: Finding) -> str:
 # read (_reference_parse); the corpus is the Projection's cli_lint_corpus; ADR 0019 says what
 # differs. `new` writes its one file whole and never over another (_write_new_file).
 
+def _say(stream: Any, text: str) -> None:
+    """Write as the reference's runtime writes a string: a lone surrogate (a YAML escape in a
+    title, say) becomes U+FFFD, where Python's strict encoder would stop the run."""
+    stream.write(JS.utf8(text).decode("utf-8"))
+
+
 def _reference_cwd(options: Any) -> Optional[str]:
     """The folder the command runs in, as the reference's process.cwd() would be there (symlinks
     resolved): --cwd, else $ADRKIT_MCP_CWD, else here. None, said on stderr, when it is none."""
     given = options.cwd or os.environ.get(_ENV_CWD) or None
     cwd = os.path.realpath(given or os.getcwd())
     if not os.path.isdir(cwd):
-        sys.stderr.write(CLI_MESSAGES["cwd-unusable"].format(command=options.command, cwd=given) + "\n")
+        _say(sys.stderr, CLI_MESSAGES["cwd-unusable"].format(command=options.command, cwd=given) + "\n")
         return None
     return cwd
 
@@ -8050,9 +8065,9 @@ def _reference_corpus_error(error: OSError, cwd: str, adr_dir: str) -> int:
     if code in ("ENOENT", "ENOTDIR", "EACCES", "EPERM") and (
             where is None or cli_resolve(cwd, where) == cli_resolve(cwd, adr_dir)):
         kind = "dir-not-readable" if code in ("EACCES", "EPERM") else "dir-not-found"
-        sys.stderr.write(CLI_MESSAGES[kind].format(dir=adr_dir) + "\n")
+        _say(sys.stderr, CLI_MESSAGES[kind].format(dir=adr_dir) + "\n")
         return 2
-    sys.stderr.write(_node_error(error, "scandir", where if where is not None else adr_dir) + "\n")
+    _say(sys.stderr, _node_error(error, "scandir", where if where is not None else adr_dir) + "\n")
     return 1
 
 
@@ -8104,10 +8119,10 @@ def command_lint(options: Any) -> int:
         return _reference_corpus_error(error, cwd, adr_dir)
     findings = corpus.findings
     if options.json:
-        sys.stdout.write(JS.json({"checked": corpus.checked, "findings": findings}) + "\n")
+        _say(sys.stdout, JS.json({"checked": corpus.checked, "findings": findings}) + "\n")
     else:
-        sys.stderr.write(lint_findings_text(findings))
-        sys.stdout.write(LINT_SUMMARY.format(
+        _say(sys.stderr, lint_findings_text(findings))
+        _say(sys.stdout, LINT_SUMMARY.format(
             checked=corpus.checked, errors=sum(finding["severity"] == "error" for finding in findings),
             warnings=sum(finding["severity"] == "warn" for finding in findings)))
     return 1 if any(finding["severity"] == "error" for finding in findings) else 0
@@ -8173,7 +8188,7 @@ def command_graph(options: Any) -> int:
     except OSError as error:
         return _reference_corpus_error(error, cwd, adr_dir)
     graph = decision_graph(corpus.records)
-    sys.stdout.write(JS.json(graph) + "\n" if options.format == "json" else dot_graph(graph))
+    _say(sys.stdout, JS.json(graph) + "\n" if options.format == "json" else dot_graph(graph))
     return 0
 
 
@@ -8293,9 +8308,9 @@ def command_new(options: Any) -> int:
         except OSError as error:
             raise _ScaffoldError("crash", _node_error(error, "open", path))
     except _ScaffoldError as error:
-        sys.stderr.write("%s\n" % error)
+        _say(sys.stderr, "%s\n" % error)
         return 2 if error.code == "usage" else 1
-    sys.stdout.write(JS.json({"id": ident, "path": display}) + "\n" if options.json else display + "\n")
+    _say(sys.stdout, JS.json({"id": ident, "path": display}) + "\n" if options.json else display + "\n")
     return 0
 
 
