@@ -4349,7 +4349,10 @@ def cli_resolve(cwd: str, path: str) -> str:
 def cli_display_path(path: str, cwd: str) -> str:
     """normalizeDisplayPath: relative to cwd, '/'-separated; the base name when it is cwd."""
     absolute = cli_resolve(cwd, path)
-    relative = os.path.relpath(absolute, cwd)
+    try:
+        relative = os.path.relpath(absolute, cwd)
+    except ValueError:  # another drive (Windows): Node's relative() gives the absolute path
+        relative = absolute
     return (os.path.basename(absolute) if relative == os.curdir else relative).replace(os.sep, "/")
 
 
