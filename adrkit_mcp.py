@@ -4640,16 +4640,27 @@ def cli_resolve(cwd: str, path: str) -> str:
 def cli_display_path(path: str, cwd: str) -> str:
     """normalizeDisplayPath: relative to cwd, '/'-separated; the base name when it is cwd."""
     absolute = cli_resolve(cwd, path)
-    relative = os.path.relpath(absolute, cwd)
+    try:
+        relative = os.path.relpath(absolute, cwd)
+    except ValueError:  # another drive (Windows): Node's relative() gives the absolute path
+        relative = absolute
     return (os.path.basename(absolute) if relative == os.curdir else relative).replace(os.sep, "/")
+
+
+def cli_entry_name(name: str) -> str:
+    """A listed name as Node's readdir gives it: bytes that are not UTF-8 read as U+FFFD (a file
+    so named is then not found under that name, as in the reference)."""
+    if name.isascii() or not _LONE_SURROGATE.search(name):
+        return name
+    return os.fsencode(name).decode("utf-8", "replace")
 
 
 def cli_discover(folder: str, cwd: str) -> List[str]:
     """discoverAdrFiles: the regular files named like records directly in `folder` (absolute
     paths, by display path in code units); OSError when the folder cannot be listed."""
     with os.scandir(folder) as entries:
-        found = [os.path.join(folder, entry.name) for entry in entries
-                 if is_record_file_name(entry.name) and entry.is_file(follow_symlinks=False)]
+        names = [cli_entry_name(entry.name) for entry in entries if entry.is_file(follow_symlinks=False)]
+    found = [os.path.join(folder, name) for name in names if is_record_file_name(name)]
     return sorted(found, key=lambda path: utf16_key(cli_display_path(path, cwd)))
 
 
@@ -4683,17 +4694,18 @@ def _cli_skipped(folder, depth, found):
     except OSError:
         return
     for entry in entries:
-        path = os.path.join(folder, entry.name)
+        name = cli_entry_name(entry.name)
+        path = os.path.join(folder, name)
         if entry.is_dir(follow_symlinks=False):
-            if not entry.name.startswith(".") and depth < CORPUS_SKIP_MAX_DEPTH:
+            if not name.startswith(".") and depth < CORPUS_SKIP_MAX_DEPTH:
                 _cli_skipped(path, depth + 1, found)
             continue
-        if (not entry.is_file(follow_symlinks=False) or not entry.name.endswith(".md")
-                or entry.name.startswith(".") or is_conventional_name(entry.name)):
+        if (not entry.is_file(follow_symlinks=False) or not name.endswith(".md")
+                or name.startswith(".") or is_conventional_name(name)):
             continue
         if depth > 0:
             found.append((path, "nested"))
-        elif not is_record_file_name(entry.name):
+        elif not is_record_file_name(name):
             found.append((path, "filename"))
 
 
@@ -8637,13 +8649,19 @@ def finding_line(finding: Finding) -> str:
 # read (_reference_parse); the corpus is the Projection's cli_lint_corpus; ADR 0019 says what
 # differs. `new` writes its one file whole and never over another (_write_new_file).
 
+def _say(stream: Any, text: str) -> None:
+    """Write as the reference's runtime writes a string: a lone surrogate (a YAML escape in a
+    title, say) becomes U+FFFD, where Python's strict encoder would stop the run."""
+    stream.write(JS.utf8(text).decode("utf-8"))
+
+
 def _reference_cwd(options: Any) -> Optional[str]:
     """The folder the command runs in, as the reference's process.cwd() would be there (symlinks
     resolved): --cwd, else $ADRKIT_MCP_CWD, else here. None, said on stderr, when it is none."""
     given = options.cwd or os.environ.get(_ENV_CWD) or None
     cwd = os.path.realpath(given or os.getcwd())
     if not os.path.isdir(cwd):
-        sys.stderr.write(CLI_MESSAGES["cwd-unusable"].format(command=options.command, cwd=given) + "\n")
+        _say(sys.stderr, CLI_MESSAGES["cwd-unusable"].format(command=options.command, cwd=given) + "\n")
         return None
     return cwd
 
@@ -8662,9 +8680,9 @@ def _reference_corpus_error(error: OSError, cwd: str, adr_dir: str) -> int:
     if code in ("ENOENT", "ENOTDIR", "EACCES", "EPERM") and (
             where is None or cli_resolve(cwd, where) == cli_resolve(cwd, adr_dir)):
         kind = "dir-not-readable" if code in ("EACCES", "EPERM") else "dir-not-found"
-        sys.stderr.write(CLI_MESSAGES[kind].format(dir=adr_dir) + "\n")
+        _say(sys.stderr, CLI_MESSAGES[kind].format(dir=adr_dir) + "\n")
         return 2
-    sys.stderr.write(_node_error(error, "scandir", where if where is not None else adr_dir) + "\n")
+    _say(sys.stderr, _node_error(error, "scandir", where if where is not None else adr_dir) + "\n")
     return 1
 
 
@@ -8716,10 +8734,10 @@ def command_lint(options: Any) -> int:
         return _reference_corpus_error(error, cwd, adr_dir)
     findings = corpus.findings
     if options.json:
-        sys.stdout.write(JS.json({"checked": corpus.checked, "findings": findings}) + "\n")
+        _say(sys.stdout, JS.json({"checked": corpus.checked, "findings": findings}) + "\n")
     else:
-        sys.stderr.write(lint_findings_text(findings))
-        sys.stdout.write(LINT_SUMMARY.format(
+        _say(sys.stderr, lint_findings_text(findings))
+        _say(sys.stdout, LINT_SUMMARY.format(
             checked=corpus.checked, errors=sum(finding["severity"] == "error" for finding in findings),
             warnings=sum(finding["severity"] == "warn" for finding in findings)))
     return 1 if any(finding["severity"] == "error" for finding in findings) else 0
@@ -8785,7 +8803,7 @@ def command_graph(options: Any) -> int:
     except OSError as error:
         return _reference_corpus_error(error, cwd, adr_dir)
     graph = decision_graph(corpus.records)
-    sys.stdout.write(JS.json(graph) + "\n" if options.format == "json" else dot_graph(graph))
+    _say(sys.stdout, JS.json(graph) + "\n" if options.format == "json" else dot_graph(graph))
     return 0
 
 
@@ -8905,9 +8923,9 @@ def command_new(options: Any) -> int:
         except OSError as error:
             raise _ScaffoldError("crash", _node_error(error, "open", path))
     except _ScaffoldError as error:
-        sys.stderr.write("%s\n" % error)
+        _say(sys.stderr, "%s\n" % error)
         return 2 if error.code == "usage" else 1
-    sys.stdout.write(JS.json({"id": ident, "path": display}) + "\n" if options.json else display + "\n")
+    _say(sys.stdout, JS.json({"id": ident, "path": display}) + "\n" if options.json else display + "\n")
     return 0
 
 
@@ -17589,6 +17607,26 @@ def _lc_signed(number):
     return (number >> 1) if not number & 1 else -((number + 1) >> 1)
 
 
+# Printable ASCII's weights (U+0020..U+007E: primary, then tertiary; the secondary is the common
+# one), as _lc_data decodes them from the table: text of printable ASCII alone is sorted without
+# decoding the table. tests/test_vectors_locale_compare.py checks them against the decoded table.
+_LC_ASCII_PRIMARY = dict(zip(range(0x20, 0x7F), ("\x01" + chr(weight) for weight in (
+    0x000b, 0x006c, 0x013e, 0x01cd, 0x1fb6, 0x01ce, 0x01ca, 0x013b, 0x0141, 0x0142, 0x01c2, 0x04da,
+    0x0028, 0x0010, 0x0085, 0x01c7, 0x1fec, 0x1fed, 0x1fee, 0x1fef, 0x1ff0, 0x1ff1, 0x1ff2, 0x1ff3,
+    0x1ff4, 0x1ff5, 0x0045, 0x003f, 0x04df, 0x04e0, 0x04e1, 0x0073, 0x01c1, 0x21f3, 0x2201, 0x220c,
+    0x2216, 0x2224, 0x223b, 0x2244, 0x2253, 0x225f, 0x226c, 0x2273, 0x227e, 0x229a, 0x22a3, 0x22b5,
+    0x22d3, 0x22df, 0x22e6, 0x2307, 0x231d, 0x232b, 0x2343, 0x234c, 0x2350, 0x2359, 0x2360, 0x0143,
+    0x01c8, 0x0144, 0x02e8, 0x000e, 0x02e5, 0x21f3, 0x2201, 0x220c, 0x2216, 0x2224, 0x223b, 0x2244,
+    0x2253, 0x225f, 0x226c, 0x2273, 0x227e, 0x229a, 0x22a3, 0x22b5, 0x22d3, 0x22df, 0x22e6, 0x2307,
+    0x231d, 0x232b, 0x2343, 0x234c, 0x2350, 0x2359, 0x2360, 0x0145, 0x04e3, 0x0146, 0x04e5))))
+_LC_ASCII_TERTIARY = bytes(0x20) + bytes((
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13,
+    13, 13, 13, 13, 13, 13, 13, 16, 13, 13, 13, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2)) + bytes(0x81)
+_LC_ASCII_COMMON = "\x01"
+
+
 @functools.lru_cache(maxsize=None)
 def _lc_data():
     """Decode _LC_TABLE (the format of tools/gen_locale_collation.py, version 1)."""
@@ -17730,11 +17768,11 @@ def _lc_jamo(cp):
 
 
 def _lc_key(text):
-    data = _lc_data()
     if text.isascii() and text.isprintable():
         # Printable ASCII: one element per character, the common secondary weight for each.
-        return (text.translate(data.ascii_primary) + "\0" + data.common_text * len(text) + "\0"
-                + text.encode("ascii").translate(data.ascii_tertiary).decode("latin-1"))
+        return (text.translate(_LC_ASCII_PRIMARY) + "\0" + _LC_ASCII_COMMON * len(text) + "\0"
+                + text.encode("ascii").translate(_LC_ASCII_TERTIARY).decode("latin-1"))
+    data = _lc_data()
     if not text.isascii() and _LC_SURROGATE.search(text) is not None:
         # JavaScript sees a surrogate pair as one character; a lone surrogate stays itself.
         text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")

@@ -233,6 +233,24 @@ def _graph_relations():
     )
 
 
+@corpus("odd-names", "Names that are not UTF-8 (read by the reference as U+FFFD, then not found), with a "
+        "newline, U+2028, combining marks, emoji and upper case; a title holding a lone surrogate (a YAML "
+        "escape), written as U+FFFD by the runtime",
+        ["lint", "graph", "names", "encodings"], LINT + GRAPH)
+def _odd_names():
+    return adr(("0001-\udcff.md", record("0001", "Not UTF-8 in the name")),
+               ("\udcfe-notes.md", "# Notes\n"),
+               ("0002-\udce2\udc82.md", record("0002", "A cut sequence")),
+               ("0003-a\nb.md", record("0003", "A newline in the name")),
+               ("0004-a\u2028b.md", record("0004", "A line separator in the name")),
+               ("0005-cafe\u0301.md", record("0005", "Combining mark")),
+               ("0005-caf\u00e9.md", record("0006", "Precomposed")),
+               ("0007-\U0001F680.md", record("0007", "Emoji name")),
+               ("0008-UPPER.md", record("0008", "Upper case name")),
+               ("0009-lone.md", '---\nid: "0009"\ntitle: "Lone \\ud800 half"\nstatus: draft\ndate: "2025-01-01"\n---\n'),
+               ("0010-astral.md", record("0010", "Astral \U0001F680 title")))
+
+
 # ---------------------------------------------------------------------------
 # The ADR folder: missing, a file, empty, elsewhere
 # ---------------------------------------------------------------------------
