@@ -30,12 +30,13 @@ Running it (from the repository root, with a Python that has the module's requir
   python3 tools/difftest.py --seed 7 --corpora 300 --jobs 2
   python3 tools/difftest.py --seed 7 --only 41 --keep /tmp/dt   # one corpus, kept on disk
   python3 tools/difftest.py --from madr --seed 7 --corpora 300  # MADR and Nygard folders
-  python3 tools/difftest.py --cli --seed 7 --corpora 100        # the CLI's lint, graph, new
+  python3 tools/difftest.py --cli --seed 7 --corpora 100        # the CLI's lint, graph, new, explain, check
 
 `--cli` writes the same random corpora (plus Markdown that lint reports as skipped, records
 outside the ADR folder) and runs random command lines of `lint` (with and without paths, human
-and `--json`), `graph` (dot and json), `new` (titles of every shape, statuses) and lines that do
-not parse, each side in a fresh process on its own fresh copy: ours is `--server CMD <args>`, the
+and `--json`), `graph` (dot and json), `new` (titles of every shape, statuses), `explain` and
+`check` (over source files whose `@adr` markers name the corpus's ids, missing ids and other logs,
+some past the header window) and lines that do not parse, each side in a fresh process on its own fresh copy: ours is `--server CMD <args>`, the
 reference `--reference-cli CMD <args>`. It compares the exit status, stdout, stderr (after a usage
 error only the reference's sentence before its usage text, which ADR 0019 leaves ours) and every
 file left in the corpus; `new` on both sides writes the same day's date.
@@ -1514,7 +1515,7 @@ def run_madr_session(options: argparse.Namespace, index: int, era: str, tally: T
 # ---------------------------------------------------------------------------
 
 # ---------------------------------------------------------------------------
-# --cli: the reference CLI's lint, graph and new, ours against theirs
+# --cli: the reference CLI's lint, graph, new, explain and check, ours against theirs
 # ---------------------------------------------------------------------------
 
 CLI_TITLES = ["Use Postgres for the ledger", "  Spaces  ", "Café déjà vu", "日本語の決定", "ab", "x" * 120,
@@ -1531,11 +1532,37 @@ def cli_extra_files(rng: random.Random, files: Dict[str, str]) -> None:
         files[name] = "---\nid: \"0%d\"\ntitle: Somewhere else\nstatus: draft\ndate: 2024-01-01\n---\n" % rng.randint(100, 999)
 
 
+CLI_MARKER_LEADS = ["// ", "# ", "/* ", " * ", "<!-- ", "-- ", "x // ", "//", "```\n// "]
+
+
+def cli_source_files(rng: random.Random, files: Dict[str, str]) -> None:
+    """Source files for explain and check: `@adr` markers naming the corpus's ids, missing ids and
+    other logs, in several comment styles, some past the 8,192-byte window."""
+    ids = sorted(set(re.findall(r'^id: "?([0-9A-Za-z]+)', "\n".join(files.values()), re.M))) or ["0001"]
+    for number in range(rng.randint(0, 5)):
+        lines = []
+        for _ in range(rng.randint(0, 4)):
+            refs = [rng.choice(ids + ["0999", "team:" + rng.choice(ids), "12"]) for _ in range(rng.randint(1, 3))]
+            lines.append(rng.choice(CLI_MARKER_LEADS) + "@adr " + rng.choice([", ", ",", " "]).join(refs))
+        if rng.random() < 0.2:
+            lines.insert(0, "x" * rng.choice([8170, 8180, 8190, 9000]))
+        name = rng.choice(["src/a%d.ts" % number, "src/sub/b%d.py" % number, "docs/c%d.md" % number])
+        files[name] = rng.choice(["\n", "\r\n"]).join(lines) + rng.choice(["", "\n"])
+
+
 def cli_command_line(rng: random.Random, files: Dict[str, str]) -> List[str]:
-    """One random command line for lint, graph or new (sometimes with noise that does not parse)."""
-    kind = rng.choice(["lint", "lint", "lint-paths", "graph", "graph", "new", "noise"])
+    """One random command line for lint, graph, new, explain or check (sometimes with noise that
+    does not parse)."""
+    kind = rng.choice(["lint", "lint", "lint-paths", "graph", "graph", "new", "noise", "explain", "explain",
+                       "check", "check"])
     paths = sorted(files) + ["docs/adr", "docs", "missing.md", ".", "other"]
-    if kind == "lint":
+    sources = [path for path in files if not path.startswith("docs/adr/")] + [
+        "src/app/main.ts", "lib/x.py", "src/missing.ts", "../outside.ts", "./src/a0.ts", "src"]
+    if kind == "explain":
+        args = ["explain", rng.choice(sources + paths)] + (["--json"] if rng.random() < 0.5 else [])
+    elif kind == "check":
+        args = ["check"] + rng.sample(sources + paths, rng.randint(0, 4)) + (["--json"] if rng.random() < 0.5 else [])
+    elif kind == "lint":
         args = ["lint"] + (["--json"] if rng.random() < 0.5 else [])
     elif kind == "lint-paths":
         args = ["lint"] + rng.sample(paths, min(len(paths), rng.randint(1, 3))) + (["--json"] if rng.random() < 0.5 else [])
@@ -1602,6 +1629,7 @@ def run_cli_corpus(options: argparse.Namespace, index: int) -> Tally:
     rng = random.Random("%s-cli-%d" % (options.seed, index))
     files, _ = gen_corpus(rng)
     cli_extra_files(rng, files)
+    cli_source_files(rng, files)
     for run in range(options.cli_runs):
         args = cli_command_line(rng, files)
         results = []
