@@ -51,7 +51,7 @@ def test_every_recorded_case_is_read_as_the_reference_reads_it(tree):
             continue
         assert ours == expected[key], path
         seen += 1
-    assert seen >= 280
+    assert seen >= 270  # 289 here; a few fewer where symlinks, FIFOs or backslash names cannot be made
 
 
 def test_the_cases_cover_every_state_and_both_truncation_answers():
