@@ -5737,6 +5737,24 @@ def _marker_fence(line: str, fence: Optional[Tuple[str, int]]) -> Tuple[bool, Op
     return True, (run[0], len(run))
 
 
+def _marker_lines(text: str) -> Iterable[Tuple[int, str]]:
+    """(0-based index, line) of the lines that may hold a marker or a fence, in order; lines are
+    split at CRLF, CR or LF. Without a fence run in the text only the `@adr` lines are visited."""
+    if "``" in text or "~~" in text:
+        for index, line in enumerate(_MARKER_LINE_BREAK.split(text)):
+            if _MARKER_TOKEN in line or "``" in line or "~~" in line:
+                yield index, line
+        return
+    index, counted, found = 0, 0, text.find(_MARKER_TOKEN)
+    while found != -1:
+        start = max(text.rfind("\n", 0, found), text.rfind("\r", 0, found)) + 1
+        index += len(_MARKER_LINE_BREAK.findall(text, counted, start))
+        ends = [end for end in (text.find("\n", found), text.find("\r", found)) if end != -1]
+        end = min(ends) if ends else len(text)
+        yield index, text[start:end]
+        counted, found = start, text.find(_MARKER_TOKEN, end)
+
+
 def scan_marker_text(text: str, path: str, truncated: bool = False) -> List[Dict[str, Any]]:
     """Every marker of a header window already cut to its bound, in order (pure; no I/O).
 
@@ -5751,9 +5769,7 @@ def scan_marker_text(text: str, path: str, truncated: bool = False) -> List[Dict
     introducers = _MARKDOWN_INTRODUCERS if markdown else _MARKER_INTRODUCERS
     markers: List[Dict[str, Any]] = []
     fence: Optional[Tuple[str, int]] = None
-    for index, line in enumerate(_MARKER_LINE_BREAK.split(text)):
-        if _MARKER_TOKEN not in line and "``" not in line and "~~" not in line:
-            continue  # neither a marker nor a fence: the common line, skipped cheaply
+    for index, line in _marker_lines(text):
         if index == 0 and line.startswith("\ufeff"):
             line = line[1:]
         is_fence, fence = _marker_fence(line, fence)
@@ -5787,13 +5803,15 @@ def _marker_state(error: BaseException) -> str:
     return "absent" if getattr(error, "errno", None) in (errno.ENOENT, errno.ENOTDIR) else "unreadable"
 
 
-def _marker_inside(root: str, target: str) -> bool:
-    """`target` strictly beneath `root` (both resolved): path arithmetic only."""
+def _marker_beneath(root: str, target: str) -> Optional[str]:
+    """`target`'s path relative to `root` when it lies strictly beneath it (both resolved), else
+    None: path arithmetic only."""
     try:
         rel = os.path.relpath(target, root) if target != root else ""
     except ValueError:  # Windows: another drive
-        return False
-    return rel not in ("", ".", "..") and not os.path.isabs(rel) and not rel.startswith(".." + os.sep)
+        return None
+    inside = rel not in ("", ".", "..") and not os.path.isabs(rel) and not rel.startswith(".." + os.sep)
+    return rel if inside else None
 
 
 def _marker_is_absolute(path: str) -> bool:
@@ -5810,10 +5828,10 @@ def _marker_root(root: str) -> Tuple[str, Optional[str], str]:
         return root, None, _marker_state(error)
 
 
-def _lstat_no_symlink(root: str, candidate: str) -> Optional[os.stat_result]:
-    """lstat of every component beneath `root`; None when one of them is a symlink."""
+def _lstat_no_symlink(root: str, rel: str) -> Optional[os.stat_result]:
+    """lstat of every component of `rel` beneath `root`; None when one of them is a symlink."""
     current, info = root, None
-    for segment in os.path.relpath(candidate, root).split(os.sep):
+    for segment in rel.split(os.sep):
         current = os.path.join(current, segment)
         info = os.lstat(current)
         if stat.S_ISLNK(info.st_mode):
@@ -5850,14 +5868,16 @@ def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state
     if real_root is None:
         return MarkerScan(path, root_state or "unreadable")
     candidate = os.path.normpath(os.path.join(root, path))  # Node's path.resolve
-    if _marker_is_absolute(path) or not _marker_inside(root, candidate):
+    rel = None if _marker_is_absolute(path) else _marker_beneath(root, candidate)
+    if rel is None:
         return MarkerScan(path, "out-of-tree")  # decided before any I/O
     try:
-        info = _lstat_no_symlink(root, candidate)
+        info = _lstat_no_symlink(root, rel)
         if info is None or not stat.S_ISREG(info.st_mode):
             return MarkerScan(path, "unreadable")
-        if not _marker_inside(real_root, os.path.join(real_root, os.path.relpath(candidate, root))):
-            return MarkerScan(path, "out-of-tree")
+        # No component is a link, so the file's real path is the real root joined with `rel`,
+        # which holds no `..`: beneath the real root by construction (the reference checks it
+        # again; the answer cannot differ).
         data, size = _read_marker_window(candidate)
     except (OSError, ValueError) as error:
         return MarkerScan(path, _marker_state(error))

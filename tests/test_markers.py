@@ -243,3 +243,14 @@ def test_check_outcome_is_what_check_json_prints(make_repo):
     assert [decision["recordId"] for decision in outcome["governedBy"]] == ["0001", "0002", "0003"]
     assert outcome["markerScan"]["counts"] == {"scanned": 3, "absent": 1, "unreadable": 0, "out-of-tree": 1,
                                                "truncated": 1, "skipped": 0}
+
+
+def test_the_marker_line_shortcut_visits_the_lines_a_full_split_would():
+    import random
+    import re
+    rng = random.Random(30)
+    pieces = ["// @adr 0001", "x", "@adr", "\n", "\r", "\r\n", " ", "# @adr 0002, 0003", "\ufeff", "@ad", "r"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        full = [(index, line) for index, line in enumerate(re.split("\r\n|[\r\n]", text)) if "@adr" in line]
+        assert list(M._marker_lines(text)) == full, repr(text)
