@@ -1000,6 +1000,7 @@ class Tally(object):
         self.records = 0  # the reference's recordCount at the end of each session, summed
         self.cli = {}  # type: Dict[str, List[int]]  # --cli: command -> [compared, identical]
         self.cli_diffs = {}  # type: Dict[str, List[Any]]  # --cli: difference class -> examples
+        self.cli_statuses = {}  # type: Dict[str, int]  # --cli: "command exit N" of the reference -> runs
 
     def merge(self, other: "Tally") -> None:
         for mine, theirs in ((self.fresh, other.fresh), (self.migrate_same, other.migrate_same)):
@@ -1019,6 +1020,8 @@ class Tally(object):
             mine_pair[1] += same
         for name, examples in other.cli_diffs.items():
             self.cli_diffs.setdefault(name, []).extend(examples)
+        for name, count in other.cli_statuses.items():
+            self.cli_statuses[name] = self.cli_statuses.get(name, 0) + count
         for name, examples in other.migrate_diffs.items():
             self.migrate_diffs.setdefault(name, []).extend(examples)
         for tool in TOOLS:
@@ -1638,12 +1641,17 @@ def run_cli_corpus(options: argparse.Namespace, index: int) -> Tally:
             write_corpus(root, files)
             try:
                 status, out, err = cli_run(command + args, root)
+                spellings = sorted({root.encode(), os.path.realpath(root).encode()}, key=len, reverse=True)
+                for spelling in spellings:  # Node names the absolute path in its error messages
+                    out, err = out.replace(spelling, b"{root}"), err.replace(spelling, b"{root}")
                 results.append((status, out, err, cli_tree(root)))
             finally:
                 if not options.keep:
                     shutil.rmtree(root, ignore_errors=True)
         entry = tally.cli.setdefault(args[0], [0, 0])
         entry[0] += 1
+        exercised = "%s exit %d" % (args[0], results[1][0])
+        tally.cli_statuses[exercised] = tally.cli_statuses.get(exercised, 0) + 1
         found = cli_difference(results[0], results[1])
         if found is None:
             entry[1] += 1
@@ -1673,6 +1681,8 @@ def cli_report(tally: Tally, options: argparse.Namespace) -> int:
         total[1] += same
         print("  %-8s %6d / %6d identical (%.2f %%)" % (name, same, compared, 100.0 * same / max(1, compared)))
     print("  %-8s %6d / %6d identical (%.2f %%)" % ("all", total[1], total[0], 100.0 * total[1] / max(1, total[0])))
+    print("coverage, the reference's exit statuses: %s" % ", ".join(
+        "%s: %d" % item for item in sorted(tally.cli_statuses.items())))
     print("difference classes: %d" % len(tally.cli_diffs))
     for name, examples in sorted(tally.cli_diffs.items(), key=lambda item: -len(item[1])):
         print("  [%d] %s" % (len(examples), name))
