@@ -6583,12 +6583,16 @@ exit status:
 # Every environment variable the program reads: name, what it stands for. The server's --help
 # lists them all (a new one belongs here).
 _ENVIRONMENT_HELP = (
-    (_ENV_CWD, "repository root, when --cwd is not given (server, call, doctor, config, hook)"),
-    (_ENV_DIR, "ADR folder, when --dir is not given (server, call, doctor, config, hook)"),
+    (_ENV_CWD, "repository root, when --cwd is not given (server, call, doctor, config, hook; the "
+               "folder lint, graph, new, explain, check and migrate run in)"),
+    (_ENV_DIR, "ADR folder, when --dir is not given (server, call, doctor, config, hook, lint, "
+               "graph, new, explain, check)"),
     (_ENV_FROM, "what --from gives (madr), when it is not given (server, call, doctor, config, "
                 "hook; migrate reads only its own --from)"),
     (_ENV_EXPOSE, "what --expose gives (resources, prompts), when it is not given (server, doctor, "
                   "config)"),
+    (_ENV_MARKERS, "1, true, yes or on: what --markers gives, when it is not given (server, call, "
+                   "doctor, config, hook; ADR 0020)"),
     ("CLAUDE_PROJECT_DIR", "hook: the root when neither --cwd, $%s nor the event names one "
                            "(GEMINI_PROJECT_DIR likewise)" % _ENV_CWD),
     ("SHIV_ROOT", "the .pyz: where it unpacks its libraries (default: $XDG_CACHE_HOME/adrkit-mcp, "
