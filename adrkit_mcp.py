@@ -7873,7 +7873,11 @@ class GitHubPullRequest(object):
         except (urllib.error.URLError, OSError) as error:
             raise PullRequestCheckError("%s: GitHub could not be reached at %s (%s)" % (
                 where, self.base, getattr(error, "reason", error))) from None
-        return (json.loads(text.decode("utf-8")) if text.strip() else None), headers
+        try:
+            return (json.loads(text.decode("utf-8")) if text.strip() else None), headers
+        except ValueError:
+            raise PullRequestCheckError("%s: GitHub's answer is not JSON: %r" % (
+                where, text[:80])) from None
 
     def pages(self, path: str) -> List[Any]:
         """Every item of a listing, 100 a page, following each `Link: <...>; rel="next"`."""
@@ -7882,7 +7886,10 @@ class GitHubPullRequest(object):
         while url and url not in seen:
             seen.add(url)
             page, headers = self.request("GET", url)
-            items.extend(page or [])
+            if not isinstance(page, list) or not all(isinstance(item, dict) for item in page):
+                raise PullRequestCheckError("GET %s: GitHub's answer is not a list of objects"
+                                            % url[len(self.base):])
+            items.extend(page)
             found = _PR_NEXT_LINK.search(headers.get("link", ""))
             url = found.group(1) if found else ""
         return items
@@ -7891,7 +7898,8 @@ class GitHubPullRequest(object):
         """("login", name), ("app-installation", "") when refused as an app is, else ("unknown", "")."""
         try:
             user, _ = self.request("GET", self.base + "/user")
-            return "login", str(user["login"])
+            login = user.get("login") if isinstance(user, dict) else None
+            return ("login", login) if isinstance(login, str) and login else ("unknown", "")
         except PullRequestCheckError as error:
             if _PR_REFUSED_APP.search(str(error)):
                 return "app-installation", ""
@@ -7970,8 +7978,9 @@ def _pr_log(kind: str, message: str) -> None:
     if kind:
         message = "::%s::%s" % (kind, message.replace("%", "%25").replace("\r", "%0D")
                                 .replace("\n", "%0A"))
-    sys.stdout.write(message + "\n")
-    sys.stdout.flush()
+    sys.stdout.flush()  # UTF-8 whatever the console's code page (the comment holds ⚠️ and —)
+    sys.stdout.buffer.write(JS.utf8(message + "\n"))
+    sys.stdout.buffer.flush()
 
 
 def _pr_append(variable: str, text: str) -> None:
@@ -8039,8 +8048,11 @@ def _pr_changed(files: List[Dict[str, Any]]) -> List[str]:
     """extractChanges: each file's path and, for a rename, its previous path; sorted, once each."""
     paths = set()
     for entry in files:
+        if not isinstance(entry.get("filename"), str):
+            raise PullRequestCheckError("GitHub listed a changed file without a filename: %r"
+                                        % (entry,))
         paths.add(entry["filename"])
-        if entry.get("previous_filename"):
+        if isinstance(entry.get("previous_filename"), str) and entry["previous_filename"]:
             paths.add(entry["previous_filename"])
     return sorted(paths, key=utf16_key)
 
