@@ -21,6 +21,7 @@ The product, in the order a request flows through it:
   7. Reader      one file -> a Record or findings: fence, YAML, the typed schema
   8. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
   9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`, `hook`
+                 and `pr-check`, the pull-request gate (ADR 0021, the only network code)
 
 The compatibility engines below it, each entered only through its one door:
 
