@@ -19,8 +19,10 @@ The product, in the order a request flows through it:
                  with --expose, resources, prompts and completions (ADR 0015)
   6. Projection  the corpus as one call sees it: roots, listing, stat-validated reuse
   7. Reader      one file -> a Record or findings: fence, YAML, the typed schema
+                 and a source file's `@adr` markers, read from its header window only
   8. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
-  9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`, `hook`
+  9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`, `hook`;
+                 the reference CLI's `lint`, `graph`, `new` (read as Node's parseArgs reads them)
                  and `pr-check`, the pull-request gate (ADR 0021, the only network code)
 
 The compatibility engines below it, each entered only through its one door:
@@ -168,6 +170,7 @@ _ENV_CWD = "ADRKIT_MCP_CWD"
 _ENV_DIR = "ADRKIT_MCP_DIR"
 _ENV_EXPOSE = "ADRKIT_MCP_EXPOSE"
 _ENV_FROM = "ADRKIT_MCP_FROM"
+_ENV_MARKERS = "ADRKIT_MCP_MARKERS"
 
 
 class _Absent(object):
@@ -1296,9 +1299,10 @@ def _check_expose(expose: Iterable[str]) -> Tuple[str, ...]:
 class _Server(object):
     """The state behind a handle from create_server."""
 
-    def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms, expose=(), source=None):
+    def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms, expose=(), source=None, markers=False):
         self.cwd, self.adr_dir = cwd, adr_dir  # None: the working directory, docs/adr
         self.source = source
+        self.markers = markers
         self.stdin, self.stdout = stdin, stdout
         self.request_timeout_ms = request_timeout_ms
         self.expose = expose
@@ -1316,7 +1320,7 @@ class _Server(object):
         try:
             config = CorpusConfig(root=os.getcwd() if self.cwd is None else self.cwd,
                                   adr_dir=DEFAULT_ADR_DIR if self.adr_dir is None else self.adr_dir,
-                                  source=self.source)
+                                  source=self.source, markers=self.markers)
             problem = check_roots(config)
             if problem is not None:
                 raise _UnusableConfigError(problem[0], problem[1])
@@ -1397,7 +1401,7 @@ def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: A
                   stdout: Any = None,
                   request_timeout_ms: int = _DEFAULT_REQUEST_TIMEOUT_MS,
                   expose: Iterable[str] = (),
-                  source: Optional[str] = None) -> "_ServerHandle":
+                  source: Optional[str] = None, markers: bool = False) -> "_ServerHandle":
     """Create an adrkit-mcp stdio server for one repository; touches no file.
 
     cwd      repository root, a Git worktree (default: the working directory
@@ -1418,13 +1422,16 @@ def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: A
     source   None: the folder holds adrkit records; "madr": read it as
              `adrkit-mcp migrate --from madr` would leave it, writing nothing
              (ADR 0017).
+    markers  True: get_decision_context and the context prompts also name the
+             decisions a file declares in an `@adr` marker of its first 8,192
+             bytes (`declaredBy`); off by default (ADR 0020).
 
     Returns a handle with exactly start() and close().
     """
     if source is not None and source not in SOURCE_FORMATS:
         raise ValueError("source must be None or one of %s" % ", ".join(SOURCE_FORMATS))
     return _ServerHandle(_Server(cwd, dir, stdin, stdout, _check_timeout(request_timeout_ms),
-                                 _check_expose(expose), source))
+                                 _check_expose(expose), source, bool(markers)))
 
 
 # ---------------------------------------------------------------------------
@@ -1475,7 +1482,7 @@ def _ignore_late_signals(handled: Iterable[int]) -> None:
 
 
 def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: int,
-               expose: Iterable[str] = (), source: Optional[str] = None) -> int:
+               expose: Iterable[str] = (), source: Optional[str] = None, markers: bool = False) -> int:
     """Serve stdio until stdin closes or SIGTERM/SIGINT; the server command's exit status.
 
     None for cwd or adr_dir means the default (the working directory, docs/adr); `expose` is
@@ -1484,16 +1491,16 @@ def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: i
     during the exit must not turn status 0 into a kill.
     """
     try:
-        return _serve(cwd, adr_dir, request_timeout_ms, expose, source)
+        return _serve(cwd, adr_dir, request_timeout_ms, expose, source, markers)
     except _SignalShutdown:
         # SIGTERM/SIGINT is how clients escalate after closing stdin: a
         # normal, quiet end, even when it lands in the middle of cleaning up.
         return 0
 
 
-def _serve(cwd, adr_dir, request_timeout_ms, expose, source):
+def _serve(cwd, adr_dir, request_timeout_ms, expose, source, markers=False):
     server = create_server(cwd=cwd, dir=adr_dir, request_timeout_ms=request_timeout_ms, expose=expose,
-                           source=source)
+                           source=source, markers=markers)
     # Frames go to fd 1 directly; anything print()ed by accident lands on
     # stderr instead of corrupting the protocol stream.
     real_stdout = sys.stdout
@@ -1551,6 +1558,19 @@ LIMITS: Dict[str, Any] = {  # (min, max) pairs; cursor and text are single caps
     "text": 512,                      # summary line cap, in UTF-16 code units
 }
 
+# Source markers (`@adr <id>` in a comment near a file's top; the reference's ADR-0021). A file's
+# header is its first MARKER_WINDOW_BYTES, cut back to the last complete line; one scan reads at
+# most one byte more (to see that the file goes on). `check` scans at most MARKER_SCAN_FILE_CAP
+# distinct paths (the first in code-unit order) and lists the others as skipped.
+MARKER_WINDOW_BYTES = 8192
+MARKER_SCAN_FILE_CAP = 3000
+MARKER_STATES = ("scanned", "absent", "unreadable", "out-of-tree")
+# With --markers, get_decision_context's validated arguments carry the root to scan under this
+# key (never a client's: the validator keeps only the schema's fields).
+MARKERS_ARGUMENT = "_markersRoot"
+MARKERS_ENV_VALUES = {"": False, "0": False, "false": False, "no": False, "off": False,
+                      "1": True, "true": True, "yes": True, "on": True}
+
 STATUSES = ("draft", "proposed", "accepted", "rejected", "superseded", "deprecated")
 SCOPES = ("component", "domain", "org")
 
@@ -1607,6 +1627,40 @@ FINDING_MESSAGES = {
     "superseded-target-ambiguous":
         'supersededBy target "{ref}" resolves to {count} local records; '
         'see get_decision("{ref}") for the full candidate list',
+    "dangling-marker": 'Source marker "@adr {ref}" in {path}:{line} does not resolve to a record in the corpus',
+    "marker-unresolvable": 'Source marker "@adr {ref}" in {path}:{line} names another decision log '
+                           'and is inert against this corpus',
+    "marker-scan-capped": "Marker scan reached the {limit}-file cap and skipped {shown}{more}",
+}
+
+# `explain` and `check` (the reference CLI's runExplain and renderHumanCheck), to the letter.
+EXPLAIN_TEXTS = {
+    "none": "No decision governs {path}.",
+    "none-accepted": "No accepted decision governs {path}.",
+    "governing": "Decisions governing {path}:",
+    "proposals": "Active proposals (not yet binding):",
+    "history": "Historical records (not binding):",
+    "successor": " (superseded by {ref})",
+    "note-absent": "Note: {path} is not a file in this working tree; no @adr markers were scanned.",
+    "note-unreadable": "Note: {path} could not be read; no @adr markers were scanned.",
+    "note-out-of-tree": "Note: {path} is not a repo-relative path inside this working tree; "
+                        "no @adr markers were scanned.",
+    "note-truncated": "Note: only the first {scanned} of {size} bytes of {path} were scanned for @adr markers.",
+}
+CHECK_TEXTS = {
+    "none": "No decisions govern the changed files.",
+    "none-accepted": "No accepted decisions govern the changed files.",
+    "governing": "Decisions governing this change:",
+    "proposals": "Active proposals touching this change (not yet binding):",
+    "history": "Historical records that once covered this change (not binding):",
+    "scan": "marker scan: {scanned} scanned, {absent} absent, {unreadable} unreadable, {out_of_tree} out-of-tree, "
+            "{truncated} truncated, {skipped} skipped",
+    "unavailable": "marker scan unavailable for: ",
+    "truncated": "marker scan truncated (bytes scanned of total): ",
+    "more-lists": ", and %d more (see --json for the complete lists)",
+    "more-list": ", and %d more (see --json for the complete list)",
+    "count": "checked: {governing} governing, {proposals} active proposals, {history} historical, "
+             "{records} changed records, {errors} changed-record errors",
 }
 
 # The importer (`migrate --from madr`, `--from madr`): the reference's sentences, to the letter.
@@ -1668,6 +1722,8 @@ NODE_USAGE_MESSAGES = (
     (r"unrecognized arguments: ", MIGRATE_MESSAGES["positional"]),
     (r"argument (--[\w-]+): ignored explicit argument ", "Option '{0}' does not take an argument"),
 )
+# What Node's readFile says of a folder it opened (the read fails, and names no path).
+NODE_READ_DIRECTORY = "EISDIR: illegal operation on a directory, read"
 # How Node (libuv) words the errors a file operation meets, by errno name.
 NODE_ERROR_TEXTS = {
     "EACCES": "permission denied", "EPERM": "operation not permitted",
@@ -1678,6 +1734,195 @@ NODE_ERROR_TEXTS = {
     "EBUSY": "resource busy or locked", "EEXIST": "file already exists",
     "ENAMETOOLONG": "name too long", "EINVAL": "invalid argument", "ETXTBSY": "text file is busy",
 }
+
+# The reference CLI's other commands (`lint`, `graph`, `new`, `explain`, `check`; @adrkit/cli
+# 0.8.0, packages/cli/src/index.ts). Each one's help, printed by `adrkit-mcp <command> --help`, is
+# the reference's COMMAND_USAGE with two changes (ADR 0019): the usage line names this program, and
+# one option line says what --cwd does. Usage errors and messages are the reference's sentences,
+# `adr` and all, as migrate's are.
+_CWD_HELP = "Run in <path>, as cd <path> && adr {command} would (default: $ADRKIT_MCP_CWD, else .)"
+CLI_HELP = {
+    "lint": """Usage: adrkit-mcp lint [paths...] [options]
+
+Validate the ADR corpus. With no paths, every discoverable record under --dir is checked.
+
+Options:
+  --dir <path>    ADR corpus directory (default: docs/adr)
+  --cwd <path>    %s
+  --json          Emit { checked, findings } as JSON
+  --help          Show this help and exit
+
+Exit codes: 0 = no error findings; 1 = one or more error findings;
+2 = usage error (invalid invocation or unreachable corpus directory).
+""" % _CWD_HELP.format(command="lint"),
+    "new": """Usage: adrkit-mcp new <title> [options]
+
+Scaffold a new ADR record.
+
+Options:
+  --status <status>   Initial status (default: draft)
+  --dir <path>        ADR corpus directory (default: docs/adr)
+  --cwd <path>        %s
+  --json              Emit { id, path } as JSON
+  --help              Show this help and exit
+
+Exit codes: 0 = created; 1 = refused to overwrite an existing file; 2 = usage error.
+""" % _CWD_HELP.format(command="new"),
+    "graph": """Usage: adrkit-mcp graph [options]
+
+Render the decision graph (supersedes, relatesTo, conflictsWith) for the corpus.
+
+Options:
+  --dir <path>            ADR corpus directory (default: docs/adr)
+  --cwd <path>            %s
+  --format dot|json       Output format (default: dot)
+  --help                  Show this help and exit
+
+Exit codes: 0 = rendered; 2 = usage error (invalid invocation or unreachable corpus directory).
+""" % _CWD_HELP.format(command="graph"),
+    "explain": """Usage: adrkit-mcp explain <path> [options]
+
+Report which decisions govern one repo-relative path, and why.
+
+A decision reaches a path in two directions. The record declares an "affects" pattern
+that matches it ("via path: src/**"), or the file itself declares the record in a
+comment ("declared by src/sync.ts:3 (@adr 0012)"). If <path> exists, at most its first
+8192 bytes are scanned for dedicated "@adr <id>" comment lines -- the scan stops at the
+last complete line inside that bound, and --json reports the extent it reached. A marker
+naming a record the corpus does not have is reported as a dangling-marker warning.
+
+Options:
+  --dir <path>    ADR corpus directory (default: docs/adr)
+  --cwd <path>    %s
+  --json          Emit { path, governedBy, governing, activeProposals, history,
+                  markers, findings }. Pattern matches carry "firedMatchers";
+                  file declarations carry "declaredBy".
+  --help          Show this help and exit
+
+Exit codes: 0 = explained; 1 = corpus has error findings;
+2 = usage error (invalid invocation or unreachable corpus directory).
+""" % _CWD_HELP.format(command="explain"),
+    "check": """Usage: adrkit-mcp check <files...> [options]
+
+Report the decisions governing a set of changed files, and validate any changed records.
+
+Options:
+  --dir <path>    ADR corpus directory (default: docs/adr)
+  --cwd <path>    %s
+  --json          Emit the CheckOutcome as JSON
+  --help          Show this help and exit
+
+Exit codes: 0 = ok; 1 = a changed record has an error finding;
+2 = usage error (invalid invocation or unreachable corpus directory).
+""" % _CWD_HELP.format(command="check"),
+}
+# The sentences of their usage errors and refusals (runGraph, runNew, runExplain, createAdr's
+# ScaffoldError), and the corpus folder's (corpusDirectoryUsageError), to the letter.
+CLI_MESSAGES = {
+    "graph-positional": "adr graph does not accept positional arguments",
+    "graph-format": "adr graph --format must be dot or json",
+    "new-title-missing": "adr new requires a title",
+    "explain-path": "adr explain requires exactly one path",
+    "dir-not-found": MIGRATE_MESSAGES["dir-not-found"],
+    "dir-not-readable": MIGRATE_MESSAGES["dir-not-readable"],
+    "title-ascii": "Title must contain at least one ASCII letter or digit",
+    "status-invalid": 'Invalid status "{status}"',
+    "status-needs-fields": 'adr new cannot scaffold status "{status}" without additional required fields',
+    "title-length": "Title must be between 3 and 120 characters",
+    "title-lines": "Title must fit on a single line",
+    "exists": "Refusing to overwrite existing ADR file {path}",
+    # Ours: --cwd must name a folder; the reference has no --cwd.
+    "cwd-unusable": "adrkit-mcp {command}: --cwd {cwd} is not a folder to run in",
+    "cwd-empty": "Option '--cwd' needs a non-empty value",
+}
+# lint's summary line, and the human lines of its findings (renderHumanLint: grouped by path).
+LINT_SUMMARY = "checked {checked} records, {errors} errors, {warnings} warnings\n"
+LINT_CORPUS_GROUP = "(corpus)"
+CORPUS_SKIPPED_MESSAGES = {
+    "nested": "Markdown file is in a subdirectory of the corpus, and discovery reads only the top level "
+              "of the corpus directory; move it to the corpus root as <id>-<slug>.md for it to be linted "
+              "and enforced",
+    "filename": "Markdown file in the corpus directory is not a discoverable ADR record and was skipped; "
+                "rename it to <id>-<slug>.md (four or more leading digits) for it to be linted and enforced",
+}
+CORPUS_SKIP_MAX_DEPTH = 8  # how deep lint looks for Markdown that discovery skips
+# The record `new` writes (renderAdrRecord): its frontmatter, then the reference's template body.
+NEW_RECORD_TEXT = """---
+schemaVersion: %(schema)s
+id: "%(id)s"
+title: %(title_json)s
+status: %(status)s
+date: %(date)s
+deciders: []
+tags: []
+scope: component
+reversibility: unknown
+blastRadius: component
+relatesTo: []
+affects: []
+provenance:
+  authoredBy: human
+---
+
+# ADR-%(id)s: %(title)s
+
+## Context
+
+What forces are at play? What makes this a decision rather than a preference?
+Why now \u2014 what changed?
+
+State the problem, not the solution. If this section is a restatement of the
+option you already picked, the record scores 2 at best on D1.
+
+## Decision
+
+What we are doing, in the active voice. "We will\u2026"
+
+## Options considered
+
+At least two genuine alternatives, including doing nothing. An option no
+competent engineer would choose is a straw man and scores zero.
+
+### Option A: <chosen>
+
+| Dimension | Assessment |
+|---|---|
+| | |
+
+### Option B: <alternative>
+
+**Pros:**
+**Cons:**
+
+### Option C: Do nothing
+
+## Trade-offs
+
+What the chosen option costs. State the downsides as plainly as the benefits \u2014
+a decision whose chosen option has no listed downsides is not a decision.
+
+## Consequences
+
+- Easier:
+- Harder:
+- **How we would know this was wrong:** a metric, a threshold, an exit
+  condition, or a review date. This is the field that most separates records
+  that stay alive from records that rot.
+- Revisit if:
+
+## Action items
+
+1. [ ]
+"""
+
+def _node_error(error: OSError, syscall: str, path: str, destination: Optional[str] = None) -> str:
+    """An OSError as Node words it: `EACCES: permission denied, open '/path'`, or for a rename
+    `..., rename '/a' -> '/b'`."""
+    code = errno.errorcode.get(error.errno or 0, "UNKNOWN")
+    text = NODE_ERROR_TEXTS.get(code, (error.strerror or "unknown error").lower())
+    target = "" if destination is None else " -> '%s'" % destination
+    return "%s: %s, %s '%s'%s" % (code, text, syscall, path, target)
+
 
 # What doctor says of a folder whose Markdown reads as MADR or Nygard but not as adrkit records.
 DOCTOR_MADR_HINT = (
@@ -2140,6 +2385,7 @@ EXPOSE_TEXTS = {
     "ref-federated": "{ref} in another decision log",
     "line": '- ADR {id} "{title}" ({status}, {path}){detail}',
     "matched-by": "; matched by {matchers}",
+    "declared-by": "; declared by {places}",
     "replaced-by": "; replaced by {replacement}",
     "group-binding": "Binding (accepted): follow these, or say plainly in the plan that you depart "
                      "from one, and why.",
@@ -2343,6 +2589,8 @@ def call_tool(config: CorpusConfig, name: str, arguments: Optional[Dict[str, Any
     if problems:
         return {"content": [{"type": "text", "text": "Invalid arguments for tool %s: %s" % (
             name, "; ".join(problems))}], "isError": True}
+    if config.markers and name == "get_decision_context":
+        args[MARKERS_ARGUMENT] = config.root
     try:
         projection = load_projection(config, should_stop)
     except CorpusUnavailable as error:
@@ -2723,24 +2971,35 @@ def tool_get_decision(projection: Projection, args: Dict[str, Any],
 CONTEXT_BUCKETS = {"accepted": "governing", "draft": "activeProposals", "proposed": "activeProposals"}
 
 
-def context_entries(projection: Projection, files: List[str],
-                    should_stop: ShouldStop) -> Tuple[List[Dict[str, Any]], List[Finding]]:
+def context_entries(projection: Projection, files: List[str], should_stop: ShouldStop,
+                    markers_root: Optional[str] = None) -> Tuple[List[Dict[str, Any]], List[Finding]]:
     """(entries, derived findings) of get_decision_context: every record whose affects fire on
-    `files`, in record order, with its firedMatchers and relations."""
+    `files`, in record order, with its firedMatchers and relations.
+
+    With `markers_root` (--markers, ADR 0020) also every record a file declares in an `@adr`
+    marker of its header window, with `declaredBy` after its firedMatchers (empty when only the
+    marker reaches it), and the markers that name no record here as findings."""
     # "Any path matches" does not depend on repeats: match each distinct path once, first
     # occurrence first (the order decides which path a throwing pattern meets first).
     candidates = list(dict.fromkeys(normalize_candidate_path(path) for path in files))
     entries: List[Dict[str, Any]] = []
     derived: List[Finding] = []
+    declared: Dict[str, List[Dict[str, Any]]] = {}
+    if markers_root is not None:
+        scans = read_source_markers_batch(markers_root, files).scans
+        matches, derived = resolve_markers(projection.records, [m for scan in scans for m in scan.markers])
+        declared = dict(matches)
     verdicts: Dict[str, Tuple[bool, Optional[str]]] = {}
     for record in projection.records:
         if should_stop():
             raise CallCancelled()
         fired, findings = resolve_record_affects(record, candidates, should_stop, verdicts)
         derived.extend(findings)
-        if fired:
+        if fired or record.id in declared:
             entry = record.summary()
             entry["firedMatchers"] = fired
+            if record.id in declared:
+                entry["declaredBy"] = declared[record.id]
             entry["relations"] = record.relations()
             entries.append(entry)
     return entries, derived
@@ -2750,7 +3009,7 @@ def tool_get_decision_context(projection: Projection, args: Dict[str, Any],
                               should_stop: ShouldStop) -> ToolAnswer:
     files = args["files"]
     canonical_files = _sorted_unique(files)
-    entries, derived = context_entries(projection, files, should_stop)
+    entries, derived = context_entries(projection, files, should_stop, args.get(MARKERS_ARGUMENT))
     fp = projection.fingerprint
     try:
         items, cursor = paginate(entries, args["cursor"], args["limit"], "context.results", fp,
@@ -2914,8 +3173,223 @@ def resolve_record_affects(record: "Record", candidates: List[str], should_stop:
                 fired[(matcher["type"], matcher["pattern"])] = True
     if suppressed or not fired:
         return [], findings
-    ordered = sorted(fired, key=lambda pair: (utf16_key(pair[0]), utf16_key(pair[1])))
+    # The reference sorts them with localeCompare (type, then pattern); a stable sort keeps
+    # first-seen order where localeCompare says 0 (canonically equivalent patterns).
+    ordered = list(fired) if len(fired) == 1 else sorted(
+        fired, key=lambda pair: (LocaleCollation.key(pair[0]), LocaleCollation.key(pair[1])))
     return [{"type": kind, "pattern": pattern} for kind, pattern in ordered], findings
+
+
+# --- The reference CLI's explain and check: governing decisions, markers, the CheckOutcome ------
+#
+# packages/core/src/{check,markers/resolve.ts} and the CLI's runExplain/runCheck, as pure
+# functions of (the lint of the corpus, the paths, the marker scans): resolveAffects (the same
+# matcher as get_decision_context, records then in localeCompare order of id),
+# toGoverningDecisions, resolveSourceMarkers, mergeSourceDeclarations, bucketDecisions and
+# checkChanges. Every dict is built in the reference's key order: JSON.stringify keeps it.
+
+_RECORD_BASENAME = re.compile("[0-9]{4,}-[^\n\r\u2028\u2029]+\\.md\\Z")
+
+
+Fired = List[Tuple[str, List[Dict[str, str]]]]      # (record id, its firedMatchers), per match
+Declared = List[Tuple[str, List[Dict[str, Any]]]]    # (record id, its declaredBy), per match
+
+
+def _cli_affects(records: Sequence[Record], changed_files: Sequence[str]) -> Tuple[Fired, List[Finding]]:
+    """resolveAffects: (id, firedMatchers) of every record whose affects fire, in localeCompare
+    order of id (stable), and the findings of every matcher, sorted."""
+    candidates = list(dict.fromkeys(normalize_candidate_path(path) for path in changed_files))
+    matches: Fired = []
+    findings: List[Finding] = []
+    verdicts: Dict[str, Tuple[bool, Optional[str]]] = {}
+    for record in records:
+        fired, found = resolve_record_affects(record, candidates, verdicts=verdicts)
+        findings.extend(found)
+        if fired:
+            matches.append((record.id, fired))
+    matches.sort(key=lambda match: LocaleCollation.key(match[0]))
+    return matches, sort_findings(findings)
+
+
+def _governing_decisions(records: Sequence[Record], matches: Fired) -> List[Dict[str, Any]]:
+    """toGoverningDecisions: status, title and successor from the last record of each id."""
+    by_id = {record.id: record for record in records}
+    decisions = []
+    for record_id, fired in matches:
+        found = by_id.get(record_id)
+        frontmatter = found.frontmatter if found is not None else {}
+        status = frontmatter.get("status", "draft")
+        decision = {"recordId": record_id, "title": frontmatter.get("title", ""), "status": status,
+                    "bucket": CONTEXT_BUCKETS.get(status, "history")}
+        if frontmatter.get("supersededBy"):
+            decision["supersededBy"] = frontmatter["supersededBy"]
+        decision["firedMatchers"] = fired
+        decisions.append(decision)
+    return decisions
+
+
+def _marker_finding(key: str, severity: str, marker: Dict[str, Any]) -> Finding:
+    message = FINDING_MESSAGES[key].format(ref=marker["ref"], path=marker["path"], line=marker["line"])
+    return {"rule": key, "severity": severity, "message": message, "path": marker["path"], "field": "marker",
+            "pattern": marker["ref"]}
+
+
+def resolve_markers(records: Sequence[Record], markers: Iterable[Dict[str, Any]]) -> Tuple[Declared, List[Finding]]:
+    """resolveSourceMarkers: (id, declaredBy) per record the markers name, in code-unit order of
+    id, and the findings of the markers that name no record here (dangling, or another log)."""
+    ids = set(record.id for record in records)
+    by_record: Dict[str, List[Dict[str, Any]]] = {}
+    findings: List[Finding] = []
+    seen = set()
+    for marker in markers:
+        key = (marker["path"], marker["line"], marker["ref"])
+        if key in seen:
+            continue
+        seen.add(key)
+        if marker.get("log"):
+            findings.append(_marker_finding("marker-unresolvable", "info", marker))
+        elif marker["id"] not in ids:
+            findings.append(_marker_finding("dangling-marker", "warn", marker))
+        else:
+            by_record.setdefault(marker["id"], []).append(
+                {"path": marker["path"], "line": marker["line"], "ref": marker["ref"]})
+    matches = [(record_id, sorted(declared, key=lambda d: (utf16_key(d["path"]), d["line"], utf16_key(d["ref"]))))
+               for record_id, declared in by_record.items()]
+    matches.sort(key=lambda match: utf16_key(match[0]))
+    return matches, sort_findings(findings)
+
+
+def merge_declarations(decisions: List[Dict[str, Any]], records: Sequence[Record],
+                       marker_matches: Declared) -> List[Dict[str, Any]]:
+    """mergeSourceDeclarations: `declaredBy` onto the decisions the markers name (after
+    firedMatchers), marker-only decisions added with no firedMatchers; code-unit order of id
+    then, or the decisions untouched when no marker matched."""
+    if not marker_matches:
+        return list(decisions)
+    pending = dict(marker_matches)
+    merged = []
+    for decision in decisions:
+        declared = pending.pop(decision["recordId"], None)
+        merged.append(decision if declared is None else dict(decision, declaredBy=declared))
+    marker_only = [dict(decision, declaredBy=pending[decision["recordId"]])
+                   for decision in _governing_decisions(records, [(record_id, []) for record_id in pending])]
+    return sorted(merged + marker_only, key=lambda decision: utf16_key(decision["recordId"]))
+
+
+def bucket_decisions(decisions: Sequence[Dict[str, Any]]) -> Dict[str, List[Dict[str, Any]]]:
+    """bucketDecisions: governing, activeProposals, history, each in the input's order."""
+    buckets: Dict[str, List[Dict[str, Any]]] = {"governing": [], "activeProposals": [], "history": []}
+    for decision in decisions:
+        buckets[decision["bucket"]].append(decision)
+    return buckets
+
+
+def marker_scan_json(scan: MarkerScan) -> Dict[str, Any]:
+    """The `markers` block of `explain --json`: the state, the window, the measured extent
+    (only when the file was scanned) and the refs it declares."""
+    shown: Dict[str, Any] = {"state": scan.state, "windowBytes": MARKER_WINDOW_BYTES}
+    if scan.scanned_bytes is not None:
+        shown["scannedBytes"] = scan.scanned_bytes
+    if scan.file_bytes is not None:
+        shown["fileBytes"] = scan.file_bytes
+    shown["truncated"] = scan.truncated
+    shown["declared"] = [{"ref": marker["ref"], "line": marker["line"]} for marker in scan.markers]
+    return shown
+
+
+def explain_outcome_of(records: Sequence[Record], corpus_findings: Sequence[Finding], path: str,
+                       scan: MarkerScan) -> Dict[str, Any]:
+    """What `explain <path> --json` prints: with an error in the corpus, no decisions and the
+    corpus's findings; otherwise the decisions reaching `path` both ways and their findings."""
+    markers = marker_scan_json(scan)
+    if any(finding["severity"] == "error" for finding in corpus_findings):
+        return {"path": path, "governedBy": [], "governing": [], "activeProposals": [], "history": [],
+                "markers": markers, "findings": sort_findings(corpus_findings)}
+    matches, findings = _cli_affects(records, [path])
+    declared, marker_findings = resolve_markers(records, scan.markers)
+    governed = merge_declarations(_governing_decisions(records, matches), records, declared)
+    outcome: Dict[str, Any] = {"path": path, "governedBy": governed}
+    outcome.update(bucket_decisions(governed))
+    outcome["markers"] = markers
+    outcome["findings"] = sort_findings(findings + marker_findings)
+    return outcome
+
+
+def _marker_scan_report(batch: MarkerBatch) -> Dict[str, Any]:
+    """checkChanges' markerScan: the counts, then each state's paths in code-unit order."""
+    lists: Dict[str, List[str]] = {"absent": [], "unreadable": [], "out-of-tree": [], "truncated": []}
+    for scan in batch.scans:
+        if scan.state in lists:
+            lists[scan.state].append(scan.path)
+        if scan.truncated:
+            lists["truncated"].append(scan.path)
+    counts = {"scanned": sum(1 for scan in batch.scans if scan.state == "scanned")}
+    counts.update((name, len(paths)) for name, paths in lists.items())
+    counts["skipped"] = len(batch.skipped)
+    return {"totalCandidates": batch.total, "limit": batch.limit, "counts": counts,
+            "absentPaths": sorted(lists["absent"], key=utf16_key),
+            "unreadablePaths": sorted(lists["unreadable"], key=utf16_key),
+            "outOfTreePaths": sorted(lists["out-of-tree"], key=utf16_key),
+            "truncatedPaths": sorted(lists["truncated"], key=utf16_key),
+            "skippedPaths": sorted(batch.skipped, key=utf16_key)}
+
+
+def _capped_finding(report: Dict[str, Any]) -> List[Finding]:
+    skipped = report["skippedPaths"]
+    if not skipped:
+        return []
+    more = len(skipped) - 10
+    message = FINDING_MESSAGES["marker-scan-capped"].format(
+        limit=report["limit"], shown=", ".join(skipped[:10]),
+        more=", and %d more (see markerScan.skippedPaths)" % more if more > 0 else "")
+    return [{"rule": "marker-scan-capped", "severity": "warn", "message": message, "field": "marker"}]
+
+
+def _check_dir(adr_dir: str) -> str:
+    """normalizeDir: '/' separators, no trailing '/', and '' for a corpus at the root."""
+    stripped = adr_dir.replace("\\", "/").rstrip("/")
+    return "" if stripped == "." else stripped
+
+
+def _is_record_path(path: str, adr_dir: str) -> bool:
+    """A changed file that is a record of the corpus, by name alone (flat folder, NNNN-*.md)."""
+    prefix = adr_dir + "/" if adr_dir else ""
+    rest = path[len(prefix):]
+    return (path.startswith(prefix) and rest != "" and "/" not in rest and rest != "0000-template.md"
+            and _RECORD_BASENAME.match(rest) is not None)
+
+
+def check_outcome(root: str, adr_dir: str, files: Sequence[str]) -> Dict[str, Any]:
+    """The CheckOutcome `adrkit-mcp check --cwd ROOT --dir ADR_DIR FILES... --json` prints, as a
+    dict (the reference's checkChanges after lintCorpus and readSourceMarkersBatch, run in `root`).
+    OSError when the ADR folder cannot be listed (the command words it as the reference does)."""
+    corpus = cli_lint_corpus(root, adr_dir)
+    return check_outcome_of(corpus.records, corpus.findings, files, adr_dir, read_source_markers_batch(root, files))
+
+
+def check_outcome_of(records: Sequence[Record], lint_findings: Sequence[Finding], changed_files: Sequence[str],
+                     adr_dir: str, batch: Optional[MarkerBatch] = None) -> Dict[str, Any]:
+    """checkChanges: the CheckOutcome `check --json` prints, from the lint of the corpus (records
+    in code-unit order of id, findings), the changed files and, when given, their marker scans."""
+    adr_dir = _check_dir(adr_dir)
+    changed = sorted(set(path.replace("\\", "/") for path in changed_files), key=utf16_key)
+    changed_records = [path for path in changed if _is_record_path(path, adr_dir)]
+    matches, findings = _cli_affects(records, changed)
+    declared, marker_findings = resolve_markers(
+        records, [marker for scan in batch.scans for marker in scan.markers] if batch else [])
+    governed = merge_declarations(_governing_decisions(records, matches), records, declared)
+    changed_set = set(changed_records)
+    record_findings = [finding for finding in lint_findings if finding.get("path") in changed_set]
+    report = _marker_scan_report(batch) if batch is not None else None
+    capped = _capped_finding(report) if report is not None else []
+    outcome: Dict[str, Any] = {"changedFiles": changed, "governedBy": governed}
+    outcome.update(bucket_decisions(governed))
+    outcome["changedRecords"] = changed_records
+    outcome["findings"] = sort_findings(findings + marker_findings + capped + record_findings)
+    if report is not None:
+        outcome["markerScan"] = report
+    outcome["ok"] = not any(finding["severity"] == "error" for finding in record_findings)
+    return outcome
 
 
 # ---------------------------------------------------------------------------
@@ -2976,6 +3450,8 @@ def serve_exposed(config: CorpusConfig, method: str, params: Dict[str, Any], rev
     if method == "resources/read":
         return read_resource(projection, request["uri"], config.adr_dir)
     if method == "prompts/get":
+        if config.markers:
+            request = dict(request, **{MARKERS_ARGUMENT: config.root})
         return render_prompt(projection, request, config.adr_dir, should_stop)
     return complete_argument(projection, request)
 
@@ -3320,7 +3796,10 @@ def _findings_lines(findings):
 def _entry_line(entry, by_id):
     """One decision of get_decision_context's answer, as a line of a prompt."""
     matchers = ", ".join("%s %s" % (fired["type"], fired["pattern"]) for fired in entry["firedMatchers"])
-    detail = EXPOSE_TEXTS["matched-by"].format(matchers=matchers)
+    detail = EXPOSE_TEXTS["matched-by"].format(matchers=matchers) if matchers else ""
+    if "declaredBy" in entry:  # --markers (ADR 0020)
+        detail += EXPOSE_TEXTS["declared-by"].format(places=", ".join(
+            "%s:%d (@adr %s)" % (place["path"], place["line"], place["ref"]) for place in entry["declaredBy"]))
     if entry["status"] == "superseded" and entry["relations"]["supersededBy"]:
         detail += EXPOSE_TEXTS["replaced-by"].format(
             replacement=ref_phrase(entry["relations"]["supersededBy"], by_id))
@@ -3343,7 +3822,7 @@ def _group_lines(groups, kept, by_id):
 def _context_prompt(projection, request, adr_dir, should_stop):
     """adr-context and adr-check: get_decision_context's answer for the files, grouped, embedded."""
     files, check = request["files"], request["name"] == "adr-check"
-    entries, derived = context_entries(projection, files, should_stop)
+    entries, derived = context_entries(projection, files, should_stop, request.get(MARKERS_ARGUMENT))
     group_of = {status: group for group, statuses in PROMPT_GROUPS.items() for status in statuses}
     groups = {group: [entry for entry in entries if group_of[entry["status"]] == group]
               for group in PROMPT_GROUPS}
@@ -3913,12 +4392,16 @@ class CorpusConfig(object):
     servers in one process never share or evict each other's parses.
     """
 
-    __slots__ = ("root", "adr_dir", "expected_root", "cache", "source")
+    __slots__ = ("root", "adr_dir", "expected_root", "cache", "source", "markers")
 
     def __init__(self, root: str, adr_dir: str = DEFAULT_ADR_DIR,
-                 expected_root: Optional[str] = None, source: Optional[str] = None) -> None:
+                 expected_root: Optional[str] = None, source: Optional[str] = None,
+                 markers: bool = False) -> None:
         self.root = root
         self.adr_dir = adr_dir
+        # True (--markers, ADR 0020): get_decision_context and its prompts also read the files'
+        # `@adr` markers, at most their header window each.
+        self.markers = markers
         # None: the folder holds adrkit records; "madr": read it as `migrate --from madr` leaves it.
         self.source = source
         # The canonical root seen at start-up; every call must find the same one.
@@ -4126,6 +4609,149 @@ def _load_madr_projection(config, cache, should_stop, canonical_root, canonical_
     projection = _assemble(parsed, pre_read, len(names))
     cache.last = (state, projection)
     return projection
+
+
+# ---------------------------------------------------------------------------
+# 6. Projection: the corpus as the reference CLI's lintCorpus reads it (`lint`, `graph`, ...)
+# ---------------------------------------------------------------------------
+#
+# The reference CLI reads the corpus otherwise than its server: no root, containment or size
+# checks; display paths relative to the folder it runs in (normalizeDisplayPath); a path given on
+# the command line read whatever it is (a symlink followed, a missing file a `file-read` finding,
+# a folder read as an ADR folder); and the Markdown that discovery skips reported
+# (`corpus-file-skipped`). Each file is parsed and validated by the Reader's door and the corpus
+# findings are corpus_findings, as for the server. Door: cli_lint_corpus (lintCorpus with its
+# `paths`); an ADR folder that cannot be listed raises its OSError (filename set), for the command
+# to word as the reference does.
+
+class CliCorpus(NamedTuple):
+    """lintCorpus's result: files checked, findings (sorted), valid records (by id in code units,
+    discovery order among equal ids)."""
+
+    checked: int
+    findings: List[Finding]
+    records: List[Record]
+
+
+def cli_resolve(cwd: str, path: str) -> str:
+    """Node's path.resolve(cwd, path): absolute, `.` and `..` collapsed lexically."""
+    return os.path.normpath(os.path.join(cwd, path))
+
+
+def cli_display_path(path: str, cwd: str) -> str:
+    """normalizeDisplayPath: relative to cwd, '/'-separated; the base name when it is cwd."""
+    absolute = cli_resolve(cwd, path)
+    try:
+        relative = os.path.relpath(absolute, cwd)
+    except ValueError:  # another drive (Windows): Node's relative() gives the absolute path
+        relative = absolute
+    return (os.path.basename(absolute) if relative == os.curdir else relative).replace(os.sep, "/")
+
+
+def cli_entry_name(name: str) -> str:
+    """A listed name as Node's readdir gives it: bytes that are not UTF-8 read as U+FFFD (a file
+    so named is then not found under that name, as in the reference)."""
+    if name.isascii() or not _LONE_SURROGATE.search(name):
+        return name
+    return os.fsencode(name).decode("utf-8", "replace")
+
+
+def cli_discover(folder: str, cwd: str) -> List[str]:
+    """discoverAdrFiles: the regular files named like records directly in `folder` (absolute
+    paths, by display path in code units); OSError when the folder cannot be listed."""
+    with os.scandir(folder) as entries:
+        names = [cli_entry_name(entry.name) for entry in entries if entry.is_file(follow_symlinks=False)]
+    found = [os.path.join(folder, name) for name in names if is_record_file_name(name)]
+    return sorted(found, key=lambda path: utf16_key(cli_display_path(path, cwd)))
+
+
+def _cli_expand(paths, folder, cwd):
+    """expandRecordInputs: the files a run checks, once each, by display path."""
+    if not paths:
+        return cli_discover(folder, cwd)
+    expanded = []  # type: List[str]
+    for given in paths:
+        absolute = cli_resolve(cwd, given)
+        try:
+            info = os.stat(absolute)
+        except (OSError, ValueError):
+            expanded.append(absolute)
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            try:
+                expanded.extend(cli_discover(absolute, cwd))
+            except OSError:  # then read as a file, which fails with the reference's message
+                expanded.append(absolute)
+        elif stat.S_ISREG(info.st_mode):
+            expanded.append(absolute)
+    return sorted(dict.fromkeys(expanded), key=lambda path: utf16_key(cli_display_path(path, cwd)))
+
+
+def _cli_skipped(folder, depth, found):
+    """collectSkippedMarkdown: Markdown under `folder` that discovery does not read."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+    except OSError:
+        return
+    for entry in entries:
+        name = cli_entry_name(entry.name)
+        path = os.path.join(folder, name)
+        if entry.is_dir(follow_symlinks=False):
+            if not name.startswith(".") and depth < CORPUS_SKIP_MAX_DEPTH:
+                _cli_skipped(path, depth + 1, found)
+            continue
+        if (not entry.is_file(follow_symlinks=False) or not name.endswith(".md")
+                or name.startswith(".") or is_conventional_name(name)):
+            continue
+        if depth > 0:
+            found.append((path, "nested"))
+        elif not is_record_file_name(name):
+            found.append((path, "filename"))
+
+
+def _cli_read(path, display):
+    """readFile + parseAdrFile + validateParsedAdr of one file: a _ParsedFile."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        message = (NODE_READ_DIRECTORY if isinstance(error, IsADirectoryError)  # opened, then read
+                   else _node_error(error, "open", path))
+        return _ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": message,
+                                   "path": display}])
+    parsed = parse_record_file(display, data)
+    if parsed.failure is not None:
+        _diagnose("engine failure reading %s: %s" % (display, parsed.failure))
+    return parsed
+
+
+def cli_lint_corpus(cwd: str, adr_dir: str, paths: Sequence[str] = ()) -> CliCorpus:
+    """lintCorpus({dir, paths, cwd}) of @adrkit/core 0.8.0: every file it checks, its findings
+    and the valid records; OSError when the ADR folder (or a folder in `paths`) cannot be listed."""
+    files = _cli_expand(list(paths), cli_resolve(cwd, adr_dir), cwd)
+    records, findings = [], []  # type: Tuple[List[Record], List[Finding]]
+    for path in files:
+        parsed = _cli_read(path, cli_display_path(path, cwd))
+        findings.extend(parsed.findings)
+        if parsed.record is not None:
+            records.append(parsed.record)
+    if paths:
+        scanned = sorted({cli_resolve(cwd, given) for given in paths if os.path.isdir(cli_resolve(cwd, given))},
+                         key=lambda path: utf16_key(cli_display_path(path, cwd)))
+    else:
+        scanned = [cli_resolve(cwd, adr_dir)]
+    checked = set(files)
+    for folder in scanned:
+        found = []  # type: List[Tuple[str, str]]
+        _cli_skipped(folder, 0, found)
+        for path, reason in sorted(found, key=lambda item: utf16_key(cli_display_path(item[0], cwd))):
+            if path not in checked:
+                findings.append({"rule": "corpus-file-skipped", "severity": "warn",
+                                 "message": CORPUS_SKIPPED_MESSAGES[reason], "path": cli_display_path(path, cwd)})
+    findings.extend(corpus_findings(records))
+    records.sort(key=lambda record: utf16_key(record.id))
+    return CliCorpus(len(files), sort_findings(findings), records)
 
 
 # ---------------------------------------------------------------------------
@@ -5010,6 +5636,285 @@ class _ParsedFile(object):
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+# --- Source markers: `@adr <id>` in a file's header (the reference's ADR-0021) ---------------
+#
+# A source file may declare the decisions it lives under, one `@adr <ref>[, <ref>...]` comment
+# line near its top. The reference's packages/core/src/markers/{read,scan}.ts, reproduced: the
+# door is read_source_markers (one path) and read_source_markers_batch (check's bounded set);
+# scan_marker_text is the pure grammar. Nothing here reads past the header window, follows a
+# symlink, opens anything but a regular file beneath the root, or blocks on a FIFO.
+
+class MarkerScan(object):
+    """What one marker scan saw. `state`: scanned, absent, unreadable or out-of-tree.
+
+    `markers`: {path, ref, id, [log], line} in file order. `scanned_bytes` and `file_bytes`
+    are None unless the file was scanned (a file never opened has no extent).
+    """
+
+    __slots__ = ("path", "state", "markers", "truncated", "scanned_bytes", "file_bytes")
+
+    def __init__(self, path: str, state: str, markers: Optional[List[Dict[str, Any]]] = None,
+                 truncated: bool = False, scanned_bytes: Optional[int] = None,
+                 file_bytes: Optional[int] = None) -> None:
+        self.path = path
+        self.state = state
+        self.markers = markers or []
+        self.truncated = truncated
+        self.scanned_bytes = scanned_bytes
+        self.file_bytes = file_bytes
+
+
+class MarkerBatch(object):
+    """check's scans: the first MARKER_SCAN_FILE_CAP distinct paths, and the rest as skipped."""
+
+    __slots__ = ("scans", "skipped", "limit", "total")
+
+    def __init__(self, scans: List[MarkerScan], skipped: List[str], limit: int, total: int) -> None:
+        self.scans = scans
+        self.skipped = skipped
+        self.limit = limit
+        self.total = total
+
+
+_MARKER_TOKEN = "@adr"
+_MARKER_INTRODUCERS = ("//", "/*", "{/*", "*", "#", "--", ";", "%", "<!--", '"""', "'''")
+_MARKDOWN_INTRODUCERS = ("{/*", "<!--")  # what markdown itself hides from its reader
+_MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
+# JS /^ {0,3}(`{3,}|~{3,})(.*)$/: `.` stops at the four line terminators, `$` is the very end.
+_MARKER_FENCE = re.compile("^ {0,3}(`{3,}|~{3,})([^\n\r\u2028\u2029]*)\\Z")
+_MARKER_LINE_BREAK = re.compile("\r\n|[\r\n]")
+_MARKER_REF_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz:-")
+_MARKER_REF = re.compile(ADR_REF_PATTERN[:-1] + "\\Z")
+
+
+def _marker_refs(rest: str) -> List[str]:
+    """The refs of one `@adr` token: a comma continues the list, anything else ends it."""
+    if not rest or rest[0] not in " \t":  # `@adrkit/core` is not a marker
+        return []
+    refs: List[str] = []
+    cursor, size = 0, len(rest)
+    while True:
+        while cursor < size and rest[cursor] in " \t":
+            cursor += 1
+        start = cursor
+        while cursor < size and rest[cursor] in _MARKER_REF_CHARS:
+            cursor += 1
+        token = rest[start:cursor]
+        if not token or not _MARKER_REF.match(token):
+            return refs
+        refs.append(token)
+        while cursor < size and rest[cursor] in " \t":
+            cursor += 1
+        if cursor >= size or rest[cursor] != ",":
+            return refs
+        cursor += 1
+
+
+def _marker_start(line: str, introducers: Tuple[str, ...]) -> Optional[int]:
+    """Where `@adr` starts when it is the first content of a comment leading the line."""
+    lead = len(line) - len(line.lstrip(" \t"))
+    for introducer in introducers:
+        if not line.startswith(introducer, lead):
+            continue
+        start = lead + len(introducer)
+        while start < len(line) and line[start] in " \t":
+            start += 1
+        if line.startswith(_MARKER_TOKEN, start):
+            return start
+    return None
+
+
+def _marker_fence(line: str, fence: Optional[Tuple[str, int]]) -> Tuple[bool, Optional[Tuple[str, int]]]:
+    """(is a fence line, the fence open after it): CommonMark-lite, as the reference's scanner."""
+    found = _MARKER_FENCE.match(line)
+    if found is None:
+        return False, fence
+    run, info = found.group(1), found.group(2)
+    if fence is not None:
+        closes = run[0] == fence[0] and len(run) >= fence[1] and JS.trim(info) == ""
+        return True, None if closes else fence
+    if run[0] == "`" and "`" in info:
+        return True, None
+    return True, (run[0], len(run))
+
+
+def _marker_lines(text: str) -> Iterable[Tuple[int, str]]:
+    """(0-based index, line) of the lines that may hold a marker or a fence, in order; lines are
+    split at CRLF, CR or LF. Without a fence run in the text only the `@adr` lines are visited."""
+    if "``" in text or "~~" in text:
+        for index, line in enumerate(_MARKER_LINE_BREAK.split(text)):
+            if _MARKER_TOKEN in line or "``" in line or "~~" in line:
+                yield index, line
+        return
+    index, counted, found = 0, 0, text.find(_MARKER_TOKEN)
+    while found != -1:
+        start = max(text.rfind("\n", 0, found), text.rfind("\r", 0, found)) + 1
+        index += len(_MARKER_LINE_BREAK.findall(text, counted, start))
+        ends = [end for end in (text.find("\n", found), text.find("\r", found)) if end != -1]
+        end = min(ends) if ends else len(text)
+        yield index, text[start:end]
+        counted, found = start, text.find(_MARKER_TOKEN, end)
+
+
+def scan_marker_text(text: str, path: str, truncated: bool = False) -> List[Dict[str, Any]]:
+    """Every marker of a header window already cut to its bound, in order (pure; no I/O).
+
+    `truncated`: the window stopped short of the file, so a severed last line is dropped.
+    `path` is echoed onto each marker; its extension picks the comment introducers.
+    """
+    if truncated:
+        text = text[:max(text.rfind("\n"), text.rfind("\r")) + 1]
+    if _MARKER_TOKEN not in text:
+        return []
+    markdown = path.lower().endswith(_MARKDOWN_SUFFIXES)
+    introducers = _MARKDOWN_INTRODUCERS if markdown else _MARKER_INTRODUCERS
+    markers: List[Dict[str, Any]] = []
+    fence: Optional[Tuple[str, int]] = None
+    for index, line in _marker_lines(text):
+        if index == 0 and line.startswith("\ufeff"):
+            line = line[1:]
+        is_fence, fence = _marker_fence(line, fence)
+        if is_fence or fence is not None:
+            continue
+        start = _marker_start(line, introducers)
+        if start is None:
+            continue
+        for ref in _marker_refs(line[start + len(_MARKER_TOKEN):]):
+            colon = ref.find(":")
+            marker: Dict[str, Any] = {"path": path, "ref": ref, "id": ref if colon <= 0 else ref[colon + 1:]}
+            if colon > 0:
+                marker["log"] = ref[:colon]
+            marker["line"] = index + 1
+            markers.append(marker)
+    return markers
+
+
+def _marker_path(path: str) -> str:
+    """A caller's path as marker identity: '\\' is a separator only where the OS says so."""
+    if os.sep == "\\":
+        path = path.replace("\\", "/")
+    start = 0
+    while path.startswith("./", start):
+        start += 2
+    return path[start:]
+
+
+def _marker_state(error: BaseException) -> str:
+    """The state an I/O error leaves: a missing file (or parent) is absent, the rest unreadable."""
+    return "absent" if getattr(error, "errno", None) in (errno.ENOENT, errno.ENOTDIR) else "unreadable"
+
+
+def _marker_beneath(root: str, target: str) -> Optional[str]:
+    """`target`'s path relative to `root` when it lies strictly beneath it (both resolved), else
+    None: path arithmetic only."""
+    try:
+        rel = os.path.relpath(target, root) if target != root else ""
+    except ValueError:  # Windows: another drive
+        return None
+    inside = rel not in ("", ".", "..") and not os.path.isabs(rel) and not rel.startswith(".." + os.sep)
+    return rel if inside else None
+
+
+def _marker_is_absolute(path: str) -> bool:
+    return os.path.isabs(path) or (os.sep == "\\" and path.startswith(("/", "\\")))
+
+
+def _marker_root(root: str) -> Tuple[str, Optional[str], str]:
+    """(root, its real path or None, the state every scan takes when the root has none)."""
+    root = os.path.abspath(root)
+    try:
+        os.stat(root)
+        return root, os.path.realpath(root), ""
+    except (OSError, ValueError) as error:
+        return root, None, _marker_state(error)
+
+
+def _lstat_no_symlink(root: str, rel: str) -> Optional[os.stat_result]:
+    """lstat of every component of `rel` beneath `root`; None when one of them is a symlink."""
+    current, info = root, None
+    for segment in rel.split(os.sep):
+        current = os.path.join(current, segment)
+        info = os.lstat(current)
+        if stat.S_ISLNK(info.st_mode):
+            return None
+    return info
+
+
+_MARKER_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+                      | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
+
+
+def _read_marker_window(candidate: str) -> Tuple[Optional[bytes], int]:
+    """(at most MARKER_WINDOW_BYTES + 1 bytes, the size fstat gave), or (None, 0): not a regular file."""
+    fd = os.open(candidate, _MARKER_OPEN_FLAGS)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, 0
+        chunks: List[bytes] = []
+        wanted = MARKER_WINDOW_BYTES + 1
+        while wanted > 0:
+            chunk = os.read(fd, wanted)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            wanted -= len(chunk)
+        return b"".join(chunks), info.st_size
+    finally:
+        os.close(fd)
+
+
+def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state: str) -> MarkerScan:
+    path = _marker_path(path)
+    if real_root is None:
+        return MarkerScan(path, root_state or "unreadable")
+    candidate = os.path.normpath(os.path.join(root, path))  # Node's path.resolve
+    rel = None if _marker_is_absolute(path) else _marker_beneath(root, candidate)
+    if rel is None:
+        return MarkerScan(path, "out-of-tree")  # decided before any I/O
+    try:
+        info = _lstat_no_symlink(root, rel)
+        if info is None or not stat.S_ISREG(info.st_mode):
+            return MarkerScan(path, "unreadable")
+        # No component is a link, so the file's real path is the real root joined with `rel`,
+        # which holds no `..`: beneath the real root by construction (the reference checks it
+        # again; the answer cannot differ).
+        data, size = _read_marker_window(candidate)
+    except (OSError, ValueError) as error:
+        return MarkerScan(path, _marker_state(error))
+    if data is None:
+        return MarkerScan(path, "unreadable")
+    truncated = len(data) > MARKER_WINDOW_BYTES
+    extent = len(data)
+    if truncated:
+        cut = data.rfind(b"\n", 0, MARKER_WINDOW_BYTES) + 1, data.rfind(b"\r", 0, MARKER_WINDOW_BYTES) + 1
+        extent = max(cut)
+    text = data[:extent].decode("utf-8", "replace")
+    if text.startswith("\ufeff"):  # TextDecoder drops one BOM
+        text = text[1:]
+    return MarkerScan(path, "scanned", scan_marker_text(text, path, truncated), truncated, extent, size)
+
+
+def read_source_markers(root: str, path: str) -> MarkerScan:
+    """The markers of one repo-relative `path` under `root`, as the reference's readSourceMarkers.
+
+    Refused without I/O when the path leaves the root lexically (out-of-tree); a symlink in any
+    component, a directory, FIFO or device is unreadable; a missing file is absent. Opens the
+    file read-only and non-blocking and reads at most MARKER_WINDOW_BYTES + 1 bytes.
+    """
+    return _scan_marker_file(path, *_marker_root(root))
+
+
+def read_source_markers_batch(root: str, paths: Sequence[str]) -> MarkerBatch:
+    """check's scans: distinct normalised paths in code-unit order, the first MARKER_SCAN_FILE_CAP
+    scanned, the others returned as skipped (never dropped silently)."""
+    candidates = sorted(set(_marker_path(path) for path in paths), key=utf16_key)
+    selected = candidates[:MARKER_SCAN_FILE_CAP]
+    prepared = _marker_root(root) if selected else ("", None, "")
+    scans = [_scan_marker_file(path, *prepared) for path in selected]
+    return MarkerBatch(scans, candidates[MARKER_SCAN_FILE_CAP:], MARKER_SCAN_FILE_CAP, len(candidates))
+
+
 # ---------------------------------------------------------------------------
 # 9. Schema: the typed frontmatter v0.1.0 and its five cross-field rules
 # ---------------------------------------------------------------------------
@@ -5533,7 +6438,7 @@ def _zod_unrecognized_message(keys):
 # x`), no abbreviations; a command line that does not parse exits 2 with the usage on stderr.
 # The subcommand comes first; a subcommand after server flags is refused rather than guessed.
 
-_SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N] [--expose PARTS]
+_SERVER_USAGE = """adrkit-mcp [--cwd PATH] [--dir PATH] [--request-timeout-ms N] [--expose PARTS] [--markers]
        adrkit-mcp {config,doctor,call,hook} ...
        adrkit-mcp --help | --version"""
 
@@ -5621,6 +6526,11 @@ each moves to <id>-<slug>.md unless that name is taken. Exit status: 0 when
 the migration ran (findings are reported, not failed on), 1 when it stopped on
 a file it could not read or convert, 2 on a usage error or an unreachable ADR
 folder."""),
+    ("lint", "validate the ADR folder's records, as `adr lint` does", CLI_HELP["lint"]),
+    ("graph", "the decision graph in DOT or JSON, as `adr graph` prints it", CLI_HELP["graph"]),
+    ("new", "write a new record from the template, as `adr new` does", CLI_HELP["new"]),
+    ("explain", "which decisions govern one path, and why, as `adr explain` says", CLI_HELP["explain"]),
+    ("check", "the decisions governing changed files, as `adr check` reports them", CLI_HELP["check"]),
     ("pr-check", "in a GitHub Actions job: the decisions governing a pull request", """\
 What this repository's action.yml runs, as the reference's GitHub Action does:
 list the pull request's changed files through the GitHub API, run `check` on
@@ -5710,6 +6620,18 @@ def _expose_check(options: Any) -> None:
         options.parser.error("--expose is for the server snippets: the hook serves no resources or prompts")
 
 
+def _markers_check(options: Any) -> None:
+    """--markers, else $ADRKIT_MCP_MARKERS: 1, true, yes or on turn it on; empty, 0, false, no or
+    off leave it off; anything else is a usage error (ADR 0020)."""
+    if options.markers:
+        return
+    value = (os.environ.get(_ENV_MARKERS) or "").strip().lower()
+    if value not in MARKERS_ENV_VALUES:
+        options.parser.error("$%s takes 1, true, yes or on (or 0, false, no, off; got %r)"
+                             % (_ENV_MARKERS, os.environ.get(_ENV_MARKERS)))
+    options.markers = MARKERS_ENV_VALUES[value]
+
+
 def _arguments_json(text: str) -> object:
     try:
         return json.loads(text)
@@ -5746,6 +6668,9 @@ class _Command(NamedTuple):
     flags: Tuple[Any, ...]
     run: Optional[Callable[[Any], int]]
     check: Optional[Callable[[Any], None]] = None
+    # True for a command of the reference CLI (lint, graph, new...): its command line is read as
+    # the reference reads it (_reference_parse), its help is CLI_HELP's (ADR 0019).
+    reference: bool = False
 
 
 def _flags() -> Dict[str, _Flag]:
@@ -5793,7 +6718,14 @@ def _flags() -> Dict[str, _Flag]:
             action="store_true",
             help="rename each migrated file to <id>-<slug>.md so corpus discovery can see it")),
         "json": _Flag(("--json",), dict(action="store_true", help="print the result as JSON")),
+        "status": _Flag(("--status",), dict(metavar="STATUS", help="the new record's status (default: draft)")),
         "help": _Flag(("-h", "--help"), dict(action="help", help="print this help and exit")),
+        "markers": _Flag(("--markers",), dict(
+            action="store_true",
+            help="also name the decisions a file declares in an `@adr <id>` comment of its first "
+                 "8,192 bytes (get_decision_context's declaredBy, the context prompts, the hook); "
+                 "reads that much of each file asked about (default: $%s=1, else off; ADR 0020)"
+                 % _ENV_MARKERS)),
         "expose": _Flag(("--expose",), dict(
             metavar="PARTS", type=_expose_parts,
             help="also serve the decisions as MCP resources and prompts: resources, prompts, or "
@@ -5804,32 +6736,32 @@ def _flags() -> Dict[str, _Flag]:
 def _commands() -> Dict[str, _Command]:
     """The server ("") and each subcommand."""
     return {
-        "": _Command(_SERVER_USAGE, (), ("cwd", "dir", "from", "request-timeout-ms", "expose",
+        "": _Command(_SERVER_USAGE, (), ("cwd", "dir", "from", "request-timeout-ms", "expose", "markers",
                                          "version", "help"), None, _check_source),
         "config": _Command(
-            "adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS]\n"
-            "       adrkit-mcp config <agent> --hook [--cwd PATH] [--dir PATH] [--portable]\n"
-            "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS]\n"
+            "adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS] [--markers]\n"
+            "       adrkit-mcp config <agent> --hook [--cwd PATH] [--dir PATH] [--portable] [--markers]\n"
+            "       adrkit-mcp config --all [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS] [--markers]\n"
             "       adrkit-mcp config --list",
             (("client", dict(nargs="?", help=argparse.SUPPRESS)),),
             ("list", "all", "portable", "hook",
              ("cwd", "repository root the server reads (default: $%s, else the working "
                      "directory; VS Code gets ${workspaceFolder} unless --cwd is given)" % _ENV_CWD),
-             "dir", "from", "expose", "help"),
+             "dir", "from", "expose", "markers", "help"),
             command_config, _config_check),
-        "doctor": _Command("adrkit-mcp doctor [--cwd PATH] [--dir PATH] [--from madr] [--expose PARTS]",
-                           (), ("cwd", "dir", "from", "expose", "help"), command_doctor, _check_source),
+        "doctor": _Command("adrkit-mcp doctor [--cwd PATH] [--dir PATH] [--from madr] [--expose PARTS] [--markers]",
+                           (), ("cwd", "dir", "from", "expose", "markers", "help"), command_doctor, _check_source),
         "call": _Command(
-            "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH] [--from madr]",
+            "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH] [--from madr] [--markers]",
             (("tool", dict(choices=sorted(TOOLS), metavar="tool",
                            help="one of: %s" % ", ".join(sorted(TOOLS)))),
              ("arguments", dict(type=_arguments_json, metavar="json arguments",
                                 help="the tool's arguments as one JSON object"))),
-            ("cwd", "dir", "from", "help"), command_call, _check_source),
+            ("cwd", "dir", "from", "markers", "help"), command_call, _check_source),
         "hook": _Command(
-            "adrkit-mcp hook [--format AGENT] [--cwd PATH] [--dir PATH] [--from madr] < event.json", (),
-            ("format", ("cwd", "repository root (default: $%s, else the event's folder, else the "
-                               "agent's project variable)" % _ENV_CWD), "dir", "from", "help"),
+            "adrkit-mcp hook [--format AGENT] [--cwd PATH] [--dir PATH] [--from madr] [--markers] < event.json",
+            (), ("format", ("cwd", "repository root (default: $%s, else the event's folder, else the "
+                                   "agent's project variable)" % _ENV_CWD), "dir", "from", "markers", "help"),
             command_hook, _check_source),
         "migrate": _Command(
             "adrkit-mcp migrate --from madr [--cwd PATH] [--dir PATH] [--dry-run] [--rename] [--json]",
@@ -5840,6 +6772,17 @@ def _commands() -> Dict[str, _Command]:
                      "$%s, else the working directory)" % _ENV_CWD),
              ("dir", None, {"type": str}), "dry-run", "rename", "json", "help"),
             command_migrate, _migrate_check),
+        "lint": _Command("adrkit-mcp lint [paths...] [--json] [--cwd PATH] [--dir PATH]", (),
+                         ("json", "dir", "cwd"), command_lint, None, True),
+        "graph": _Command("adrkit-mcp graph [--format dot|json] [--cwd PATH] [--dir PATH]", (),
+                          ("dir", ("format", "dot or json (default: dot)", {"choices": None}), "cwd"),
+                          command_graph, _graph_check, True),
+        "new": _Command("adrkit-mcp new <title> [--status S] [--json] [--cwd PATH] [--dir PATH]", (),
+                        ("json", "dir", "status", "cwd"), command_new, _new_check, True),
+        "explain": _Command("adrkit-mcp explain <path> [--json] [--cwd PATH] [--dir PATH]", (),
+                            ("json", "dir", "cwd"), command_explain, _explain_check, True),
+        "check": _Command("adrkit-mcp check <files...> [--json] [--cwd PATH] [--dir PATH]", (),
+                          ("json", "dir", "cwd"), command_check, None, True),
         "pr-check": _Command("adrkit-mcp pr-check [--cwd PATH] [--dir PATH]", (),
                              ("cwd", "dir", "help"), command_pr_check),
     }
@@ -5896,15 +6839,53 @@ def _parse(args: List[str], subcommand: Optional[str]) -> Any:
             options.check(options)
         if "expose" in vars(options):  # a flag that the environment may give (ADR 0015)
             _expose_check(options)
+        if "markers" in vars(options):  # and another (ADR 0020)
+            _markers_check(options)
         return options
     except _ParserExit as done:
         return done.status
     except _UsageError as error:
-        prog = error.parser.prog
-        message = _node_usage(error.message) if prog == MIGRATE_PROG else error.message
-        sys.stderr.write("%s%s: error: %s\nTry '%s --help' for more information.\n"
-                         % (error.parser.format_usage(), prog, message, prog))
-        return 2
+        return _usage_error(error)
+
+
+def _usage_error(error: _UsageError) -> int:
+    """Write a usage error: our usage line, the complaint, where help is; exit status 2."""
+    prog = error.parser.prog
+    message = _node_usage(error.message) if prog == MIGRATE_PROG else error.message
+    sys.stderr.write("%s%s: error: %s\nTry '%s --help' for more information.\n"
+                     % (error.parser.format_usage(), prog, message, prog))
+    return 2
+
+
+def _reference_parse(name: str, command: _Command, argv: List[str]) -> Any:
+    """A reference command's command line, read as @adrkit/cli 0.8.0 reads it: `--help` or `-h`
+    anywhere prints the command's help (exit 0); otherwise Node's util.parseArgs (strict) over
+    the row's flags, then the row's check. The options (a Namespace), or the exit status."""
+    if any(arg in ("--help", "-h") for arg in argv):
+        sys.stdout.write(CLI_HELP[name])
+        return 0
+    parser = _new_parser("%s %s" % (SERVER_NAME, name), command.usage, "")
+    flags, kinds, options = _flags(), {}, argparse.Namespace(command=name, parser=parser, argv=argv,
+                                                             run=command.run)
+    for entry in command.flags:
+        flag = entry[0] if isinstance(entry, tuple) else entry
+        boolean = flags[flag].settings.get("action") == "store_true"
+        kinds[flag] = "boolean" if boolean else "string"
+        setattr(options, flags[flag].settings.get("dest", flag.replace("-", "_")), False if boolean else None)
+    try:
+        try:
+            values, options.positionals = JS.parse_args(argv, kinds)
+        except JS.ParseArgsError as error:
+            raise _UsageError(parser, str(error))
+        for flag, value in values.items():
+            setattr(options, flags[flag].settings.get("dest", flag.replace("-", "_")), value)
+        if getattr(options, "cwd", None) == "":
+            parser.error(CLI_MESSAGES["cwd-empty"])
+        if command.check is not None:
+            command.check(options)
+    except _UsageError as error:
+        return _usage_error(error)
+    return options
 
 
 def _node_usage(message: str) -> str:
@@ -5938,12 +6919,15 @@ def main(argv: Optional[List[str]] = None) -> int:
     if isinstance(options, int):
         return options
     cwd, adr_dir = _location(options)
-    return run_server(cwd, adr_dir, options.request_timeout_ms, options.expose, _source(options))
+    return run_server(cwd, adr_dir, options.request_timeout_ms, options.expose, _source(options),
+                      options.markers)
 
 
 def run_subcommand(name: str, argv: List[str]) -> int:
     """`adrkit-mcp <name> ...` for a name in SUBCOMMANDS; returns the exit status."""
-    options = _parse([name] + list(argv), name)
+    command = _commands()[name]
+    options = (_reference_parse(name, command, list(argv)) if command.reference
+               else _parse([name] + list(argv), name))
     if isinstance(options, int):
         if name == "hook" and options == 2:  # agents block or deny on any other status
             return hook_usage_error(list(argv))
@@ -5959,7 +6943,7 @@ def command_call(options: Any) -> int:
     """`adrkit-mcp call <tool> '<json arguments>'`: one tool call, its result as JSON on stdout."""
     cwd, adr_dir = _corpus_location(options)
     tool, arguments = options.tool, options.arguments
-    config = CorpusConfig(cwd, adr_dir, source=_source(options))
+    config = CorpusConfig(cwd, adr_dir, source=_source(options), markers=options.markers)
     problem = check_roots(config)
     if problem is not None:
         sys.stderr.write("adrkit-mcp: %s\n" % problem[1])
@@ -6064,6 +7048,7 @@ def command_doctor(options: Any) -> int:
     if options.expose:  # ADR 0015
         _doctor_expose(report, options, canonical_root, adr_dir)
     _doctor_hook(report, options, canonical_root, adr_dir, projection)
+    _doctor_markers(report, options, canonical_root, projection)
     if report.failed:
         sys.stdout.write("A client would not work yet: fix the FAIL lines above.\n")
         return 1
@@ -6432,6 +7417,36 @@ def _doctor_governed_file(canonical_root: str, projection: "Projection") -> Opti
     return None
 
 
+def _doctor_markers(report: _Report, options: Any, canonical_root: str, projection: "Projection") -> None:
+    """How many of the repository's first files declare `@adr` markers, the dangling ones, and
+    whether the server will say so (--markers, ADR 0020). Reads each file's header window only."""
+    files = []  # type: List[str]
+    for folder, subfolders, names in os.walk(canonical_root):
+        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
+        relative = os.path.relpath(folder, canonical_root).replace(os.sep, "/")
+        files.extend(name if relative == "." else relative + "/" + name for name in sorted(names))
+        if len(files) >= HOOK_DOCTOR_SCAN_FILES:
+            break
+    scans = read_source_markers_batch(canonical_root, files[:HOOK_DOCTOR_SCAN_FILES]).scans
+    markers = [marker for scan in scans for marker in scan.markers]
+    declaring = sum(1 for scan in scans if scan.markers)
+    if not declaring:
+        if options.markers:
+            report.note("--markers is on, but none of the first %d files declares an @adr marker" % len(scans))
+        return
+    report.ok("%d of the first %d files declare %d @adr %s" % (
+        declaring, len(scans), len(markers), _plural(len(markers), "marker", "markers")))
+    ids = set(projection.by_id)
+    dangling = [marker for marker in markers if not marker.get("log") and marker["id"] not in ids]
+    if dangling:
+        report.note("%d dangling (no record has the id): %s%s" % (len(dangling), ", ".join(
+            "%s:%d @adr %s" % (marker["path"], marker["line"], marker["ref"]) for marker in dangling[:5]),
+            ", ..." if len(dangling) > 5 else ""))
+    if not options.markers:
+        report.note("the server and the hook ignore them: give their entries --markers "
+                    "(or set %s=1; ADR 0020)" % _ENV_MARKERS)
+
+
 def _doctor_event(fmt: str, root: str, target: str) -> Dict[str, Any]:
     """The agent's event for an edit of `target` (repository-relative), shaped as it sends one."""
     path = os.path.join(root, *target.split("/"))
@@ -6644,12 +7659,14 @@ def _config_args(options: Any, root: Optional[str], adr_dir: Optional[str],
                  hook: bool = False) -> List[str]:
     """What every printed server or hook entry passes after the program: --cwd ROOT and --dir DIR
     where the entry says them (None: they travel in env, or the starting folder says it), then the
-    flags `config` carries into the entries: --from (servers and hooks; ADR 0017) and --expose
-    (servers only; ADR 0015). The one place that builds them."""
+    flags `config` carries into the entries: --from (servers and hooks; ADR 0017), --markers
+    (servers and hooks; ADR 0020) and --expose (servers only; ADR 0015). The one place that
+    builds them."""
     args = [] if root is None else ["--cwd", root]
     args += [] if adr_dir is None else ["--dir", adr_dir]
     source = _source(options)
     args += [] if source is None else ["--from", source]
+    args += ["--markers"] if getattr(options, "markers", False) else []
     expose = getattr(options, "expose", None)
     return args + (["--expose", ",".join(expose)] if expose and not hook else [])
 
@@ -7364,7 +8381,7 @@ def _hook_files(options: Any, event: Dict[str, Any], fmt: Dict[str, Any]) -> Tup
     """(corpus, repository-relative files, ADR folder) of an edit event."""
     targets = _hook_targets(event, fmt)
     root, adr_dir, base = _hook_location(options, event, fmt)
-    config = CorpusConfig(root, adr_dir, source=_source(options))
+    config = CorpusConfig(root, adr_dir, source=_source(options), markers=options.markers)
     problem = check_roots(config)
     if problem is not None:
         raise _HookRefusal("corpus", message="%s (root %s, ADR folder %s)" % (problem[1], root, adr_dir))
@@ -7382,6 +8399,8 @@ def hook_answer(options: Any, event: Dict[str, Any], name: str) -> Optional[Dict
     problems, args = validate({"files": files, "limit": PAGE_MAX})
     if problems:
         raise _HookRefusal("invalid", message="; ".join(problems))
+    if config.markers:  # the edited files' header windows, at most (ADR 0020)
+        args[MARKERS_ARGUMENT] = config.root
     try:
         projection = load_projection(config)
     except CorpusUnavailable as error:
@@ -7490,15 +8509,6 @@ def _migrate_check(options: Any) -> None:
         options.parser.error(MIGRATE_MESSAGES["from-missing"])
     if options.source not in SOURCE_FORMATS:
         options.parser.error(MIGRATE_MESSAGES["from-unsupported"].format(source=options.source))
-
-
-def _node_error(error: OSError, syscall: str, path: str, destination: Optional[str] = None) -> str:
-    """An OSError as Node words it: `EACCES: permission denied, open '/path'`, or for a rename
-    `..., rename '/a' -> '/b'`."""
-    code = errno.errorcode.get(error.errno or 0, "UNKNOWN")
-    text = NODE_ERROR_TEXTS.get(code, (error.strerror or "unknown error").lower())
-    target = "" if destination is None else " -> '%s'" % destination
-    return "%s: %s, %s '%s'%s" % (code, text, syscall, path, target)
 
 
 class _MigrateStop(Exception):
@@ -7665,6 +8675,426 @@ def finding_line(finding: Finding) -> str:
 
 
 # ---------------------------------------------------------------------------
+# 10. Commands: the reference CLI's `lint`, `graph` and `new`
+# ---------------------------------------------------------------------------
+#
+# Each runs as `cd CWD && adr <command> ...` does (@adrkit/cli 0.8.0, packages/cli/src/index.ts):
+# the same stdout, --json bytes, stderr and exit statuses (0; 1 on an error finding, a file that
+# exists or an error the reference does not catch, with its message; 2 on a usage error or an ADR
+# folder that is missing or unreadable). The rows of _commands() say how each command line is
+# read (_reference_parse); the corpus is the Projection's cli_lint_corpus; ADR 0019 says what
+# differs. `new` writes its one file whole and never over another (_write_new_file).
+
+def _say(stream: Any, text: str) -> None:
+    """Write as the reference's runtime writes a string: a lone surrogate (a YAML escape in a
+    title, say) becomes U+FFFD, where Python's strict encoder would stop the run."""
+    stream.write(JS.utf8(text).decode("utf-8"))
+
+
+def _reference_cwd(options: Any) -> Optional[str]:
+    """The folder the command runs in, as the reference's process.cwd() would be there (symlinks
+    resolved): --cwd, else $ADRKIT_MCP_CWD, else here. None, said on stderr, when it is none."""
+    given = options.cwd or os.environ.get(_ENV_CWD) or None
+    cwd = os.path.realpath(given or os.getcwd())
+    if not os.path.isdir(cwd):
+        _say(sys.stderr, CLI_MESSAGES["cwd-unusable"].format(command=options.command, cwd=given) + "\n")
+        return None
+    return cwd
+
+
+def _reference_dir(options: Any) -> str:
+    """The ADR folder as given: --dir (even empty), else $ADRKIT_MCP_DIR, else docs/adr."""
+    return options.dir if options.dir is not None else os.environ.get(_ENV_DIR) or DEFAULT_ADR_DIR
+
+
+def _reference_corpus_error(error: OSError, cwd: str, adr_dir: str) -> int:
+    """handleCorpusDirectoryError: the ADR folder missing (or not a folder) or unreadable is a
+    usage error (exit 2, the reference's sentence); any other failure is an error the reference
+    does not catch (exit 1, Node's words for it)."""
+    code = errno.errorcode.get(error.errno or 0, "")
+    where = error.filename if isinstance(error.filename, str) else None
+    if code in ("ENOENT", "ENOTDIR", "EACCES", "EPERM") and (
+            where is None or cli_resolve(cwd, where) == cli_resolve(cwd, adr_dir)):
+        kind = "dir-not-readable" if code in ("EACCES", "EPERM") else "dir-not-found"
+        _say(sys.stderr, CLI_MESSAGES[kind].format(dir=adr_dir) + "\n")
+        return 2
+    _say(sys.stderr, _node_error(error, "scandir", where if where is not None else adr_dir) + "\n")
+    return 1
+
+
+def _listing_failure(cwd: str, adr_dir: str) -> Optional[OSError]:
+    """ensureCorpusDirectoryReadable: readdir(dir) as given, relative to cwd; its error, if any."""
+    try:
+        if not adr_dir:
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT))  # readdir('') fails so
+        os.listdir(os.path.join(cwd, adr_dir))
+    except OSError as error:
+        error.filename = adr_dir
+        return error
+    return None
+
+
+def _dir_given(options: Any) -> bool:
+    """hasValueFlag(args, '--dir'): --dir before any `--` (or $ADRKIT_MCP_DIR, which stands in)."""
+    for arg in options.argv:
+        if arg == "--":
+            break
+        if arg == "--dir" or arg.startswith("--dir="):
+            return True
+    return bool(os.environ.get(_ENV_DIR))
+
+
+def lint_findings_text(findings: List[Finding]) -> str:
+    """renderHumanLint: the findings under their paths ("(corpus)" for none), paths in
+    localeCompare order, each finding as renderFinding writes it."""
+    groups = {}  # type: Dict[str, List[Finding]]
+    for finding in findings:
+        groups.setdefault(finding.get("path") or LINT_CORPUS_GROUP, []).append(finding)
+    return "".join(path + "\n" + "".join(finding_line(finding) for finding in groups[path])
+                   for path in sorted(groups, key=LocaleCollation.key))
+
+
+def command_lint(options: Any) -> int:
+    """`adrkit-mcp lint [paths...]`: runLint, the corpus (or the paths) validated."""
+    cwd = _reference_cwd(options)
+    if cwd is None:
+        return 2
+    adr_dir = _reference_dir(options)
+    if options.positionals and _dir_given(options):
+        failure = _listing_failure(cwd, adr_dir)
+        if failure is not None:
+            return _reference_corpus_error(failure, cwd, adr_dir)
+    try:
+        corpus = cli_lint_corpus(cwd, adr_dir, options.positionals)
+    except OSError as error:
+        return _reference_corpus_error(error, cwd, adr_dir)
+    findings = corpus.findings
+    if options.json:
+        _say(sys.stdout, JS.json({"checked": corpus.checked, "findings": findings}) + "\n")
+    else:
+        _say(sys.stderr, lint_findings_text(findings))
+        _say(sys.stdout, LINT_SUMMARY.format(
+            checked=corpus.checked, errors=sum(finding["severity"] == "error" for finding in findings),
+            warnings=sum(finding["severity"] == "warn" for finding in findings)))
+    return 1 if any(finding["severity"] == "error" for finding in findings) else 0
+
+
+def _graph_check(options: Any) -> None:
+    if options.positionals:
+        options.parser.error(CLI_MESSAGES["graph-positional"])
+    if (options.format if options.format is not None else "dot") not in ("dot", "json"):
+        options.parser.error(CLI_MESSAGES["graph-format"])
+
+
+def decision_graph(records: List[Record]) -> Dict[str, Any]:
+    """buildAdrGraph: nodes by id and edges by (from, to, kind), each in localeCompare order;
+    an edge only between two ids the corpus holds, once."""
+    ordered = sorted(records, key=lambda record: LocaleCollation.key(record.id))
+    ids = {record.id for record in ordered}
+    edges = {}  # type: Dict[Tuple[str, str, str], Dict[str, str]]
+
+    def edge(source, target, kind):
+        if source in ids and target in ids:
+            edges[(source, target, kind)] = {"from": source, "to": target, "kind": kind}
+    for record in ordered:
+        fm = record.frontmatter
+        for ref in fm["supersedes"]:
+            edge(record.id, ref, "supersedes")
+        if fm.get("supersededBy"):
+            edge(fm["supersededBy"], record.id, "supersedes")
+        for ref in fm["relatesTo"]:
+            edge(record.id, ref, "relatesTo")
+        for ref in fm["conflictsWith"]:
+            edge(record.id, ref, "conflictsWith")
+    key = LocaleCollation.key
+    return {"nodes": [{"id": record.id, "title": record.frontmatter["title"], "status": record.frontmatter["status"]}
+                      for record in ordered],
+            "edges": sorted(edges.values(), key=lambda item: (key(item["from"]), key(item["to"]), key(item["kind"])))}
+
+
+def _dot_string(text: str) -> str:
+    return '"%s"' % text.replace("\\", "\\\\").replace("\r", "\\n").replace("\n", "\\n").replace('"', '\\"')
+
+
+def dot_graph(graph: Dict[str, Any]) -> str:
+    """renderDotGraph: a `digraph adr`, left to right, a node per record, an edge per relation."""
+    lines = ["digraph adr {", "  rankdir=LR;"]
+    for node in graph["nodes"]:
+        lines.append("  %s [label=%s, status=%s];" % (_dot_string(node["id"]), _dot_string(
+            "%s: %s" % (node["id"], node["title"])), _dot_string(node["status"])))
+    for item in graph["edges"]:
+        lines.append("  %s -> %s [label=%s];" % (_dot_string(item["from"]), _dot_string(item["to"]),
+                                                 _dot_string(item["kind"])))
+    return "\n".join(lines + ["}"]) + "\n"
+
+
+def command_graph(options: Any) -> int:
+    """`adrkit-mcp graph [--format dot|json]`: runGraph, the valid records' relations."""
+    cwd = _reference_cwd(options)
+    if cwd is None:
+        return 2
+    adr_dir = _reference_dir(options)
+    try:
+        corpus = cli_lint_corpus(cwd, adr_dir)
+    except OSError as error:
+        return _reference_corpus_error(error, cwd, adr_dir)
+    graph = decision_graph(corpus.records)
+    _say(sys.stdout, JS.json(graph) + "\n" if options.format == "json" else dot_graph(graph))
+    return 0
+
+
+def _new_check(options: Any) -> None:
+    if not JS.trim(" ".join(options.positionals)):
+        options.parser.error(CLI_MESSAGES["new-title-missing"])
+
+
+class _ScaffoldError(Exception):
+    """createAdr's ScaffoldError: `usage` (exit 2) or `exists` (exit 1), with its message."""
+
+    def __init__(self, code: str, message: str) -> None:
+        Exception.__init__(self, message)
+        self.code = code
+
+
+def new_record_slug(title: str) -> str:
+    """slugifyTitle: NFKD, combining marks dropped, lower case, runs of anything but a-z0-9 as one
+    `-`, at most 80 characters; _ScaffoldError when nothing is left."""
+    text = re.sub("[\u0300-\u036f]", "", unicodedata.normalize("NFKD", title)).lower()
+    slug = re.sub("[^a-z0-9]+", "-", text).strip("-")
+    if not slug:
+        raise _ScaffoldError("usage", CLI_MESSAGES["title-ascii"])
+    return slug[:80].rstrip("-")
+
+
+def _next_record_id(folder: str, cwd: str) -> str:
+    """nextSequentialId: one past the largest leading number of the records' names, as a
+    JavaScript number prints, padded to four digits (0001 for a folder it cannot list)."""
+    try:
+        names = [os.path.basename(path) for path in cli_discover(folder, cwd)]
+    except OSError:
+        names = []
+    highest = 0.0
+    for name in names:
+        match = re.match("[0-9]+-", name)
+        if match:
+            highest = max(highest, float(name[:match.end() - 1]))
+    return JS.number_text(highest + 1).rjust(4, "0")
+
+
+def new_record(cwd: str, adr_dir: str, title: str, status: str, date: str) -> Tuple[str, str, str]:
+    """createAdr without the write: (id, absolute path, text); _ScaffoldError as the reference's."""
+    if status not in STATUSES:
+        raise _ScaffoldError("usage", CLI_MESSAGES["status-invalid"].format(status=status))
+    if status in ("accepted", "superseded"):
+        raise _ScaffoldError("usage", CLI_MESSAGES["status-needs-fields"].format(status=status))
+    if not 3 <= utf16_len(title) <= 120:
+        raise _ScaffoldError("usage", CLI_MESSAGES["title-length"])
+    if "\r" in title or "\n" in title:
+        raise _ScaffoldError("usage", CLI_MESSAGES["title-lines"])
+    ident = _next_record_id(cli_resolve(cwd, adr_dir), cwd)
+    path = os.path.join(cli_resolve(cwd, adr_dir), "%s-%s.md" % (ident, new_record_slug(title)))
+    _, issues = validate_frontmatter({
+        "schemaVersion": ADR_SCHEMA_VERSION, "id": ident, "title": title, "status": status, "date": date,
+        "deciders": [], "tags": [], "scope": "component", "reversibility": "unknown",
+        "blastRadius": "component", "relatesTo": [], "affects": [], "provenance": {"authoredBy": "human"}})
+    if issues:
+        raise _ScaffoldError("usage", "; ".join(message for _, _, message in issues))
+    text = NEW_RECORD_TEXT % {"schema": ADR_SCHEMA_VERSION, "id": ident, "title": title, "status": status,
+                              "date": date, "title_json": JS.json(title)}
+    return ident, path, text
+
+
+def _write_new_file(path: str, data: bytes) -> None:
+    """Create `path` holding `data`, whole or not at all, never over anything already there:
+    the bytes go to a new file beside it, which is then hard-linked to the name (the link fails
+    if the name exists) and unlinked. Where the file system has no hard links (or the folder
+    takes no helper file), the name is created exclusively and written, as the reference's
+    writeFile(..., {flag: 'wx'}) does. FileExistsError when the name exists; OSError as met."""
+    folder = os.path.dirname(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    temporary = os.path.join(folder, ".adrkit-new-%s.tmp" % binascii.hexlify(os.urandom(6)).decode())
+    try:
+        handle = os.open(temporary, flags, 0o666)
+    except OSError:
+        handle = None
+    if handle is not None:
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+            try:
+                os.link(temporary, path)
+                return
+            except FileExistsError:
+                raise
+            except (OSError, AttributeError, NotImplementedError):
+                pass  # no hard links here: the exclusive create below
+        finally:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+    with os.fdopen(os.open(path, flags, 0o666), "wb") as stream:
+        stream.write(data)
+
+
+def command_new(options: Any) -> int:
+    """`adrkit-mcp new <title>`: runNew, one record written from the template."""
+    cwd = _reference_cwd(options)
+    if cwd is None:
+        return 2
+    adr_dir = _reference_dir(options)
+    status = options.status if options.status is not None else "draft"
+    today = time.strftime("%Y-%m-%d", time.gmtime())  # todayIsoDate: the UTC date
+    try:
+        ident, path, text = new_record(cwd, adr_dir, JS.trim(" ".join(options.positionals)), status, today)
+        display = cli_display_path(path, cwd)
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        except OSError as error:
+            raise _ScaffoldError("crash", _node_error(error, "mkdir", os.path.dirname(path)))
+        try:
+            _write_new_file(path, JS.utf8(text))
+        except FileExistsError:
+            raise _ScaffoldError("exists", CLI_MESSAGES["exists"].format(path=display))
+        except OSError as error:
+            raise _ScaffoldError("crash", _node_error(error, "open", path))
+    except _ScaffoldError as error:
+        _say(sys.stderr, "%s\n" % error)
+        return 2 if error.code == "usage" else 1
+    _say(sys.stdout, JS.json({"id": ident, "path": display}) + "\n" if options.json else display + "\n")
+    return 0
+
+
+# --- `explain <path>` and `check <files...>`: the reference CLI's runExplain and runCheck -------
+
+def _decision_group(heading: str, decisions: Sequence[Dict[str, Any]]) -> str:
+    """renderDecisionGroup: the heading, then each decision with its `via` and `declared by` lines."""
+    if not decisions:
+        return ""
+    lines = [heading]
+    for decision in decisions:
+        successor = (EXPLAIN_TEXTS["successor"].format(ref=decision["supersededBy"])
+                     if decision.get("supersededBy") else "")
+        lines.append("  %s  [%s] %s%s" % (decision["recordId"], decision["status"], decision["title"], successor))
+        lines.extend("    via %s: %s" % (fired["type"], fired["pattern"]) for fired in decision["firedMatchers"])
+        lines.extend("    declared by %s:%d (@adr %s)" % (declared["path"], declared["line"], declared["ref"])
+                     for declared in decision.get("declaredBy", []))
+    return "\n".join(lines) + "\n"
+
+
+def marker_scan_note(scan: MarkerScan) -> str:
+    """renderMarkerScanNote: one line when the file was not read, or not read to its end."""
+    if scan.state in ("absent", "unreadable", "out-of-tree"):
+        return EXPLAIN_TEXTS["note-" + scan.state].format(path=scan.path) + "\n"
+    if scan.truncated and scan.scanned_bytes is not None and scan.file_bytes is not None:
+        return EXPLAIN_TEXTS["note-truncated"].format(scanned=scan.scanned_bytes, size=scan.file_bytes,
+                                                      path=scan.path) + "\n"
+    return ""
+
+
+def _explain_check(options: Any) -> None:
+    if len(options.positionals) != 1 or not options.positionals[0]:
+        options.parser.error(CLI_MESSAGES["explain-path"])
+
+
+def command_explain(options: Any) -> int:
+    """`adrkit-mcp explain <path>`: runExplain, the decisions reaching one path both ways."""
+    cwd = _reference_cwd(options)
+    if cwd is None:
+        return 2
+    adr_dir, path = _reference_dir(options), options.positionals[0]
+    try:
+        corpus = cli_lint_corpus(cwd, adr_dir)
+    except OSError as error:
+        return _reference_corpus_error(error, cwd, adr_dir)
+    scan = read_source_markers(cwd, path)  # before the corpus gate: the file says what it says
+    outcome = explain_outcome_of(corpus.records, corpus.findings, path, scan)
+    blocked = any(finding["severity"] == "error" for finding in corpus.findings)
+    if options.json:
+        sys.stdout.write(JS.json(outcome) + "\n")
+    elif blocked:
+        sys.stderr.write(lint_findings_text(outcome["findings"]))
+        sys.stdout.write(marker_scan_note(scan))
+    else:
+        sys.stdout.write(explain_text(outcome, scan))
+    return 1 if blocked else 0
+
+
+def explain_text(outcome: Dict[str, Any], scan: MarkerScan) -> str:
+    """runExplain's human output for a corpus without errors."""
+    path, text = outcome["path"], ""
+    if not outcome["governedBy"]:
+        text += EXPLAIN_TEXTS["none"].format(path=path) + "\n"
+    else:
+        if not outcome["governing"]:
+            text += EXPLAIN_TEXTS["none-accepted"].format(path=path) + "\n"
+        else:
+            text += _decision_group(EXPLAIN_TEXTS["governing"].format(path=path), outcome["governing"])
+        text += _decision_group(EXPLAIN_TEXTS["proposals"], outcome["activeProposals"])
+        text += _decision_group(EXPLAIN_TEXTS["history"], outcome["history"])
+    text += marker_scan_note(scan)
+    if outcome["findings"]:
+        text += "Findings:\n" + "".join(finding_line(finding) for finding in outcome["findings"])
+    return text
+
+
+def _first_ten(paths: Sequence[str], more: str) -> str:
+    """The first ten paths, then how many more (renderHumanCheck's lists)."""
+    text = ", ".join(paths[:10])
+    return text + (more % (len(paths) - 10) if len(paths) > 10 else "")
+
+
+def check_text(outcome: Dict[str, Any], batch: MarkerBatch) -> str:
+    """renderHumanCheck: the decisions by bucket, the marker scan, the findings, the count line."""
+    text = ""
+    if not outcome["governedBy"]:
+        text += CHECK_TEXTS["none"] + "\n"
+    else:
+        text += (CHECK_TEXTS["none-accepted"] + "\n" if not outcome["governing"]
+                 else _decision_group(CHECK_TEXTS["governing"], outcome["governing"]))
+        text += _decision_group(CHECK_TEXTS["proposals"], outcome["activeProposals"])
+        text += _decision_group(CHECK_TEXTS["history"], outcome["history"])
+    report = outcome["markerScan"]
+    if report["totalCandidates"] > 0:
+        text += CHECK_TEXTS["scan"].format(out_of_tree=report["counts"]["out-of-tree"], **report["counts"]) + "\n"
+        unavailable = (report["absentPaths"] + report["unreadablePaths"] + report["outOfTreePaths"]
+                       + report["skippedPaths"])
+        if unavailable:
+            text += CHECK_TEXTS["unavailable"] + _first_ten(unavailable, CHECK_TEXTS["more-lists"]) + "\n"
+        if report["truncatedPaths"]:
+            extents = {scan.path: "%s %d/%d" % (scan.path, scan.scanned_bytes, scan.file_bytes)
+                       for scan in batch.scans if scan.truncated and scan.scanned_bytes is not None
+                       and scan.file_bytes is not None}
+            labelled = [extents.get(path, path) for path in report["truncatedPaths"][:10]]
+            text += CHECK_TEXTS["truncated"] + _first_ten(
+                labelled + report["truncatedPaths"][10:], CHECK_TEXTS["more-list"]) + "\n"
+    if outcome["findings"]:
+        text += "Findings:\n" + lint_findings_text(outcome["findings"])
+    errors = sum(1 for finding in outcome["findings"] if finding["severity"] == "error"
+                 and finding.get("path") and finding["path"] in outcome["changedRecords"])
+    return text + CHECK_TEXTS["count"].format(
+        governing=len(outcome["governing"]), proposals=len(outcome["activeProposals"]),
+        history=len(outcome["history"]), records=len(outcome["changedRecords"]), errors=errors) + "\n"
+
+
+def command_check(options: Any) -> int:
+    """`adrkit-mcp check <files...>`: runCheck, the CheckOutcome of a change (exit 1 when a
+    changed record has an error finding)."""
+    cwd = _reference_cwd(options)
+    if cwd is None:
+        return 2
+    adr_dir = _reference_dir(options)
+    try:
+        corpus = cli_lint_corpus(cwd, adr_dir)
+    except OSError as error:
+        return _reference_corpus_error(error, cwd, adr_dir)
+    batch = read_source_markers_batch(cwd, options.positionals)
+    outcome = check_outcome_of(corpus.records, corpus.findings, options.positionals, adr_dir, batch)
+    sys.stdout.write(JS.json(outcome) + "\n" if options.json else check_text(outcome, batch))
+    return 0 if outcome["ok"] else 1
+
+
+# ---------------------------------------------------------------------------
 # 10. Commands: pull-request gates, `adrkit-mcp pr-check`, the reference's GitHub Action (ADR 0021)
 # ---------------------------------------------------------------------------
 #
@@ -7800,18 +9230,18 @@ def render_pr_truncated_notice() -> str:
     return "\n".join([PR_COMMENT_MARKER, "", _PR_HEADING, "", _PR_TRUNCATED_PR]) + "\n"
 
 
-def pr_check_outcome(root: str, adr_dir: str, files: List[str]) -> Dict[str, Any]:
-    """The CheckOutcome of `adrkit-mcp check --json FILES` (exit 0 or 1), read from a child run.
-    PENDING: `check` is being written on its own branch; when it lands, this becomes the
-    in-process call, and the file list no longer rides on a command line."""
-    import subprocess
-    command = server_launch_command() + ["check", "--json", "--cwd", root, "--dir", adr_dir, "--"]
-    run = subprocess.run(command + list(files), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, cwd=root)
-    if run.returncode not in (0, 1):
-        raise PullRequestCheckError("`adrkit-mcp check` exited %d: %s" % (
-            run.returncode, run.stderr.decode("utf-8", "replace").strip()))
-    return json.loads(run.stdout.decode("utf-8"))
+def pr_check_outcome(root: str, adr_dir: str, files: List[str],
+                     marker_files: List[str]) -> Dict[str, Any]:
+    """The CheckOutcome the reference Action computes: `check`'s (check_outcome_of) over every
+    changed path, a rename's old name included, with the `@adr` markers of the files that still
+    exist in the head (`marker_files`: a removed file takes no slot of the scan)."""
+    try:
+        corpus = cli_lint_corpus(root, adr_dir)
+    except OSError as error:
+        raise PullRequestCheckError("the ADR folder %s cannot be read: %s" % (
+            adr_dir, error.strerror or error)) from None
+    return check_outcome_of(corpus.records, corpus.findings, files, adr_dir,
+                            read_source_markers_batch(root, marker_files))
 
 
 class PullRequestCheckError(Exception):
@@ -8045,9 +9475,10 @@ def _pr_event() -> Dict[str, Any]:
     return event if isinstance(event, dict) else {}
 
 
-def _pr_changed(files: List[Dict[str, Any]]) -> List[str]:
-    """extractChanges: each file's path and, for a rename, its previous path; sorted, once each."""
-    paths = set()
+def _pr_changed(files: List[Dict[str, Any]]) -> Tuple[List[str], List[str]]:
+    """extractChanges: (each file's path and, for a rename, its previous path; the paths that are
+    not removed, whose markers are read), each sorted, once each."""
+    paths, present = set(), set()
     for entry in files:
         if not isinstance(entry.get("filename"), str):
             raise PullRequestCheckError("GitHub listed a changed file without a filename: %r"
@@ -8055,7 +9486,9 @@ def _pr_changed(files: List[Dict[str, Any]]) -> List[str]:
         paths.add(entry["filename"])
         if isinstance(entry.get("previous_filename"), str) and entry["previous_filename"]:
             paths.add(entry["previous_filename"])
-    return sorted(paths, key=utf16_key)
+        if entry.get("status") != "removed":
+            present.add(entry["filename"])
+    return sorted(paths, key=utf16_key), sorted(present, key=utf16_key)
 
 
 def _pr_report_scan(outcome: Dict[str, Any]) -> None:
@@ -8101,7 +9534,7 @@ def _pr_check(options: Any) -> int:
         body, outcome = render_pr_truncated_notice(), None
     else:
         cwd, adr_dir = _corpus_location(options)
-        outcome = pr_check_outcome(cwd, adr_dir, _pr_changed(files))
+        outcome = pr_check_outcome(cwd, adr_dir, *_pr_changed(files))
         _pr_report_scan(outcome)
         body = render_pr_comment(outcome)
     _pr_append("GITHUB_STEP_SUMMARY", body)
@@ -8257,6 +9690,64 @@ def _js_surrogate_pair(match):
     return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
 
 
+# `util.parseArgs` of Node 22 as Bun 1.4.5 runs it, in strict mode with positionals allowed and
+# only long options (the reference CLI's parseCommandArgs). Arguments are read as UTF-16 code
+# units: `-abc` is a group whose first unit is reported alone (Bun names it without its dash), a
+# long option takes `--name=value` when its first `=` is at index 3 or later, and a string option
+# takes the next argument whatever it is, then refuses one that looks like an option.
+
+class _JsParseArgsError(Exception):
+    """The message Node's parseArgs throws (ERR_PARSE_ARGS_*), to the letter."""
+
+
+def _js_parse_args(args, options):
+    """(values, positionals); `options` maps each long name to "boolean" or "string"."""
+    values, positionals, tokens = {}, [], []
+    index = 0
+    while index < len(args):
+        arg, index = args[index], index + 1
+        units = _js_code_units(arg)
+        if arg == "--":
+            positionals.extend(args[index:])
+            break
+        if len(units) >= 2 and units[0] == "-" and units[1] != "-":
+            if len(units) == 2:
+                tokens.append((units[1], arg, None, False))
+            else:  # a group of short options: Bun reports its first unit, without the dash
+                tokens.append((units[1], units[1], None, False))
+        elif len(units) > 2 and units.startswith("--"):
+            if arg.find("=") > 2:
+                name, _, value = arg[2:].partition("=")
+                tokens.append((name, "--" + name, value, True))
+            elif options.get(arg[2:]) == "string" and index < len(args):
+                tokens.append((arg[2:], arg, args[index], False))
+                index += 1
+            else:
+                tokens.append((arg[2:], arg, None, False))
+        else:
+            positionals.append(arg)
+    for name, raw, value, inline in tokens:
+        _js_parse_args_check(options, name, raw, value, inline)
+        values[name] = True if options[name] == "boolean" else value
+    return values, positionals
+
+
+def _js_parse_args_check(options, name, raw, value, inline):
+    if name not in options:
+        raw = _JS_LONE_SURROGATE.sub("\ufffd", raw)  # the runtime writes a lone half as U+FFFD
+        raise _JsParseArgsError(
+            "Unknown option '%s'. To specify a positional argument starting with a '-', place it at "
+            "the end of the command after '--', as in '-- %s" % (raw, _js_json_string(raw)))
+    if options[name] == "string" and value is None:
+        raise _JsParseArgsError("Option '--%s <value>' argument missing" % name)
+    if options[name] == "boolean" and value is not None:
+        raise _JsParseArgsError("Option '--%s' does not take an argument" % name)
+    if not inline and value is not None and len(_js_code_units(value)) > 1 and value[0] == "-":
+        raise _JsParseArgsError(
+            "Option '%s' argument is ambiguous.\nDid you forget to specify the option argument for '%s'?\n"
+            "To specify an option argument starting with a dash use '%s=-XYZ'." % (raw, raw, raw))
+
+
 def _js_regex_translate(source):
     out = []
     index = 0
@@ -8326,6 +9817,15 @@ class JS(object):
     def json(value: Any, indent: int = 2) -> str:
         """`JSON.stringify(value, null, indent)` of dicts, lists, strings, numbers, booleans, None."""
         return _js_json(value, indent)
+
+    ParseArgsError = _JsParseArgsError
+
+    @staticmethod
+    def parse_args(args: Sequence[str], options: Dict[str, str]) -> Tuple[Dict[str, Any], List[str]]:
+        """`util.parseArgs({args, options, strict: true, allowPositionals: true})` (Node 22, as Bun
+        1.4.5 runs it) over long options only, each "boolean" or "string": (values given,
+        positionals); JS.ParseArgsError with Node's message when the arguments do not parse."""
+        return _js_parse_args(list(args), options)
 
     @staticmethod
     def utf8(text: str) -> bytes:
@@ -16598,6 +18098,26 @@ def _lc_signed(number):
     return (number >> 1) if not number & 1 else -((number + 1) >> 1)
 
 
+# Printable ASCII's weights (U+0020..U+007E: primary, then tertiary; the secondary is the common
+# one), as _lc_data decodes them from the table: text of printable ASCII alone is sorted without
+# decoding the table. tests/test_vectors_locale_compare.py checks them against the decoded table.
+_LC_ASCII_PRIMARY = dict(zip(range(0x20, 0x7F), ("\x01" + chr(weight) for weight in (
+    0x000b, 0x006c, 0x013e, 0x01cd, 0x1fb6, 0x01ce, 0x01ca, 0x013b, 0x0141, 0x0142, 0x01c2, 0x04da,
+    0x0028, 0x0010, 0x0085, 0x01c7, 0x1fec, 0x1fed, 0x1fee, 0x1fef, 0x1ff0, 0x1ff1, 0x1ff2, 0x1ff3,
+    0x1ff4, 0x1ff5, 0x0045, 0x003f, 0x04df, 0x04e0, 0x04e1, 0x0073, 0x01c1, 0x21f3, 0x2201, 0x220c,
+    0x2216, 0x2224, 0x223b, 0x2244, 0x2253, 0x225f, 0x226c, 0x2273, 0x227e, 0x229a, 0x22a3, 0x22b5,
+    0x22d3, 0x22df, 0x22e6, 0x2307, 0x231d, 0x232b, 0x2343, 0x234c, 0x2350, 0x2359, 0x2360, 0x0143,
+    0x01c8, 0x0144, 0x02e8, 0x000e, 0x02e5, 0x21f3, 0x2201, 0x220c, 0x2216, 0x2224, 0x223b, 0x2244,
+    0x2253, 0x225f, 0x226c, 0x2273, 0x227e, 0x229a, 0x22a3, 0x22b5, 0x22d3, 0x22df, 0x22e6, 0x2307,
+    0x231d, 0x232b, 0x2343, 0x234c, 0x2350, 0x2359, 0x2360, 0x0145, 0x04e3, 0x0146, 0x04e5))))
+_LC_ASCII_TERTIARY = bytes(0x20) + bytes((
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13,
+    13, 13, 13, 13, 13, 13, 13, 16, 13, 13, 13, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2)) + bytes(0x81)
+_LC_ASCII_COMMON = "\x01"
+
+
 @functools.lru_cache(maxsize=None)
 def _lc_data():
     """Decode _LC_TABLE (the format of tools/gen_locale_collation.py, version 1)."""
@@ -16739,11 +18259,11 @@ def _lc_jamo(cp):
 
 
 def _lc_key(text):
-    data = _lc_data()
     if text.isascii() and text.isprintable():
         # Printable ASCII: one element per character, the common secondary weight for each.
-        return (text.translate(data.ascii_primary) + "\0" + data.common_text * len(text) + "\0"
-                + text.encode("ascii").translate(data.ascii_tertiary).decode("latin-1"))
+        return (text.translate(_LC_ASCII_PRIMARY) + "\0" + _LC_ASCII_COMMON * len(text) + "\0"
+                + text.encode("ascii").translate(_LC_ASCII_TERTIARY).decode("latin-1"))
+    data = _lc_data()
     if not text.isascii() and _LC_SURROGATE.search(text) is not None:
         # JavaScript sees a surrogate pair as one character; a lone surrogate stays itself.
         text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")

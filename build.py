@@ -53,7 +53,8 @@ The bundle (.mcpb, next to the .pyz)
   the MCPB manifest specification 0.3 (github.com/anthropics/mcpb, MANIFEST.md): server type
   python, run as `python3 ${__dirname}/server/adrkit-mcp.pyz` (`python` on Windows), the repository
   and the ADR folder from user_config as ADRKIT_MCP_CWD and ADRKIT_MCP_DIR (and the optional
-  resources and prompts setting as ADRKIT_MCP_EXPOSE, empty by default: ADR 0015), the tools as
+  resources and prompts setting as ADRKIT_MCP_EXPOSE, empty by default: ADR 0015; the source
+  markers switch as ADRKIT_MCP_MARKERS, off by default: ADR 0020), the tools as
   the module lists them, its version from the module's __version__ literal.
 """
 
@@ -745,7 +746,8 @@ def bundle_manifest(version, tools):
                 "env": {"ADRKIT_MCP_CWD": "${user_config.repository}",
                         "ADRKIT_MCP_DIR": "${user_config.adr_dir}",
                         "ADRKIT_MCP_EXPOSE": "${user_config.expose}",
-                        "ADRKIT_MCP_FROM": "${user_config.records_format}"},
+                        "ADRKIT_MCP_FROM": "${user_config.records_format}",
+                        "ADRKIT_MCP_MARKERS": "${user_config.markers}"},
                 # python.org's Windows installer puts python.exe (not python3.exe) on PATH.
                 "platform_overrides": {"win32": {"command": "python"}},
             },
@@ -771,6 +773,11 @@ def bundle_manifest(version, tools):
                 "description": "Leave empty for adrkit records. Write madr to read MADR or "
                                "Nygard (adr-tools) Markdown as `adrkit-mcp migrate --from madr` "
                                "would leave it, without changing any file."},
+            "markers": {
+                "type": "boolean", "title": "Source markers", "required": False, "default": False,
+                "description": "Also name the decisions a file declares in an `@adr <id>` comment "
+                               "near its top (its first 8,192 bytes are read when the file is "
+                               "asked about). Off: only the records' affects patterns count."},
         },
         "compatibility": {"platforms": ["darwin", "linux", "win32"],
                           "runtimes": {"python": MCPB_PYTHONS}},

@@ -69,7 +69,8 @@ def test_manifest_describes_the_server(manifest):
     assert config["env"] == {"ADRKIT_MCP_CWD": "${user_config.repository}",
                              "ADRKIT_MCP_DIR": "${user_config.adr_dir}",
                              "ADRKIT_MCP_EXPOSE": "${user_config.expose}",
-                             "ADRKIT_MCP_FROM": "${user_config.records_format}"}
+                             "ADRKIT_MCP_FROM": "${user_config.records_format}",
+                             "ADRKIT_MCP_MARKERS": "${user_config.markers}"}
     options = manifest["user_config"]
     assert options["repository"]["type"] == "directory" and options["repository"]["required"]
     assert options["adr_dir"]["type"] == "string" and options["adr_dir"]["default"] == "docs/adr"
@@ -78,6 +79,9 @@ def test_manifest_describes_the_server(manifest):
     # Empty by default: an empty variable counts as unset, so the folder holds adrkit records.
     assert options["records_format"]["type"] == "string" and options["records_format"]["default"] == ""
     assert not options["records_format"]["required"]
+    # Off by default (ADR 0020); a host writes a boolean as "true" or "false", which the server reads.
+    assert options["markers"]["type"] == "boolean" and options["markers"]["default"] is False
+    assert not options["markers"]["required"]
     tools = [(tool["name"], tool["description"]) for tool in spec.tool_definitions()]
     assert [(tool["name"], tool["description"]) for tool in manifest["tools"]] == tools
     assert manifest["compatibility"]["platforms"] == ["darwin", "linux", "win32"]
@@ -152,7 +156,8 @@ def test_the_host_starts_it_from_the_manifest(bundle, manifest, tmp_path, adr_di
     user_config = {"repository": repo,
                    "adr_dir": adr_dir or manifest["user_config"]["adr_dir"]["default"],
                    "expose": expose or manifest["user_config"]["expose"]["default"],
-                   "records_format": records_format or manifest["user_config"]["records_format"]["default"]}
+                   "records_format": records_format or manifest["user_config"]["records_format"]["default"],
+                   "markers": "true" if records_format else "false"}
     variables = {"__dirname": str(install)}
     variables.update({"user_config." + key: value for key, value in user_config.items()})
     command, args, env = host_command(manifest, variables)

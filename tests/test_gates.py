@@ -10,7 +10,8 @@ composite action.yml and the pre-commit hooks.
   ours for a login and for an app token, a refused comment degrading to the job log, 403/404 and
   5xx answers giving one clear error line, the job summary and outputs written in every case. The
   CheckOutcome these runs render comes from `pr_check_outcome`, replaced here by a recorded one:
-  what is under test is the GitHub side; `check` itself is tested with its command.
+  what is under test is the GitHub side. The whole program, the real `check` included, runs as a
+  process on the recorder's corpus and must post the comment the reference rendered for it.
 * action.yml and .pre-commit-hooks.yaml: parsed, and what they run exists.
 """
 
@@ -209,8 +210,8 @@ class Job(object):
             monkeypatch.setenv(key, value)
         monkeypatch.setattr(adrkit_mcp, "pr_check_outcome", self.check)
 
-    def check(self, root, adr_dir, files):
-        self.checked.append((root, adr_dir, list(files)))
+    def check(self, root, adr_dir, files, marker_files):
+        self.checked.append((root, adr_dir, list(files), list(marker_files)))
         return self.outcome
 
     def run(self, *args):
@@ -256,14 +257,17 @@ def test_files_and_comments_are_read_page_by_page(job, github):
     github.files = [{"filename": "src/f%03d.ts" % n, "status": "added"} for n in range(230)]
     github.files.append({"filename": "new/name.ts", "previous_filename": "old/name.ts",
                          "status": "renamed"})
+    github.files.append({"filename": "src/zz-gone.ts", "status": "removed"})
     github.comments = [{"id": n, "body": "comment %d" % n, "user": {"login": "someone",
                                                                     "type": "User"}}
                        for n in range(1, 251)]
     github.comments.append({"id": 9999, "body": "intro\n" + adrkit_mcp.PR_COMMENT_MARKER,
                             "user": {"login": "adrkit-bot", "type": "User"}})
     assert job.run() == 0, job.stdout
-    files = job.checked[0][2]
-    assert len(files) == 232 and files[:2] == ["new/name.ts", "old/name.ts"]
+    files, marker_files = job.checked[0][2:]
+    assert len(files) == 233 and files[:2] == ["new/name.ts", "old/name.ts"]
+    assert files[-1] == "src/zz-gone.ts"  # matched against `affects`, as the reference does,
+    assert marker_files == ["new/name.ts"] + files[2:-1]  # but not scanned for markers
     pages = [r["query"] for r in github.requests if r["path"].endswith("/files")]
     assert pages == ["per_page=100", "per_page=100&page=2", "per_page=100&page=3"]
     assert len([r for r in github.requests if r["path"].endswith("/comments")

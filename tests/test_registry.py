@@ -119,7 +119,7 @@ def test_everything_agrees_on_name_version_description_and_variables(tool, docum
     assert 0 < len(description) <= 100
     # environment variables: the ones the module reads, the ones the bundle sets
     names = [variable["name"] for variable in pypi["environmentVariables"]]
-    assert names == ["ADRKIT_MCP_CWD", "ADRKIT_MCP_DIR", "ADRKIT_MCP_EXPOSE", "ADRKIT_MCP_FROM"]
+    assert names == ["ADRKIT_MCP_CWD", "ADRKIT_MCP_DIR", "ADRKIT_MCP_EXPOSE", "ADRKIT_MCP_FROM", "ADRKIT_MCP_MARKERS"]
     assert sorted(manifest["server"]["mcp_config"]["env"]) == names
     for name in names:
         assert re.search(r'^_ENV_\w+ = "%s"$' % name, source, re.M), name

@@ -711,19 +711,22 @@ def test_matchers_qualified_with_another_repo_are_skipped(repo):
     assert all_findings(repo, "get_decision_context") == []
 
 
-def test_fired_matchers_are_unique_and_in_code_unit_order(repo):
+def test_fired_matchers_are_unique_and_in_the_references_localecompare_order(repo):
+    # The reference sorts firedMatchers with localeCompare (type, then pattern): punctuation
+    # before letters, case a tie-break after the letters, `**` before `**/`. The expected order
+    # is what Bun 1.4.5's localeCompare gives for these patterns (issue 30, item 6).
     repo.record("0222-design-tokens.md", status="accepted",
                 extra='deciders: ["@a"]\n' + _affects(
                     ("path", "web/**/*.css"), ("path", "web/**", ("note", "all of it")), ("path", "web/**"),
-                    ("path", "x/\uff21*"), ("path", "x/" + "\U0001f600" + "*")))
-    files = ["web/a/site.css", "web/index.html", "x/\uff21bc", "x/\U0001f600bc"]
+                    ("path", "x/\uff21*"), ("path", "x/" + "\U0001f600" + "*"), ("path", "Web/**"),
+                    ("path", "web/_*"), ("path", "web/a*"), ("path", "web/B*"), ("path", "web/-*"),
+                    ("path", "web/*.css")))
+    files = ["web/a/site.css", "web/index.html", "x/\uff21bc", "x/\U0001f600bc", "Web/x", "web/_x", "web/ab",
+             "web/Bc", "web/-x", "web/site.css"]
     entry = repo.result("get_decision_context", files=files)["governing"][0]
-    assert entry["firedMatchers"] == [
-        {"type": "path", "pattern": "web/**"},
-        {"type": "path", "pattern": "web/**/*.css"},
-        {"type": "path", "pattern": "x/\U0001f600*"},
-        {"type": "path", "pattern": "x/\uff21*"},
-    ]
+    assert [fired["pattern"] for fired in entry["firedMatchers"]] == [
+        "web/_*", "web/-*", "web/*.css", "web/**", "Web/**", "web/**/*.css", "web/a*", "web/B*",
+        "x/\U0001f600*", "x/\uff21*"]
 
 
 def test_given_paths_are_compared_never_opened(repo):

@@ -176,3 +176,12 @@ def test_compare_is_a_sign(a, b):
 
 def test_a_surrogate_pair_is_one_character():
     assert LocaleCollation.key("\ud83d\ude00") == LocaleCollation.key("\U0001f600")
+
+
+def test_the_printable_ascii_weights_written_out_are_the_tables():
+    """Printable ASCII is sorted from weights written in the module, without decoding the table
+    (a CLI run that sorts ASCII paths saves the decode): they must be the table's own."""
+    data = adrkit_mcp._lc_data()
+    assert adrkit_mcp._LC_ASCII_PRIMARY == data.ascii_primary
+    assert adrkit_mcp._LC_ASCII_TERTIARY == data.ascii_tertiary
+    assert adrkit_mcp._LC_ASCII_COMMON == data.common_text

@@ -30,6 +30,16 @@ Running it (from the repository root, with a Python that has the module's requir
   python3 tools/difftest.py --seed 7 --corpora 300 --jobs 2
   python3 tools/difftest.py --seed 7 --only 41 --keep /tmp/dt   # one corpus, kept on disk
   python3 tools/difftest.py --from madr --seed 7 --corpora 300  # MADR and Nygard folders
+  python3 tools/difftest.py --cli --seed 7 --corpora 100        # the CLI's lint, graph, new, explain, check
+
+`--cli` writes the same random corpora (plus Markdown that lint reports as skipped, records
+outside the ADR folder) and runs random command lines of `lint` (with and without paths, human
+and `--json`), `graph` (dot and json), `new` (titles of every shape, statuses), `explain` and
+`check` (over source files whose `@adr` markers name the corpus's ids, missing ids and other logs,
+some past the header window) and lines that do not parse, each side in a fresh process on its own fresh copy: ours is `--server CMD <args>`, the
+reference `--reference-cli CMD <args>`. It compares the exit status, stdout, stderr (after a usage
+error only the reference's sentence before its usage text, which ADR 0019 leaves ours) and every
+file left in the corpus; `new` on both sides writes the same day's date.
 
 Each corpus is run once per era (`--eras legacy,modern`, the default): legacy sessions open with
 `initialize`, modern ones send every request with the 2026-07-28 `_meta` claim and no handshake;
@@ -72,8 +82,7 @@ bijection within a session; cursors only null versus non-null; finding messages 
 fixed-template rules, otherwise only rule/severity/path/id/field/pattern; an `isError: true`
 result only by `isError` and the type of its first content item; everything else exactly,
 key order aside. Allowed, documented departures (README "Where we differ from the reference"):
-`firedMatchers` ordered by UTF-16 code units rather than `localeCompare`; search normalisation of
-characters the running Python's Unicode database does not know (the reference uses its
+search normalisation of characters the running Python's Unicode database does not know (the reference uses its
 runtime's ICU). The protocol departures of the conformance pack never arise here: the tester
 sends only well-formed requests after a legacy `initialize` handshake.
 """
@@ -914,32 +923,6 @@ def normalise_answer(frame: Any) -> Any:
     return normalise_result(result)
 
 
-def allow_fired_matchers(ours: Any, ref: Any, notes: List[str]) -> None:
-    """Where both sides hold the same firedMatchers in another order, adopt ours and note it."""
-    if isinstance(ours, dict) and isinstance(ref, dict):
-        for key in ours:
-            if key not in ref:
-                continue
-            if key == "firedMatchers" and isinstance(ours[key], list) and isinstance(ref[key], list):
-                if (ours[key] != ref[key] and sorted(map(canonical, ours[key])) == sorted(map(canonical, ref[key]))
-                        and ours[key] == sorted(ours[key], key=matcher_order)):
-                    ref[key] = ours[key]
-                    notes.append("firedMatchers-order")
-            else:
-                allow_fired_matchers(ours[key], ref[key], notes)
-    elif isinstance(ours, list) and isinstance(ref, list):
-        for left, right in zip(ours, ref):
-            allow_fired_matchers(left, right, notes)
-
-
-def matcher_order(matcher: Any) -> Tuple[bytes, bytes]:
-    """(type, pattern) by UTF-16 code units: the order our side promises."""
-    if not isinstance(matcher, dict):
-        return b"", b""
-    return (str(matcher.get("type")).encode("utf-16-be", "surrogatepass"),
-            str(matcher.get("pattern")).encode("utf-16-be", "surrogatepass"))
-
-
 def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
@@ -1015,6 +998,9 @@ class Tally(object):
         self.outcomes = {}  # type: Dict[str, int]  # the reference's outcomes, by tool: what was exercised
         self.rules = {}  # type: Dict[str, int]  # the reference's findings at the end of each session, by rule
         self.records = 0  # the reference's recordCount at the end of each session, summed
+        self.cli = {}  # type: Dict[str, List[int]]  # --cli: command -> [compared, identical]
+        self.cli_diffs = {}  # type: Dict[str, List[Any]]  # --cli: difference class -> examples
+        self.cli_statuses = {}  # type: Dict[str, int]  # --cli: "command exit N" of the reference -> runs
 
     def merge(self, other: "Tally") -> None:
         for mine, theirs in ((self.fresh, other.fresh), (self.migrate_same, other.migrate_same)):
@@ -1028,6 +1014,14 @@ class Tally(object):
             for name, count in theirs_counts.items():
                 mine_counts[name] = mine_counts.get(name, 0) + count
         self.records += other.records
+        for name, (compared, same) in other.cli.items():
+            mine_pair = self.cli.setdefault(name, [0, 0])
+            mine_pair[0] += compared
+            mine_pair[1] += same
+        for name, examples in other.cli_diffs.items():
+            self.cli_diffs.setdefault(name, []).extend(examples)
+        for name, count in other.cli_statuses.items():
+            self.cli_statuses[name] = self.cli_statuses.get(name, 0) + count
         for name, examples in other.migrate_diffs.items():
             self.migrate_diffs.setdefault(name, []).extend(examples)
         for tool in TOOLS:
@@ -1066,11 +1060,6 @@ def compare_page(tally: Tally, session: Session, call: Dict[str, Any], ours: Any
             sc_a["fingerprint"], sc_b["fingerprint"] = session.fingerprint(sc_a.get("fingerprint"),
                                                                            sc_b.get("fingerprint"))
     left, right = normalise_answer(ours), normalise_answer(ref)
-    notes = []  # type: List[str]
-    allow_fired_matchers(left, right, notes)
-    for note in notes:
-        tally.allowed[note] = tally.allowed.get(note, 0) + 1
-        tally.allowed_examples.setdefault(note, {"corpus": call["corpus"], "args": call["args"]})
     found = first_difference(left, right)
     if call.get("fresh"):
         tally.fresh[0] += 1
@@ -1259,6 +1248,8 @@ def plain_context(root: str, files: Dict[str, str], ids: List[str], index: int, 
 
 def run_corpus(options: argparse.Namespace, index: int) -> Tally:
     """One corpus, once per era, each era in fresh processes on fresh copies."""
+    if options.cli:
+        return run_cli_corpus(options, index)
     tally = Tally()
     for era in options.eras:
         tally.sessions[era] = tally.sessions.get(era, 0) + 1
@@ -1526,6 +1517,150 @@ def run_madr_session(options: argparse.Namespace, index: int, era: str, tally: T
 # Report
 # ---------------------------------------------------------------------------
 
+# ---------------------------------------------------------------------------
+# --cli: the reference CLI's lint, graph, new, explain and check, ours against theirs
+# ---------------------------------------------------------------------------
+
+CLI_TITLES = ["Use Postgres for the ledger", "  Spaces  ", "Café déjà vu", "日本語の決定", "ab", "x" * 120,
+              "x" * 121, "emoji😀 API", "Quote \" and \\ slash", "null", "Line\u2028sep", "#", "a-b-c"]
+CLI_NOISE = ["--json", "--bogus", "--dir", "-x", "--format", "json", "dot", "svg", "--", "-", "--status",
+             "proposed", "accepted", "--json=1", "extra", "--dir=", "docs/adr", "nowhere"]
+
+
+def cli_extra_files(rng: random.Random, files: Dict[str, str]) -> None:
+    """Markdown that lint reports as skipped, records outside the ADR folder, findings on purpose."""
+    for name in rng.sample(["docs/adr/notes.md", "docs/adr/sub/0100-nested.md", "docs/adr/sub/deeper/x.md",
+                            "docs/adr/12-short.md", "docs/adr/.hidden.md", "other/0200-elsewhere.md",
+                            "docs/adr/README.md", "docs/0300-beside.md"], rng.randint(0, 4)):
+        files[name] = "---\nid: \"0%d\"\ntitle: Somewhere else\nstatus: draft\ndate: 2024-01-01\n---\n" % rng.randint(100, 999)
+
+
+CLI_MARKER_LEADS = ["// ", "# ", "/* ", " * ", "<!-- ", "-- ", "x // ", "//", "```\n// "]
+
+
+def cli_source_files(rng: random.Random, files: Dict[str, str]) -> None:
+    """Source files for explain and check: `@adr` markers naming the corpus's ids, missing ids and
+    other logs, in several comment styles, some past the 8,192-byte window."""
+    ids = sorted(set(re.findall(r'^id: "?([0-9A-Za-z]+)', "\n".join(files.values()), re.M))) or ["0001"]
+    for number in range(rng.randint(0, 5)):
+        lines = []
+        for _ in range(rng.randint(0, 4)):
+            refs = [rng.choice(ids + ["0999", "team:" + rng.choice(ids), "12"]) for _ in range(rng.randint(1, 3))]
+            lines.append(rng.choice(CLI_MARKER_LEADS) + "@adr " + rng.choice([", ", ",", " "]).join(refs))
+        if rng.random() < 0.2:
+            lines.insert(0, "x" * rng.choice([8170, 8180, 8190, 9000]))
+        name = rng.choice(["src/a%d.ts" % number, "src/sub/b%d.py" % number, "docs/c%d.md" % number])
+        files[name] = rng.choice(["\n", "\r\n"]).join(lines) + rng.choice(["", "\n"])
+
+
+def cli_command_line(rng: random.Random, files: Dict[str, str]) -> List[str]:
+    """One random command line for lint, graph, new, explain or check (sometimes with noise that
+    does not parse)."""
+    kind = rng.choice(["lint", "lint", "lint-paths", "graph", "graph", "new", "noise", "explain", "explain",
+                       "check", "check"])
+    paths = sorted(files) + ["docs/adr", "docs", "missing.md", ".", "other"]
+    sources = [path for path in files if not path.startswith("docs/adr/")] + [
+        "src/app/main.ts", "lib/x.py", "src/missing.ts", "../outside.ts", "./src/a0.ts", "src"]
+    if kind == "explain":
+        args = ["explain", rng.choice(sources + paths)] + (["--json"] if rng.random() < 0.5 else [])
+    elif kind == "check":
+        args = ["check"] + rng.sample(sources + paths, rng.randint(0, 4)) + (["--json"] if rng.random() < 0.5 else [])
+    elif kind == "lint":
+        args = ["lint"] + (["--json"] if rng.random() < 0.5 else [])
+    elif kind == "lint-paths":
+        args = ["lint"] + rng.sample(paths, min(len(paths), rng.randint(1, 3))) + (["--json"] if rng.random() < 0.5 else [])
+    elif kind == "graph":
+        args = ["graph"] + (["--format", rng.choice(["json", "dot"])] if rng.random() < 0.6 else [])
+    elif kind == "new":
+        args = ["new"] + rng.choice(CLI_TITLES).split(" ") + (["--json"] if rng.random() < 0.4 else [])
+        if rng.random() < 0.3:
+            args += ["--status", rng.choice(STATUSES + ["bogus"])]
+    else:
+        args = [rng.choice(["lint", "graph", "new"])] + [rng.choice(CLI_NOISE) for _ in range(rng.randint(1, 3))]
+    if rng.random() < 0.1:
+        args += ["--dir", rng.choice(["docs/adr", "docs/adr/", "nowhere", "other", "."])]
+    return args
+
+
+def cli_run(command: List[str], root: str) -> Tuple[int, bytes, bytes]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("ADRKIT_MCP_")}
+    env.update(LANG="C.UTF-8", TZ="UTC")
+    proc = subprocess.run(command, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=TIMEOUT)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def cli_usage_sentence(stderr: bytes) -> bytes:
+    """The reference's sentence before its whole usage text (ours frames it: ADR 0019)."""
+    return stderr.split(b"\nUsage:\n")[0]
+
+
+def cli_difference(ours: Tuple[int, bytes, bytes, Dict[str, bytes]],
+                   ref: Tuple[int, bytes, bytes, Dict[str, bytes]]) -> Optional[Tuple[str, Any]]:
+    if ours[0] != ref[0]:
+        return "exit status", {"ours": ours[0], "ref": ref[0], "ref stderr": ref[2].decode()[-200:]}
+    if ours[1] != ref[1]:
+        line, mine, theirs = first_line_difference(ours[1], ref[1])
+        return "stdout", {"line": line, "ours": mine, "ref": theirs}
+    if ref[0] == 2 and b"\nUsage:\n" in ref[2]:
+        if cli_usage_sentence(ref[2]) not in ours[2]:
+            return "usage sentence", {"ours": ours[2].decode()[:300], "ref": cli_usage_sentence(ref[2]).decode()}
+    elif ours[2] != ref[2]:
+        line, mine, theirs = first_line_difference(ours[2], ref[2])
+        return "stderr", {"line": line, "ours": mine, "ref": theirs}
+    if ours[3] != ref[3]:
+        changed = sorted(path for path in set(ours[3]) | set(ref[3]) if ours[3].get(path) != ref[3].get(path))
+        return "files", {"paths": changed[:5]}
+    return None
+
+
+def cli_tree(root: str) -> Dict[str, bytes]:
+    found = {}
+    for folder, dirnames, names in os.walk(root):
+        dirnames[:] = [name for name in dirnames if name != ".git"]
+        for name in names:
+            path = os.path.join(folder, name)
+            if os.path.isfile(path) and not os.path.islink(path):
+                with open(path, "rb") as handle:
+                    found[os.path.relpath(path, root).replace(os.sep, "/")] = handle.read()
+    return found
+
+
+def run_cli_corpus(options: argparse.Namespace, index: int) -> Tally:
+    """One random corpus, `--cli-runs` random command lines, each side on its own fresh copy."""
+    tally = Tally()
+    rng = random.Random("%s-cli-%d" % (options.seed, index))
+    files, _ = gen_corpus(rng)
+    cli_extra_files(rng, files)
+    cli_source_files(rng, files)
+    for run in range(options.cli_runs):
+        args = cli_command_line(rng, files)
+        results = []
+        for side, command in (("ours", shlex.split(options.server)), ("ref", shlex.split(options.reference_cli))):
+            root = corpus_root(options, "corpus-%d-cli-%d-%s" % (index, run, side))
+            write_corpus(root, files)
+            try:
+                status, out, err = cli_run(command + args, root)
+                spellings = sorted({root.encode(), os.path.realpath(root).encode()}, key=len, reverse=True)
+                for spelling in spellings:  # Node names the absolute path in its error messages
+                    out, err = out.replace(spelling, b"{root}"), err.replace(spelling, b"{root}")
+                results.append((status, out, err, cli_tree(root)))
+            finally:
+                if not options.keep:
+                    shutil.rmtree(root, ignore_errors=True)
+        entry = tally.cli.setdefault(args[0], [0, 0])
+        entry[0] += 1
+        exercised = "%s exit %d" % (args[0], results[1][0])
+        tally.cli_statuses[exercised] = tally.cli_statuses.get(exercised, 0) + 1
+        found = cli_difference(results[0], results[1])
+        if found is None:
+            entry[1] += 1
+        else:
+            tally.cli_diffs.setdefault("%s: %s" % (args[0], found[0]), []).append(
+                dict({"corpus": index, "args": args}, **found[1]))
+    return tally
+
+
 def short(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= 160 else text[:157] + "..."
@@ -1536,7 +1671,29 @@ def clean_corpora(tally: Tally) -> set:
     return set(e["corpus"] for entry in tally.classes.values() for e in entry[1]) - dirty
 
 
+def cli_report(tally: Tally, options: argparse.Namespace) -> int:
+    print("seed %s, corpora %d, --cli: %d random command lines per corpus" % (
+        options.seed, len(options.indices), options.cli_runs))
+    total = [0, 0]
+    for name in sorted(tally.cli):
+        compared, same = tally.cli[name]
+        total[0] += compared
+        total[1] += same
+        print("  %-8s %6d / %6d identical (%.2f %%)" % (name, same, compared, 100.0 * same / max(1, compared)))
+    print("  %-8s %6d / %6d identical (%.2f %%)" % ("all", total[1], total[0], 100.0 * total[1] / max(1, total[0])))
+    print("coverage, the reference's exit statuses: %s" % ", ".join(
+        "%s: %d" % item for item in sorted(tally.cli_statuses.items())))
+    print("difference classes: %d" % len(tally.cli_diffs))
+    for name, examples in sorted(tally.cli_diffs.items(), key=lambda item: -len(item[1])):
+        print("  [%d] %s" % (len(examples), name))
+        for example in examples[:options.examples]:
+            print("      " + short(example))
+    return 0 if not tally.cli_diffs else 1
+
+
 def report(tally: Tally, options: argparse.Namespace) -> int:
+    if options.cli:
+        return cli_report(tally, options)
     print("seed %s, corpora %d, calls per corpus %d%s, eras %s" % (
         options.seed, len(options.indices), options.calls, ", --from madr" if options.source else "",
         ", ".join("%s (%d sessions)" % (era, tally.sessions.get(era, 0)) for era in options.eras)))
@@ -1605,6 +1762,9 @@ def parse_options(argv: List[str]) -> argparse.Namespace:
     parser.add_argument("--eras", default="legacy,modern", help="comma-separated: legacy, modern")
     parser.add_argument("--no-migrate-check", dest="migrate_check", action="store_false",
                         help="with --from madr: do not compare our migrate command with the reference CLI's")
+    parser.add_argument("--cli", action="store_true",
+                        help="compare our lint, graph and new with the reference CLI's on random corpora")
+    parser.add_argument("--cli-runs", type=int, default=10, help="with --cli: command lines per corpus")
     options = parser.parse_args(argv)
     options.eras = [era for era in options.eras.split(",") if era]
     if not options.eras or set(options.eras) - {"legacy", "modern"}:

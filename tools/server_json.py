@@ -16,7 +16,7 @@ Where each fact comes from
   * the description: pyproject.toml's [project] description (the registry allows 100 characters);
   * the version: the `__version__` literal of adrkit_mcp.py;
   * the environment variables the server reads (ADRKIT_MCP_CWD, ADRKIT_MCP_DIR,
-    ADRKIT_MCP_EXPOSE, ADRKIT_MCP_FROM).
+    ADRKIT_MCP_EXPOSE, ADRKIT_MCP_FROM, ADRKIT_MCP_MARKERS).
 
 The .mcpb's SHA-256
   The bundle's bytes depend on the commit (its timestamps are the commit's date), so a committed
@@ -65,6 +65,10 @@ ENVIRONMENT = [
      "description": "madr to read MADR and Nygard (adr-tools) Markdown as `adrkit-mcp migrate "
                     "--from madr` would leave it, writing nothing. Unset: adrkit records.",
      "isRequired": False, "isSecret": False, "choices": ["madr"]},
+    {"name": "ADRKIT_MCP_MARKERS",
+     "description": "1 to also name the decisions a file declares in an `@adr <id>` comment of its "
+                    "first 8,192 bytes (read when the file is asked about). Unset or 0: off.",
+     "isRequired": False, "isSecret": False},
 ]
 
 
