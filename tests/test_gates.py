@@ -418,7 +418,7 @@ def test_the_whole_program_posts_the_reference_comment_for_the_recorded_corpus(t
         pytest.skip("pending on the `markers` branch: no adrkit-mcp check yet")
     for path, text in RECORDER.CORPUS.items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text, encoding="utf-8")
+        (tmp_path / path).write_bytes(text.encode("utf-8"))  # LF, as recorded, on Windows too
     (tmp_path / ".git").mkdir()
     github.files = [{"filename": path, "status": "removed" if path.startswith("gone/")
                      else "modified"} for path in dict(RECORDER.RUNS)[name]]
