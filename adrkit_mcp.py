@@ -23,6 +23,7 @@ The product, in the order a request flows through it:
   8. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
   9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`, `hook`;
                  the reference CLI's `lint`, `graph`, `new` (read as Node's parseArgs reads them)
+                 and `pr-check`, the pull-request gate (ADR 0021, the only network code)
 
 The compatibility engines below it, each entered only through its one door:
 
@@ -6678,6 +6679,19 @@ writes)."""),
     ("new", "write a new record from the template, as `adr new` does", CLI_HELP["new"]),
     ("explain", "which decisions govern one path, and why, as `adr explain` says", CLI_HELP["explain"]),
     ("check", "the decisions governing changed files, as `adr check` reports them", CLI_HELP["check"]),
+    ("pr-check", "in a GitHub Actions job: the decisions governing a pull request", """\
+What this repository's action.yml runs, as the reference's GitHub Action does:
+list the pull request's changed files through the GitHub API, run `check` on
+them, write the Markdown of the result to the job summary, and create or update
+one comment on the pull request (the one whose first line is <!-- adrkit:ci -->).
+It reads GITHUB_EVENT_PATH, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL,
+GITHUB_STEP_SUMMARY and GITHUB_OUTPUT (outputs ok and comment); the token is
+sent to $GITHUB_API_URL only (https, or http on a loopback address). A token
+that may not comment (401, 403, 404) gets the comment into the job log instead.
+Exit status: 0 when no changed ADR record has an error finding (and for an event
+that is not a pull request), 1 when one has, or without a token, or on a GitHub
+or network error (after the summary is written when there is one), 2 on a
+usage error."""),
 )
 
 
@@ -6925,6 +6939,8 @@ def _commands() -> Dict[str, _Command]:
                             ("json", "dir", "cwd"), command_explain, _explain_check, True),
         "check": _Command("adrkit-mcp check <files...> [--json] [--cwd PATH] [--dir PATH]", (),
                           ("json", "dir", "cwd"), command_check, None, True),
+        "pr-check": _Command("adrkit-mcp pr-check [--cwd PATH] [--dir PATH]", (),
+                             ("cwd", "dir", "help"), command_pr_check),
     }
 
 
@@ -9600,6 +9616,461 @@ def command_check(options: Any) -> int:
     outcome = check_outcome_of(corpus.records, corpus.findings, options.positionals, adr_dir, batch)
     sys.stdout.write(JS.json(outcome) + "\n" if options.json else check_text(outcome, batch))
     return 0 if outcome["ok"] else 1
+
+
+# ---------------------------------------------------------------------------
+# 10. Commands: pull-request gates, `adrkit-mcp pr-check`, the reference's GitHub Action (ADR 0021)
+# ---------------------------------------------------------------------------
+#
+# What `action.yml` runs on a pull request, as the reference's `packages/ci` Action does: list the
+# pull request's changed files (GitHub REST, paginated), run `check` on them, render the outcome as
+# the Markdown of comment.ts (`render_pr_comment`, byte for byte; tests/data/pr-comments holds the
+# reference renderer's own output), write it to the job summary, then create or update the one
+# comment that leads with PR_COMMENT_MARKER. Only this command touches the network, only with the
+# token it is given, only at $GITHUB_API_URL (HTTPS, or plain HTTP on a loopback address); urllib is
+# imported here and nowhere else. The server, the hook and every other command never do.
+
+PR_COMMENT_MARKER = "<!-- adrkit:ci -->"  # the comment's identity: always its first line
+_PR_HEADING = "### Decisions governing this change"
+_PR_EMPTY = "No governing decisions for the changed files."
+_PR_NO_ACCEPTED = ("No **accepted** decisions govern the changed files. Records below matched but "
+                   "do not bind this change.")
+_PR_PROPOSALS = ("#### Active proposals touching this change",
+                 "These are not yet ratified and do not bind this change:")
+_PR_HISTORY = ("#### Historical records that once covered this change",
+               "These no longer bind this change, and are listed for context only:")
+_PR_ERRORS = ("#### ⚠️ Validation errors on changed records",
+              "These changed records fail validation and must be fixed:")
+_PR_WARNINGS = "#### Warnings on changed records"
+_PR_TRUNCATED_PR = ("This pull request changes more files than the GitHub API can list completely, "
+                    "so the governing decisions could not be computed reliably for it. Split the "
+                    "change into smaller PRs, or run `adr check` locally against the full diff.")
+_PR_TRUNCATION_NOTICE = ("- …output truncated to fit GitHub’s comment size limit; run `adr check` "
+                         "locally for the complete result.")
+_PR_MAX_DECISIONS = 50        # records shown per list; the rest are counted
+_PR_MAX_DECLARATIONS = 10     # `declared by` lines per record
+_PR_MAX_BODY = 65536          # GitHub's comment limit, in UTF-16 code units
+_PR_MAX_FIELD = 256           # a finding's field, and its message, are cut to these
+_PR_MAX_MESSAGE = 1024
+_PR_FILES_CAP = 3000          # GitHub lists at most this many files of a pull request
+_PR_CONTROL = re.compile("[\x00-\x1f\x7f]")
+_PR_BACKTICKS = re.compile("`+")
+
+
+def _pr_code(value: str) -> str:
+    """An inline code span `value` cannot leave: the fence outruns its backticks, controls escaped."""
+    safe = _PR_CONTROL.sub(lambda match: "\\x%02x" % ord(match.group()), value)
+    fence = "`" * (max([len(run) for run in _PR_BACKTICKS.findall(safe)] or [0]) + 1)
+    pad = " " if safe.startswith("`") or safe.endswith("`") else ""
+    return fence + pad + safe + pad + fence
+
+
+def _pr_bounded(value: str, limit: int, label: str) -> str:
+    if utf16_len(value) <= limit:
+        return value
+    suffix = "… [%s truncated]" % label
+    return utf16_slice(value, max(0, limit - utf16_len(suffix))) + suffix
+
+
+def _pr_finding_line(finding: Finding) -> str:
+    where = _pr_code(finding["path"]) if finding.get("path") else "(corpus)"
+    field = " (%s)" % _pr_code(_pr_bounded(finding["field"], _PR_MAX_FIELD, "field")) \
+        if finding.get("field") else ""
+    message = _pr_bounded(finding["message"], _PR_MAX_MESSAGE, "message")
+    return "- %s — %s%s: %s" % (where, _pr_code(finding["rule"]), field, message)
+
+
+def _pr_decision_lines(decision: Dict[str, Any], with_status: bool) -> List[str]:
+    status = " _(%s)_" % decision["status"] if with_status else ""
+    successor = " — superseded by **%s**" % decision["supersededBy"] \
+        if decision.get("supersededBy") else ""
+    lines = ["- **%s** — %s%s%s" % (decision["recordId"], decision["title"], status, successor)]
+    for matcher in decision["firedMatchers"]:
+        lines.append("  - via %s: %s" % (_pr_code(matcher["type"]), _pr_code(matcher["pattern"])))
+    declarations = decision.get("declaredBy") or []
+    for declaration in declarations[:_PR_MAX_DECLARATIONS]:
+        lines.append("  - declared by %s (%s)" % (
+            _pr_code("%s:%s" % (declaration["path"], declaration["line"])),
+            _pr_code("@adr %s" % declaration["ref"])))
+    remaining = len(declarations) - min(len(declarations), _PR_MAX_DECLARATIONS)
+    if remaining > 0:
+        lines.append("  - …and %d more declaration%s" % (remaining, "" if remaining == 1 else "s"))
+    return lines
+
+
+def _pr_decision_list(decisions: List[Dict[str, Any]], with_status: bool) -> List[str]:
+    lines = [line for decision in decisions[:_PR_MAX_DECISIONS]
+             for line in _pr_decision_lines(decision, with_status)]
+    remaining = len(decisions) - len(decisions[:_PR_MAX_DECISIONS])
+    if remaining > 0:
+        lines.append("- …and %d more record%s" % (remaining, "" if remaining == 1 else "s"))
+    return lines
+
+
+def _pr_within_limit(lines: List[str]) -> str:
+    """The lines joined; over the limit, whole lines dropped from the end, the marker always kept."""
+    body = "\n".join(lines) + "\n"
+    if utf16_len(body) <= _PR_MAX_BODY:
+        return body
+    budget = _PR_MAX_BODY - (utf16_len(_PR_TRUNCATION_NOTICE) + 2)
+    kept, used = [PR_COMMENT_MARKER], utf16_len(PR_COMMENT_MARKER) + 1
+    for line in lines[1:]:
+        cost = utf16_len(line) + 1
+        if used + cost > budget:
+            break
+        kept.append(line)
+        used += cost
+    return "\n".join(kept + ["", _PR_TRUNCATION_NOTICE]) + "\n"
+
+
+def render_pr_comment(outcome: Dict[str, Any]) -> str:
+    """The pull-request comment for a CheckOutcome (`adr check --json`), as comment.ts renders it:
+    changed records' errors first, then the accepted decisions (or why there are none), active
+    proposals, history and the changed records' warnings; at most 65,536 UTF-16 code units."""
+    changed = set(outcome["changedRecords"])
+    findings = [finding for finding in outcome["findings"] if finding.get("field") != "marker"
+                and "path" in finding and finding["path"] in changed]
+    errors = [finding for finding in findings if finding["severity"] == "error"]
+    warnings = [finding for finding in findings if finding["severity"] == "warn"]
+    lines = [PR_COMMENT_MARKER, "", _PR_HEADING, ""]
+    if errors:
+        lines += [_PR_ERRORS[0], "", _PR_ERRORS[1]] + [_pr_finding_line(f) for f in errors] + [""]
+    if not outcome["governedBy"]:
+        lines.append(_PR_EMPTY)
+    elif not outcome["governing"]:
+        lines.append(_PR_NO_ACCEPTED)
+    else:
+        lines += _pr_decision_list(outcome["governing"], False)
+    for (heading, note), key in ((_PR_PROPOSALS, "activeProposals"), (_PR_HISTORY, "history")):
+        if outcome[key]:
+            lines += ["", heading, "", note] + _pr_decision_list(outcome[key], True)
+    if warnings:
+        lines += ["", _PR_WARNINGS, ""] + [_pr_finding_line(finding) for finding in warnings]
+    return _pr_within_limit(lines)
+
+
+def render_pr_truncated_notice() -> str:
+    """The comment posted instead when GitHub could not list every changed file (3,000 or more)."""
+    return "\n".join([PR_COMMENT_MARKER, "", _PR_HEADING, "", _PR_TRUNCATED_PR]) + "\n"
+
+
+def pr_check_outcome(root: str, adr_dir: str, files: List[str],
+                     marker_files: List[str]) -> Dict[str, Any]:
+    """The CheckOutcome the reference Action computes: `check`'s (check_outcome_of) over every
+    changed path, a rename's old name included, with the `@adr` markers of the files that still
+    exist in the head (`marker_files`: a removed file takes no slot of the scan)."""
+    try:
+        corpus = cli_lint_corpus(root, adr_dir)
+    except OSError as error:
+        raise PullRequestCheckError("the ADR folder %s cannot be read: %s" % (
+            adr_dir, error.strerror or error)) from None
+    return check_outcome_of(corpus.records, corpus.findings, files, adr_dir,
+                            read_source_markers_batch(root, marker_files))
+
+
+class PullRequestCheckError(Exception):
+    """Why `pr-check` could not finish: a GitHub answer, the network, or the environment."""
+
+    def __init__(self, message: str, status: int = 0, headers: Optional[Dict[str, str]] = None):
+        Exception.__init__(self, message)
+        self.status = status
+        self.headers = headers or {}
+
+
+_PR_LOOPBACK = ("127.0.0.1", "::1", "localhost")
+_PR_NEXT_LINK = re.compile(r'<([^<>]+)>;\s*rel="next"')
+_PR_RATE_LIMIT = re.compile("rate limit", re.IGNORECASE)
+_PR_REFUSED_APP = re.compile("not accessible by integration", re.IGNORECASE)
+
+
+class GitHubPullRequest(object):
+    """The five GitHub REST calls of the reference Action, for one pull request, on urllib: who the
+    token is, the changed files and the comments (every page), create and update a comment. The
+    token goes only to the API's own origin: redirects and `next` links elsewhere are refused."""
+
+    def __init__(self, api_url: str, token: str, repository: str, number: int,
+                 timeout: float = 30.0) -> None:
+        parts = urllib.parse.urlsplit(api_url.rstrip("/"))
+        if parts.scheme != "https" and not (parts.scheme == "http"
+                                            and parts.hostname in _PR_LOOPBACK):
+            raise PullRequestCheckError("$GITHUB_API_URL must be an https:// URL (or http:// on a "
+                                        "loopback address), not %r" % api_url)
+        self.origin = (parts.scheme, parts.netloc)
+        self.base = api_url.rstrip("/")
+        self.token = token
+        owner, _, name = repository.partition("/")
+        self.repo = "/repos/%s/%s" % (urllib.parse.quote(owner, safe=""),
+                                      urllib.parse.quote(name, safe=""))
+        self.number = number
+        self.timeout = timeout
+
+    def request(self, method: str, url: str, body: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, str]]:
+        """One call: (the JSON answer, its headers in lower case); any other status raises."""
+        import urllib.error
+        import urllib.request
+        if (urllib.parse.urlsplit(url).scheme, urllib.parse.urlsplit(url).netloc) != self.origin:
+            raise PullRequestCheckError("GitHub sent us to %s, outside $GITHUB_API_URL: refused, "
+                                        "so the token goes nowhere else" % url)
+        data = json.dumps(body).encode("ascii") if body is not None else None
+        request = urllib.request.Request(url, data=data, method=method, headers={
+            "Accept": "application/vnd.github.v3+json", "Authorization": "token " + self.token,
+            "User-Agent": "adrkit-mcp/%s" % SERVER_VERSION})
+        if data is not None:
+            request.add_header("Content-Type", "application/json; charset=utf-8")
+        opener = _pr_opener(self.origin)
+        where = "%s %s" % (method, url[len(self.base):] or "/")
+        try:
+            with opener.open(request, timeout=self.timeout) as answer:
+                headers = {key.lower(): value for key, value in answer.headers.items()}
+                text = answer.read()
+        except urllib.error.HTTPError as error:
+            raise _pr_http_error(error, where) from None
+        except (urllib.error.URLError, OSError) as error:
+            raise PullRequestCheckError("%s: GitHub could not be reached at %s (%s)" % (
+                where, self.base, getattr(error, "reason", error))) from None
+        try:
+            return (json.loads(text.decode("utf-8")) if text.strip() else None), headers
+        except ValueError:
+            raise PullRequestCheckError("%s: GitHub's answer is not JSON: %r" % (
+                where, text[:80])) from None
+
+    def pages(self, path: str) -> List[Any]:
+        """Every item of a listing, 100 a page, following each `Link: <...>; rel="next"`."""
+        items: List[Any] = []
+        url, seen = "%s%s%s?per_page=100" % (self.base, self.repo, path), set()
+        while url and url not in seen:
+            seen.add(url)
+            page, headers = self.request("GET", url)
+            if not isinstance(page, list) or not all(isinstance(item, dict) for item in page):
+                raise PullRequestCheckError("GET %s: GitHub's answer is not a list of objects"
+                                            % url[len(self.base):])
+            items.extend(page)
+            found = _PR_NEXT_LINK.search(headers.get("link", ""))
+            url = found.group(1) if found else ""
+        return items
+
+    def identity(self) -> Tuple[str, str]:
+        """("login", name), ("app-installation", "") when refused as an app is, else ("unknown", "")."""
+        try:
+            user, _ = self.request("GET", self.base + "/user")
+            login = user.get("login") if isinstance(user, dict) else None
+            return ("login", login) if isinstance(login, str) and login else ("unknown", "")
+        except PullRequestCheckError as error:
+            if _PR_REFUSED_APP.search(str(error)):
+                return "app-installation", ""
+            if (error.status == 429 or error.headers.get("x-ratelimit-remaining") == "0"
+                    or _PR_RATE_LIMIT.search(str(error))):
+                return "unknown", ""
+            return ("app-installation" if error.status == 403 else "unknown"), ""
+
+    def changed_files(self) -> List[Dict[str, Any]]:
+        return self.pages("/pulls/%d/files" % self.number)
+
+    def comments(self) -> List[Dict[str, Any]]:
+        return self.pages("/issues/%d/comments" % self.number)
+
+    def create_comment(self, body: str) -> None:
+        self.request("POST", "%s%s/issues/%d/comments" % (self.base, self.repo, self.number),
+                     {"body": body})
+
+    def update_comment(self, comment_id: int, body: str) -> None:
+        self.request("PATCH", "%s%s/issues/comments/%d" % (self.base, self.repo, comment_id),
+                     {"body": body})
+
+
+def _pr_http_error(error: Any, where: str) -> PullRequestCheckError:
+    """A GitHub error answer as a PullRequestCheckError: the status, GitHub's message, headers."""
+    try:
+        text = error.read().decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    try:
+        answer = json.loads(text)
+        message = answer.get("message") if isinstance(answer, dict) else None
+    except ValueError:
+        message = None
+    headers = {key.lower(): value for key, value in (error.headers or {}).items()}
+    return PullRequestCheckError("%s: GitHub answered %d: %s" % (
+        where, error.code, message or text.strip()[:200] or error.reason), error.code, headers)
+
+
+def _pr_opener(origin: Tuple[str, str]) -> Any:
+    """A urllib opener that follows a redirect only within `origin`: the token goes nowhere else."""
+    import urllib.request
+
+    class SameOrigin(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, req, fp, code, msg, headers, newurl):
+            parts = urllib.parse.urlsplit(newurl)
+            if (parts.scheme, parts.netloc) != origin:
+                raise PullRequestCheckError("GitHub redirected us to %s, outside $GITHUB_API_URL: "
+                                            "refused, so the token goes nowhere else" % newurl)
+            return urllib.request.HTTPRedirectHandler.redirect_request(
+                self, req, fp, code, msg, headers, newurl)
+    return urllib.request.build_opener(SameOrigin())
+
+
+def pr_own_comment(comments: List[Dict[str, Any]], identity: Tuple[str, str]) -> Optional[Dict[str, Any]]:
+    """The last comment that is ours (findOwnComment): the marker anywhere and our login; for an
+    app token, whose login is unknowable, a Bot author and the marker as the first line."""
+    kind, login = identity
+    own = None
+    for comment in comments:
+        body = comment.get("body") or ""
+        user = comment.get("user") or {}
+        if kind == "login":
+            mine = PR_COMMENT_MARKER in body and user.get("login") == login
+        else:
+            mine = (kind == "app-installation" and user.get("type") == "Bot"
+                    and re.split("\r\n|\n|\r", body, maxsplit=1)[0] == PR_COMMENT_MARKER)
+        if mine:
+            own = comment
+    return own
+
+
+def _pr_log(kind: str, message: str) -> None:
+    """A line of the job log: plain for information, else a workflow command (notice, warning,
+    error) whose text is escaped as @actions/core escapes it, so it stays one annotation."""
+    if kind:
+        message = "::%s::%s" % (kind, message.replace("%", "%25").replace("\r", "%0D")
+                                .replace("\n", "%0A"))
+    sys.stdout.flush()  # UTF-8 whatever the console's code page (the comment holds ⚠️ and —)
+    sys.stdout.buffer.write(JS.utf8(message + "\n"))
+    sys.stdout.buffer.flush()
+
+
+def _pr_append(variable: str, text: str) -> None:
+    """Append to the file GitHub names in $variable (the job summary, the step's outputs), if any."""
+    path = os.environ.get(variable)
+    if path:
+        with open(path, "ab") as handle:
+            handle.write(JS.utf8(text))
+
+
+def _pr_upsert(api: GitHubPullRequest, body: str) -> str:
+    """upsertMarkedComment: update our last marked comment in place, else create one."""
+    comments = api.comments()
+    kind, login = identity = api.identity()
+    if kind == "unknown":
+        _pr_log("warning", "adrkit: could not resolve the token identity, so an existing "
+                "governing-decisions comment cannot be claimed; posting a new one instead.")
+    else:
+        _pr_log("", "adrkit: %s." % ("authenticated as %s" % login if kind == "login" else
+                                     "an app installation token, whose login is not resolvable; "
+                                     "matching on the marker and a bot author"))
+    own = pr_own_comment(comments, identity)
+    if own is not None:
+        try:
+            api.update_comment(int(own["id"]), body)
+            return "updated"
+        except PullRequestCheckError as error:
+            if error.status != 404:
+                raise
+            _pr_log("warning", "adrkit: the prior governing-decisions comment was deleted between "
+                    "listing and updating it; posting a new one instead.")
+    api.create_comment(body)
+    return "created"
+
+
+def _pr_comment(api: GitHubPullRequest, body: str) -> str:
+    """Post the body; a token that may not comment (401, 403, 404) puts it in the job log instead."""
+    try:
+        result = _pr_upsert(api, body)
+    except PullRequestCheckError as error:
+        if error.status not in (401, 403, 404):
+            raise
+        _pr_log("notice", "adrkit: no permission to comment on this PR (read-only token); posting "
+                "the result to the job log instead.\n\n%s" % body)
+        return "skipped"
+    _pr_log("", "adrkit: %s the governing-decisions comment." % result)
+    return result
+
+
+def _pr_event() -> Dict[str, Any]:
+    """The event that started the workflow ($GITHUB_EVENT_PATH), or {} outside GitHub Actions."""
+    path = os.environ.get("GITHUB_EVENT_PATH")
+    if not path:
+        return {}
+    try:
+        with open(path, "rb") as handle:
+            event = json.loads(handle.read().decode("utf-8"))
+    except (OSError, ValueError) as error:
+        raise PullRequestCheckError("the event file $GITHUB_EVENT_PATH (%s) cannot be read: %s"
+                                    % (path, error)) from None
+    return event if isinstance(event, dict) else {}
+
+
+def _pr_changed(files: List[Dict[str, Any]]) -> Tuple[List[str], List[str]]:
+    """extractChanges: (each file's path and, for a rename, its previous path; the paths that are
+    not removed, whose markers are read), each sorted, once each."""
+    paths, present = set(), set()
+    for entry in files:
+        if not isinstance(entry.get("filename"), str):
+            raise PullRequestCheckError("GitHub listed a changed file without a filename: %r"
+                                        % (entry,))
+        paths.add(entry["filename"])
+        if isinstance(entry.get("previous_filename"), str) and entry["previous_filename"]:
+            paths.add(entry["previous_filename"])
+        if entry.get("status") != "removed":
+            present.add(entry["filename"])
+    return sorted(paths, key=utf16_key), sorted(present, key=utf16_key)
+
+
+def _pr_report_scan(outcome: Dict[str, Any]) -> None:
+    scan = outcome.get("markerScan")
+    if scan:
+        counts = scan["counts"]
+        _pr_log("", "adrkit: marker scan: %d scanned, %d absent, %d unreadable, %d out-of-tree, "
+                "%d truncated, %d skipped." % tuple(counts[key] for key in (
+                    "scanned", "absent", "unreadable", "out-of-tree", "truncated", "skipped")))
+        if scan["skippedPaths"]:
+            _pr_log("warning", "adrkit: marker scan reached the %d-file cap; skipped: %s"
+                    % (scan["limit"], ", ".join(scan["skippedPaths"])))
+
+
+def command_pr_check(options: Any) -> int:
+    """`adrkit-mcp pr-check`: in a GitHub Actions job run for a pull request, what the reference's
+    Action does (runAction), plus the job summary; exit 1 when a changed record has an error."""
+    try:
+        return _pr_check(options)
+    except PullRequestCheckError as error:
+        _pr_log("error", "adrkit: %s" % error)
+        return 1
+
+
+def _pr_check(options: Any) -> int:
+    pull = _pr_event().get("pull_request")
+    if not isinstance(pull, dict):
+        _pr_log("", "adrkit: not a pull_request event; nothing to check.")
+        return 0
+    token = os.environ.get("GITHUB_TOKEN") or ""
+    if not token:
+        raise PullRequestCheckError("no token available; set the `token` input or GITHUB_TOKEN.")
+    repository = os.environ.get("GITHUB_REPOSITORY") or ""
+    if repository.count("/") != 1 or not isinstance(pull.get("number"), int):
+        raise PullRequestCheckError("$GITHUB_REPOSITORY (%r) is not owner/name, or the event's "
+                                    "pull_request has no number" % repository)
+    api = GitHubPullRequest(os.environ.get("GITHUB_API_URL") or "https://api.github.com", token,
+                            repository, pull["number"])
+    files = api.changed_files()
+    if len(files) >= _PR_FILES_CAP:
+        _pr_log("warning", "adrkit: the PR changed-file list exceeded the provider cap and could "
+                "not be obtained completely; governing decisions were not computed for this PR.")
+        body, outcome = render_pr_truncated_notice(), None
+    else:
+        cwd, adr_dir = _corpus_location(options)
+        outcome = pr_check_outcome(cwd, adr_dir, *_pr_changed(files))
+        _pr_report_scan(outcome)
+        body = render_pr_comment(outcome)
+    _pr_append("GITHUB_STEP_SUMMARY", body)
+    result = _pr_comment(api, body)
+    changed = outcome["changedRecords"] if outcome else []
+    errors = [finding for finding in (outcome or {}).get("findings", [])
+              if finding["severity"] == "error" and finding.get("path") in changed]
+    _pr_append("GITHUB_OUTPUT", "ok=%s\ncomment=%s\n" % ("false" if errors else "true", result))
+    if errors:
+        _pr_log("error", "adrkit: %d changed ADR record(s) failed validation." % len(errors))
+        return 1
+    return 0
 
 
 # ---------------------------------------------------------------------------

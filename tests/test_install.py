@@ -32,7 +32,8 @@ BIN, EXE = ("Scripts", ".exe") if os.name == "nt" else ("bin", "")
 # What a downstream packager needs from the sdist, besides the module and the metadata.
 SDIST_MUST_HOLD = ("LICENSE", "NOTICE", "README.md", "pyproject.toml", "server.json", "build.py",
                    "requirements-dev.txt", "docs/adr/", "docs/PORTABILITY.md", "tests/conftest.py",
-                   "tests/data/", "tests/conformance/", "tools/reproducible_sdist.py")
+                   "tests/data/", "tests/conformance/", "tools/reproducible_sdist.py",
+                   "action.yml", ".pre-commit-hooks.yaml")
 # Not part of a checkout: caches, builds, installed clients.
 NOT_SOURCE = shutil.ignore_patterns(".git", "node_modules", "dist", "build", ".venv*", "__pycache__",
                                     "*.egg-info", ".pytest_cache", ".hypothesis", ".mypy_cache")
