@@ -6205,10 +6205,15 @@ class _String(_Node):
             return
         if not isinstance(length, (int, float)) or isinstance(length, bool):
             length = _js_number(length)
+        # zod words the bound by what the value is (getLengthableOrigin): a string, an array, else
+        # "unknown" (a mapping with a `length` key), which has no unit.
+        origin = "string" if isinstance(value, str) else "array" if isinstance(value, list) else None
+        wording = ("expected %s to have %%s%%d %s" % (origin, "characters" if origin == "string" else "items")
+                   if origin else "expected unknown to be %s%d")
         if self.min_length is not None and not length >= self.min_length:
-            issues.append(("too_small", path, "Too small: expected string to have >=%d characters" % self.min_length))
+            issues.append(("too_small", path, "Too small: " + wording % (">=", self.min_length)))
         if self.max_length is not None and not length <= self.max_length:
-            issues.append(("too_big", path, "Too big: expected string to have <=%d characters" % self.max_length))
+            issues.append(("too_big", path, "Too big: " + wording % ("<=", self.max_length)))
 
 
 class _Number(_Node):

@@ -684,3 +684,16 @@ def test_findings_are_sorted_across_files_by_code_units(repo):
         ("invalid-enum-value", "docs/adr/0003-bad.md"),
         ("record-too-large", "docs/adr/0004-huge.md"),
     ]
+
+
+@pytest.mark.parametrize("title, message", [
+    ([], "Too small: expected array to have >=3 items"),
+    ({"length": 1}, "Too small: expected unknown to be >=3"),
+    ({"length": "2"}, "Too small: expected unknown to be >=3"),
+    ("ab", "Too small: expected string to have >=3 characters"),
+])
+def test_a_length_bound_is_worded_by_what_the_value_is(title, message):
+    """zod 4.4.3 runs a string's length checks on any value with a length and words the bound by
+    the value's kind (getLengthableOrigin), as the reference's findings show (recorded with its zod)."""
+    _, issues = M.validate_frontmatter({"id": "0013", "title": title, "status": "draft", "date": "2024-01-01"})
+    assert ("invalid-size", "title", message) in issues
