@@ -40,6 +40,10 @@ MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py")
 BINARY_SUFFIXES = (".so", ".pyd", ".dylib", ".dll")
 MOUNT_READ_ONLY = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
 
+# One worker runs the whole file (pytest-xdist's loadgroup): its module fixture makes a second
+# build, which two workers would each make.
+pytestmark = pytest.mark.xdist_group("build")
+
 needs_module = pytest.mark.skipif(not MODULE.is_file(), reason="%s does not exist yet" % MODULE)
 
 

