@@ -388,6 +388,7 @@ def test_config_hook_prints_an_absolute_command_that_works(root):
     assert result.returncode == 0, result.stderr
     entry = hook_entry(result.stdout)
     assert str(MODULE) in entry["command"] and "settings.local.json" in result.stderr
+    (root / "src").mkdir(exist_ok=True)  # the session's folder, which Claude Code runs the hook in
     text = context_of(run_as_claude_code(entry["command"], root,
                                          event("Edit", str(root / "src/db/pool.ts"), root / "src"),
                                          base_env()))
