@@ -8,30 +8,39 @@ replaced this?" -- rejected and superseded decisions included -- through four to
 model calls, no network, no writes: it reads Markdown files with typed YAML frontmatter
 and answers with structured JSON, exactly as the Node @adrkit/mcp 0.8.0 does.
 
-Two floors (docs/ARCHITECTURE.md; `python3 tools/sections.py` prints the line ranges).
-The product, in the order a request flows through it:
+Two floors (docs/ARCHITECTURE.md; `python3 tools/sections.py` prints the line ranges;
+tests/test_layers.py checks this list against the section headers). The product, in the order a
+request flows through it:
 
-  1. Wire        stdin bytes -> lines -> JSON-RPC messages; frames back to stdout
-  2. Era         the 2025 `initialize` revisions or the stateless 2026-07-28 `_meta`
-  3. Dispatch    methods, tool calls on workers, cancellation, timeouts, listens, serving
+  1. Wire        protocol constants; the stdin chunk reader and the frame writer; one line
+                 -> one JSON-RPC message (decode, parse, id)
+  2. Era         the rules of each protocol era: the 2025 `initialize` negotiation, the
+                 2026-07-28 `_meta` envelope and stamps, capabilities, listen acknowledgements
+  3. Dispatch    one stdio connection: splits stdin into lines (1 MiB each at most), decides
+                 each request's era, runs methods and tool calls on workers (cancellation,
+                 timeouts, batches, listens); signals; the embedding API; serving
   4. Contract    limits, outcomes, messages, summary templates, tool schemas (one place)
   5. Tools       argument validation, cursors, and the four tools as pure functions;
                  with --expose, resources, prompts and completions (ADR 0015)
-  6. Projection  the corpus as one call sees it: roots, listing, stat-validated reuse
-  7. Reader      one file -> a Record or findings: fence, YAML, the typed schema
+  6. Projection  the corpus as one call sees it: roots, listing, stat-validated reuse;
+                 with --from madr, the folder as `migrate --from madr` would leave it
+  7. Importer    MADR and Nygard records -> migrated texts, ids and findings (ADR 0017)
+  8. Reader      one file -> a Record or findings: fence, YAML, the typed schema
                  and a source file's `@adr` markers, read from its header window only
-  8. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
-  9. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`, `hook`;
-                 the reference CLI's `lint`, `graph`, `new` (read as Node's parseArgs reads them)
-                 and `pr-check`, the pull-request gate (ADR 0021, the only network code)
+  9. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
+ 10. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`,
+                 `hook`, `migrate`; the reference CLI's `lint`, `graph`, `new`, `explain`,
+                 `check` (read as Node's parseArgs reads them) and `pr-check`, the pull-request
+                 gate (ADR 0021, the only network code)
 
 The compatibility engines below it, each entered only through its one door:
 
- 10. JS text     ECMAScript trim, code units, regexes door: JS
- 11. Globs       picomatch 4.0.5 path globs        door: PicomatchPattern (pathspec type)
- 12. YAML        yaml 2.9.0 frontmatter reading    door: FrontmatterYaml
- 13. Semver      node-semver 7.8.5 ranges          door: parse_package_pattern
- 14. URL         WHATWG `new URL()` validity       door: url_is_valid
+ 11. JS text     ECMAScript trim, code units, regexes; Node's parseArgs   door: JS
+ 12. Globs       picomatch 4.0.5 path globs        door: PicomatchPattern (pathspec type)
+ 13. YAML        yaml 2.9.0 frontmatter reading    door: FrontmatterYaml
+ 14. Semver      node-semver 7.8.5 ranges          door: parse_package_pattern
+ 15. URL         WHATWG `new URL()` validity       door: url_is_valid
+ 16. Collation   ICU root collation, en-US         door: LocaleCollation (JS localeCompare)
 
 Embedders use `create_server`; the command line is `main`.
 """

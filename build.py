@@ -82,7 +82,7 @@ SHIV_VERSION = "1.0.8"
 LICENCE_FILES = ("LICENSE", "NOTICE")  # at the root of the .pyz and of the .mcpb
 MCPB_MANIFEST_VERSION = "0.3"
 MCPB_ENTRY_POINT = "server/adrkit-mcp.pyz"
-MCPB_PYTHONS = ">=3.9 <3.14"  # the Pythons the .pyz is tested on: 3.9, 3.10, 3.11, 3.12, 3.13
+MCPB_PYTHONS = ">=3.9 <3.15"  # the Pythons the .pyz is tested on: 3.9, 3.10, 3.11, 3.12, 3.13, 3.14
 
 # The vendored pure-Python packages: one Pin per line (project, version, wheel file, its SHA-256,
 # the import name checked in the archive).  Each version lies inside pyproject.toml's range.

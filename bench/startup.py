@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Start-up of dist/adrkit-mcp.pyz on every Python 3.9-3.13 present, after a first run by another
+"""Start-up of dist/adrkit-mcp.pyz on every Python 3.9-3.14 present, after a first run by another
 interpreter (the situation of a user whose clients run different Pythons).
 
     python3 bench/startup.py                      # dist/adrkit-mcp.pyz, 5 runs per Python
     python3 bench/startup.py --pyz other.pyz --runs 9 --json startup.json
     python3 bench/startup.py --python /usr/bin/python3.11 --python /opt/py313/bin/python3
 
-For each Python named by --python, else each found (pyenv's newest 3.9.x ... 3.13.x, else
-python3.9 ... python3.13 on PATH), with only a short PATH, a HOME and a locale in its environment
+For each Python named by --python, else each found (pyenv's newest 3.9.x ... 3.14.x, else
+python3.9 ... python3.14 on PATH), with only a short PATH, a HOME and a locale in its environment
 (plus what Windows needs, tests/_child_env.py),
 in a fresh private cache: another Python runs the .pyz once (it unpacks it and compiles its own
 bytecode); then this Python starts it once ("first start": it adds its own bytecode, once) and
@@ -31,7 +31,7 @@ from typing import Dict, List, Optional, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT = os.path.dirname(HERE)
-MINORS = ("3.9", "3.10", "3.11", "3.12", "3.13")
+MINORS = ("3.9", "3.10", "3.11", "3.12", "3.13", "3.14")
 
 
 def _load(name: str, path: str):
@@ -46,7 +46,7 @@ child_env = _load("adrkit_child_env", os.path.join(PROJECT, "tests", "_child_env
 
 
 def find_pythons() -> List[Tuple[str, str]]:
-    """[(minor, interpreter)] for each Python 3.9-3.13 present."""
+    """[(minor, interpreter)] for each Python 3.9-3.14 present."""
     versions = os.path.join(os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv"),
                             "versions")
     found = []
@@ -143,7 +143,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 1
     pythons = named_pythons(args.python) if args.python else find_pythons()
     if len(pythons) < 2:
-        sys.stderr.write("startup.py: needs two Pythons 3.9-3.13; found %r\n" % pythons)
+        sys.stderr.write("startup.py: needs two Pythons 3.9-3.14; found %r\n" % pythons)
         return 1
     rows = []
     with tempfile.TemporaryDirectory(prefix="adrkit-startup-repo-") as repo:

@@ -234,14 +234,14 @@ SCRUBBED = ("ADRKIT_MCP_CWD", "ADRKIT_MCP_DIR", "ADRKIT_MCP_FROM")
 
 
 def our_command():
-    """Our command line: $ADRKIT_MCP_SERVER (shell-split) or `python adrkit_mcp.py`, the Python
-    being $ADRKIT_MCP_PYTHON or this one."""
+    """Our command line: $ADRKIT_MCP_SERVER (shell-split) or `python adrkit_mcp.py` (through
+    tests/_launch.py, which keeps its bytecode), the Python being $ADRKIT_MCP_PYTHON or this one."""
     import shlex
-    import sys
     given = os.environ.get("ADRKIT_MCP_SERVER", "").strip()
     if given:
         return shlex.split(given)
-    return [os.environ.get("ADRKIT_MCP_PYTHON") or sys.executable, MODULE]
+    import _support
+    return _support.module_command(MODULE)
 
 
 def our_environment():

@@ -1,5 +1,8 @@
-"""The Python 3.9-3.13 interpreters the multi-Python tests run (tests/test_build.py, the release
+"""The Python 3.9-3.14 interpreters the multi-Python tests run (tests/test_build.py, the release
 recipe of tests/test_releasing.py), found the same way on every machine.
+
+3.9 to 3.13 (MINORS) are required; 3.14 (OPTIONAL) is used where it is found and left out,
+without a skip, where it is not (minors() is the list to run).
 
 * $ADRKIT_TEST_PYTHONS, when set, names them: interpreter paths separated by os.pathsep (";" on
   Windows, ":" elsewhere).  It is then the whole list: nothing else is searched, each one is
@@ -22,6 +25,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 MINORS = ("3.9", "3.10", "3.11", "3.12", "3.13")
+OPTIONAL = ("3.14",)
 VARIABLE = "ADRKIT_TEST_PYTHONS"
 PYENV = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
 
@@ -71,9 +75,14 @@ def find(minor: str) -> Optional[Path]:
     return _pyenv(minor) or (Path(on_path) if on_path else None) or own
 
 
+def minors() -> List[str]:
+    """The versions to run: every required one, then each optional one that is found."""
+    return list(MINORS) + [minor for minor in OPTIONAL if find(minor) is not None]
+
+
 def found() -> List[Path]:
     """Every interpreter found, oldest version first."""
-    return [python for python in (find(minor) for minor in MINORS) if python is not None]
+    return [python for python in (find(minor) for minor in minors()) if python is not None]
 
 
 def where() -> str:
@@ -89,4 +98,4 @@ def reason(minor: str) -> str:
 
 def too_few(what: str = "this test") -> str:
     """Why a test that needs two interpreters skips."""
-    return "%s needs two Pythons 3.9-3.13, found %d %s" % (what, len(found()), where())
+    return "%s needs two Pythons 3.9-3.14, found %d %s" % (what, len(found()), where())

@@ -12,18 +12,26 @@
   this process (or that child), ``working_directory`` puts the folder back.
 * ``pump_lines`` and ``pump_chunks`` read a child's stdout and stderr in
   daemon threads (the one pair of pipe pumps the wire tests use).
+* ``module_command`` is how a test starts the module as a process: through
+  tests/_launch.py, which keeps its bytecode in this process's ``PYCACHE``
+  folder (a script's never is: each start would compile 16,000 lines);
+  ``script_command`` is the script path itself (`python3 adrkit_mcp.py`),
+  for the few tests that prove that path as users configure it.
 
-Python 3.9+, standard library and pytest only.
+Python 3.9+, standard library and pytest only (and filelock, for run_lock).
 """
 
+import atexit
 import base64
 import hashlib
 import importlib.util
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -92,6 +100,84 @@ def wait_until(condition, seconds=10.0, interval=0.01):
 # The interpreter that runs the server process (pytest itself may run on
 # another): e.g. ADRKIT_MCP_PYTHON=python3.9 checks the 3.9 floor.
 SERVER_PYTHON = os.environ.get("ADRKIT_MCP_PYTHON") or sys.executable
+
+# pytest-xdist (the suite runs in parallel by default: pyproject.toml's addopts): this process's
+# worker name ("gw0", ...), or "" in the controlling process and in a run without workers.
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+
+
+class run_lock(object):
+    """`with run_lock(tmp_path_factory, name) as shared:` holds the file lock `name` of this test
+    run and gives the folder every worker of the run shares (pytest's base folder of the run):
+    what a session fixture makes once for all workers is made there, under the lock, by the first
+    worker that needs it, and reused by the others.  Without workers, the run's base folder."""
+
+    def __init__(self, tmp_path_factory, name):
+        from filelock import FileLock
+        base = tmp_path_factory.getbasetemp()
+        self.shared = base.parent if XDIST_WORKER else base
+        self.lock = FileLock(str(self.shared / (name + ".lock")))
+
+    def __enter__(self):
+        self.lock.acquire()
+        return self.shared
+
+    def __exit__(self, *exc_info):
+        self.lock.release()
+        return False
+
+
+# The module as a process.  tests/_launch.py runs it exactly as `python MODULE` does, but keeps
+# its bytecode, in PYCACHE: one folder per test process (each pytest-xdist worker has its own),
+# removed when the process ends, so the repository and the user's caches stay as they were and
+# PYTHONDONTWRITEBYTECODE (set in many CI environments) cannot make every start compile again.
+LAUNCHER = os.path.join(REPO_ROOT, "tests", "_launch.py")
+PYCACHE = tempfile.mkdtemp(prefix="adrkit-test-pycache-")
+
+
+def _remove_pycache(owner=os.getpid()):
+    if os.getpid() == owner:  # not in a forked child that happens to exit through atexit
+        shutil.rmtree(PYCACHE, ignore_errors=True)
+
+
+atexit.register(_remove_pycache)
+
+
+def module_command(module=None, python=None):
+    """The command that runs `module` (default: adrkit_mcp.py at the repository root) as
+    `python module` would, with its bytecode kept; `python` defaults to SERVER_PYTHON."""
+    return [python or SERVER_PYTHON, LAUNCHER, "--pycache", PYCACHE, str(module or MODULE_PATH)]
+
+
+def script_command(module=None, python=None):
+    """`python module`, the script path as users configure it (compiled at every start: only
+    for the tests that prove that path)."""
+    return [python or SERVER_PYTHON, str(module or MODULE_PATH)]
+
+
+# What a wrapper script (tests/conftest.py's HOOKS, test_signals' driver) runs to load the module
+# under a name of its own with its bytecode kept in the folder CACHE, as tests/_launch.py does:
+# `m = cached_module(NAME, PATH, CACHE)`.  with_cached_module(body) is the script's text.
+LOAD_CACHED = r'''
+def cached_module(name, path, cache):
+    import importlib.util, sys
+    spec = importlib.util.spec_from_file_location(name, path)
+    settings = sys.pycache_prefix, sys.dont_write_bytecode
+    sys.pycache_prefix, sys.dont_write_bytecode = cache, False
+    try:
+        code = spec.loader.get_code(name)
+    finally:
+        sys.pycache_prefix, sys.dont_write_bytecode = settings
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    exec(code, module.__dict__)
+    return module
+'''
+
+
+def with_cached_module(body):
+    """A wrapper script's text: CACHE (this process's PYCACHE) and cached_module, then `body`."""
+    return "CACHE = %r\n%s\n%s" % (PYCACHE, LOAD_CACHED, body)
 
 
 def _load_module():

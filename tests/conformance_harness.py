@@ -735,13 +735,15 @@ class Session:
                 self.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
+            # The readers first meet the end of the pipes (the process is gone), then the pipes are
+            # closed: closed under a reader still in read1, they made it raise ValueError.
+            for thread in self.threads:
+                thread.join(timeout=2)
             for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
                 try:
                     stream.close()
                 except (OSError, ValueError):
                     pass
-            for thread in self.threads:
-                thread.join(timeout=2)
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 

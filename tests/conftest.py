@@ -46,8 +46,11 @@ def _record_skip(report):
 
 
 def pytest_sessionfinish(session):
+    # Under pytest-xdist the workers' reports reach these hooks in the controlling process too (a
+    # module skipped at collection once, though every worker collects it): the controller writes
+    # the file, the workers do not.
     target = os.environ.get("ADRKIT_SKIP_REPORT")
-    if target:
+    if target and not support.XDIST_WORKER:
         import json
         with open(target, "w", encoding="utf-8") as handle:
             for skip in _SKIPS:
@@ -101,17 +104,15 @@ def public_tmp():
 # ---------------------------------------------------------------------------
 # The server under test, as a process (shared by the wire, fault, containment, side-effect and
 # fuzz tests). Which module: $ADRKIT_MCP_MODULE if set, else adrkit_mcp.py at the repository
-# root; $ADRKIT_MCP_PYTHON picks the interpreter that runs the server process. hooked_command
+# root; $ADRKIT_MCP_PYTHON picks the interpreter that runs the server process, started through
+# tests/_launch.py (support.module_command: the script path, bytecode kept). hooked_command
 # runs the module through a small wrapper that patches `call_tool` with test tools (names
 # starting "test_"); the wire layer looks `call_tool` up at call time.
 # ---------------------------------------------------------------------------
 
 HOOKS = r'''
-import importlib.util, os, sys, time
-spec = importlib.util.spec_from_file_location("adrkit_mcp", MODULE)
-m = importlib.util.module_from_spec(spec)
-sys.modules["adrkit_mcp"] = m
-spec.loader.exec_module(m)
+import os, sys, time
+m = cached_module("adrkit_mcp", MODULE, CACHE)
 real_call_tool = m.call_tool
 real_run_subcommand = m.run_subcommand
 MARKS = os.environ.get("WIRE_TEST_MARKS")
@@ -177,11 +178,8 @@ def server_module(tmp_path_factory):
 # The server process as on Windows (ADRKIT_TEST_FORCE_PATHS=windows, below): no openat, no
 # O_NOFOLLOW, no stat-validated reuse, everything else real.
 WINDOWS_PATHS = r'''
-import importlib.util, os, sys
-spec = importlib.util.spec_from_file_location("adrkit_mcp", MODULE)
-m = importlib.util.module_from_spec(spec)
-sys.modules["adrkit_mcp"] = m
-spec.loader.exec_module(m)
+import os, sys
+m = cached_module("adrkit_mcp", MODULE, CACHE)
 
 class WindowsLikeOs(object):
     supports_dir_fd = frozenset()
@@ -216,16 +214,21 @@ sys.exit(m.main())
 def server_command(server_module, tmp_path_factory):
     if os.environ.get("ADRKIT_TEST_FORCE_PATHS") == "windows":
         path = tmp_path_factory.mktemp("forced") / "windows_paths_server.py"
-        path.write_text("MODULE = %r\n%s" % (server_module, WINDOWS_PATHS), encoding="utf-8")
+        path.write_text(_wrapper(server_module, WINDOWS_PATHS), encoding="utf-8")
         return [support.SERVER_PYTHON, str(path)]
-    return [support.SERVER_PYTHON, server_module]
+    return support.module_command(server_module)
 
 
 @pytest.fixture(scope="session")
 def hooked_command(server_module, tmp_path_factory):
     path = tmp_path_factory.mktemp("hooks") / "hooked_server.py"
-    path.write_text("MODULE = %r\n%s" % (server_module, HOOKS), encoding="utf-8")
+    path.write_text(_wrapper(server_module, HOOKS), encoding="utf-8")
     return [support.SERVER_PYTHON, str(path)]
+
+
+def _wrapper(module, body):
+    """A wrapper script's text: `body` with MODULE, CACHE and cached_module (tests/_support.py)."""
+    return "MODULE = %r\n%s" % (module, support.with_cached_module(body))
 
 
 @pytest.fixture(scope="session")
@@ -242,20 +245,27 @@ def built_pyz(tmp_path_factory):
     """(path, build.py's report): the adrkit-mcp.pyz that `python3 build.py` makes, once per run,
     with adrkit-mcp.mcpb next to it; shared by the build, bundle and team-config tests, so treat
     both files as read-only (copy one before changing it).  $ADRKIT_TEST_MODULE builds another
-    copy of the module (development)."""
+    copy of the module (development).  Under pytest-xdist the first worker that needs it builds
+    it, behind a file lock, in the folder the workers share; the others wait, then use it."""
     module = Path(os.environ.get("ADRKIT_TEST_MODULE") or Path(support.REPO_ROOT) / "adrkit_mcp.py")
     try:
         import shiv  # noqa: F401
     except ImportError:
         pytest.skip("shiv is not installed (python3 -m pip install -r requirements-dev.txt)")
-    target = tmp_path_factory.mktemp("built") / "adrkit-mcp.pyz"
-    result = subprocess.run(
-        [sys.executable, os.path.join(support.REPO_ROOT, "build.py"), "--module", str(module.resolve()),
-         "--output", str(target)],
-        cwd=support.REPO_ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        universal_newlines=True, timeout=900)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return target, result.stdout
+    with support.run_lock(tmp_path_factory, "built-pyz") as shared:
+        folder = shared / "built-pyz"
+        target, report = folder / "adrkit-mcp.pyz", folder / "build-report.txt"
+        if report.is_file():  # made by another worker of this run, completely (the report is last)
+            return target, report.read_text(encoding="utf-8")
+        folder.mkdir(exist_ok=True)
+        result = subprocess.run(
+            [sys.executable, os.path.join(support.REPO_ROOT, "build.py"), "--module", str(module.resolve()),
+             "--output", str(target)],
+            cwd=support.REPO_ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            universal_newlines=True, timeout=900)
+        assert result.returncode == 0, result.stdout + result.stderr
+        report.write_text(result.stdout, encoding="utf-8")
+        return target, result.stdout
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
-"""build.py and the .pyz it makes: reproducible, pure Python, runs on Python 3.9-3.13 with a
+"""build.py and the .pyz it makes: reproducible, pure Python, runs on Python 3.9-3.14 with a
 read-only or missing HOME, safe when two clients start it for the first time at once, and writes
 nothing after its one-time unpacking.  Also: pyproject.toml's pins and `pip install .`.
 
-The slow tests (marked `slow`) build the archive twice, run it on every Python 3.9-3.13 found
+The slow tests (marked `slow`) build the archive twice, run it on every Python 3.9-3.14 found
 (tests/_pythons.py: $ADRKIT_TEST_PYTHONS, else pyenv's, else on the PATH) and install the package
 into a fresh venv.
 ADRKIT_TEST_MODULE=/path/to/adrkit_mcp.py builds from another copy of the module (development).
@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 import _platforms as platforms  # why a test cannot hold on a platform
-import _pythons as pythons  # the Python 3.9-3.13 interpreters to run
+import _pythons as pythons  # the Python 3.9-3.14 interpreters to run
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 from _child_env import child_env
@@ -37,16 +37,19 @@ from _child_env import child_env
 PROJECT = Path(__file__).resolve().parent.parent
 BUILD = PROJECT / "build.py"
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
-MINORS = pythons.MINORS
 BINARY_SUFFIXES = (".so", ".pyd", ".dylib", ".dll")
 MOUNT_READ_ONLY = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
+
+# One worker runs the whole file (pytest-xdist's loadgroup): its module fixture makes a second
+# build, which two workers would each make.
+pytestmark = pytest.mark.xdist_group("build")
 
 needs_module = pytest.mark.skipif(not MODULE.is_file(), reason="%s does not exist yet" % MODULE)
 
 
 def each_python():
     params = []
-    for minor in MINORS:
+    for minor in pythons.minors():  # 3.14 only where it is found (tests/_pythons.py)
         python = pythons.find(minor)
         mark = pytest.mark.skipif(python is None, reason=pythons.reason(minor))
         params.append(pytest.param(python, id="py" + minor, marks=mark))
@@ -476,7 +479,7 @@ def test_startup_bench_reports_every_python(pyz, tmp_path):
                             stderr=subprocess.PIPE, universal_newlines=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     rows = json.loads(out.read_text(encoding="utf-8"))
-    assert [row["python"] for row in rows] == [minor for minor in MINORS if pythons.find(minor)]
+    assert [row["python"] for row in rows] == [minor for minor in pythons.minors() if pythons.find(minor)]
     for row in rows:
         assert row["unpacked_by"] != row["interpreter"] and not row["later_starts_wrote"]
         assert "| %s | %s |" % (row["python"], row["unpacked_by_minor"]) in result.stdout

@@ -86,7 +86,7 @@ def test_manifest_describes_the_server(manifest):
     assert [(tool["name"], tool["description"]) for tool in manifest["tools"]] == tools
     assert manifest["compatibility"]["platforms"] == ["darwin", "linux", "win32"]
     pythons = manifest["compatibility"]["runtimes"]["python"]
-    assert re.fullmatch(r">=3\.9 <3\.14", pythons), pythons
+    assert re.fullmatch(r">=3\.9 <3\.15", pythons), pythons
 
 
 def importlib_module():

@@ -47,7 +47,9 @@ def launched_file():
 
 
 def run_config(*args, cwd=None, env=None):
-    command = [sys.executable, str(MODULE), "config"] + list(args)
+    # `python3 adrkit_mcp.py config ...`, its bytecode kept (tests/_launch.py); the entries it
+    # prints run the script itself, as clients do.
+    command = support.module_command(MODULE, sys.executable) + ["config"] + list(args)
     full_env = dict(os.environ)
     for name in ("ADRKIT_MCP_CWD", "ADRKIT_MCP_DIR"):
         full_env.pop(name, None)

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 
+import _support
 import frame_validator  # tests/ is on sys.path (pytest rootdir insertion)
 
 TESTS = Path(__file__).resolve().parent
@@ -40,6 +41,7 @@ INSPECTOR = TESTS / "node_modules" / "@modelcontextprotocol" / "inspector" / "cl
     "build" / "index.js"
 SERVER_PYTHON = os.environ.get("ADRKIT_MCP_PYTHON") or sys.executable
 MODULE = os.path.abspath(os.environ.get("ADRKIT_MCP_MODULE") or str(REPO / "adrkit_mcp.py"))
+SERVER_COMMAND = _support.module_command(MODULE, SERVER_PYTHON)  # `python adrkit_mcp.py`, bytecode kept
 TOOL_NAMES = ["get_decision", "get_decision_context", "list_superseded", "search_decisions"]
 LEGACY_REVS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 MODERN = "2026-07-28"
@@ -61,17 +63,19 @@ def matrix_line(client, mode, frames, listen):
 
 
 @pytest.fixture(scope="session")
-def node_modules():
-    """tests/node_modules from `npm ci`, installed here when missing or older than the lock."""
+def node_modules(tmp_path_factory):
+    """tests/node_modules from `npm ci`, installed here when missing or older than the lock (by
+    one pytest-xdist worker at a time: test_workflows takes the same lock)."""
     node, npm = shutil.which("node"), shutil.which("npm")
     if not node or not npm:
         pytest.skip("node and npm are needed for the TypeScript clients and the Inspector CLI "
                     "(tests/package.json); %s not on PATH" % ("node" if not node else "npm"))
     marker = TESTS / "node_modules" / ".package-lock.json"
     lock = TESTS / "package-lock.json"
-    if not marker.exists() or marker.stat().st_mtime < lock.stat().st_mtime:
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=str(TESTS), check=True,
-                       stdout=sys.stderr, timeout=1200)
+    with _support.run_lock(tmp_path_factory, "npm-ci"):
+        if not marker.exists() or marker.stat().st_mtime < lock.stat().st_mtime:
+            subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=str(TESTS), check=True,
+                           stdout=sys.stderr, timeout=1200)
     return TESTS / "node_modules"
 
 
@@ -91,7 +95,7 @@ def tap(tmp_path, corpus):
     folder.mkdir()
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"folder": str(folder),
-                                "command": [SERVER_PYTHON, MODULE, "--cwd", corpus]}), encoding="utf-8")
+                                "command": SERVER_COMMAND + ["--cwd", corpus]}), encoding="utf-8")
     return [sys.executable, str(TAP), str(plan)], folder
 
 
@@ -301,7 +305,6 @@ def test_fastmcp_client(tap, mode, revision):
 
 import hashlib  # noqa: E402
 
-import _support  # noqa: E402
 
 EXPOSE_PLAN = {
     "complete": {"ref": {"type": "ref/resource", "uri": "adrkit://decisions/{id}"},
@@ -324,8 +327,8 @@ def exposed_tap(tmp_path, corpus):
     folder = tmp_path / "frames"
     folder.mkdir()
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps({"folder": str(folder), "command": [
-        SERVER_PYTHON, MODULE, "--cwd", corpus, "--expose", "resources,prompts"]}), encoding="utf-8")
+    plan.write_text(json.dumps({"folder": str(folder), "command": SERVER_COMMAND + [
+        "--cwd", corpus, "--expose", "resources,prompts"]}), encoding="utf-8")
     return [sys.executable, str(TAP), str(plan)], folder
 
 
@@ -589,8 +592,8 @@ def test_python_sdk_sees_a_record_edited_between_two_reads(tmp_path, mode, revis
     folder = tmp_path / "frames"
     folder.mkdir()
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps({"folder": str(folder), "command": [
-        SERVER_PYTHON, MODULE, "--cwd", repo.root, "--expose", "resources"]}), encoding="utf-8")
+    plan.write_text(json.dumps({"folder": str(folder), "command": SERVER_COMMAND + [
+        "--cwd", repo.root, "--expose", "resources"]}), encoding="utf-8")
     uri = "adrkit://decisions/0001"
 
     async def scenario():

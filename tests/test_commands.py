@@ -1,4 +1,5 @@
-"""The `call` and `doctor` subcommands, run as a user runs them: the real module in a child process."""
+"""The `call` and `doctor` subcommands, run as a user runs them: the real module in a child process
+(through tests/_launch.py, which keeps its bytecode; the README's main job as the script itself)."""
 
 import json
 import os
@@ -8,15 +9,19 @@ import sys
 
 import pytest
 
+import _support as support
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODULE = os.environ.get("ADRKIT_MCP_MODULE") or os.path.join(REPO, "adrkit_mcp.py")
 CORPORA = os.path.join(REPO, "tests", "conformance", "corpora")
 
 
-def run(*args, cwd=REPO, env=None):
+def run(*args, cwd=REPO, env=None, script=False):
+    """`python3 adrkit_mcp.py ARGS` (script=True: the script path itself, compiled afresh)."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith("ADRKIT_MCP_")}
     environment.update(env or {})
-    return subprocess.run([sys.executable, MODULE] + list(args), cwd=cwd, env=environment,
+    command = (support.script_command if script else support.module_command)(MODULE, sys.executable)
+    return subprocess.run(command + list(args), cwd=cwd, env=environment,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
 
 
@@ -31,7 +36,7 @@ def corpus(tmp_path):
 
 
 def test_call_on_the_projects_own_corpus_is_the_readme_main_job():
-    done = run("call", "get_decision_context", '{"files": ["adrkit_mcp.py"]}')
+    done = run("call", "get_decision_context", '{"files": ["adrkit_mcp.py"]}', script=True)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["result"]["outcome"] == "matches"
@@ -373,7 +378,7 @@ def test_every_command_reads_the_command_line_alike(vector_root, tmp_path, comma
     # The working directory holds no repository, so the default root is never usable by
     # accident, except where the vector says the environment is empty.
     cwd = str(vector_root) if env.get("ADRKIT_MCP_CWD") == "" else str(tmp_path)
-    done = subprocess.run([sys.executable, MODULE] + args, cwd=cwd, env=environment, input=PING,
+    done = subprocess.run(support.module_command(MODULE, sys.executable) + args, cwd=cwd, env=environment, input=PING,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     status = expected[command] if isinstance(expected, dict) else expected
     stderr = done.stderr.decode("utf-8", "replace")

@@ -1,7 +1,8 @@
 """Behavioural conformance: replay every scenario of tests/conformance/ against the server.
 
 One test per scenario file.  The server command is ``python adrkit_mcp.py`` from
-the repository root, or ``$ADRKIT_MCP_SERVER`` (shell-split), e.g.::
+the repository root (through tests/_launch.py, which keeps its bytecode), or
+``$ADRKIT_MCP_SERVER`` (shell-split), e.g.::
 
     ADRKIT_MCP_SERVER="python3 dist/adrkit-mcp.pyz" python3 -m pytest tests/test_conformance.py
 
@@ -9,6 +10,7 @@ the repository root, or ``$ADRKIT_MCP_SERVER`` (shell-split), e.g.::
 """
 
 import os
+import sys
 
 import pytest
 
@@ -27,6 +29,13 @@ def _timeout():
     return float(value) if value else harness.DEFAULT_TIMEOUT
 
 
+def server_command():
+    """$ADRKIT_MCP_SERVER's command, else `python adrkit_mcp.py` with its bytecode kept."""
+    if os.environ.get("ADRKIT_MCP_SERVER", "").strip():
+        return harness.default_server_command(REPO_ROOT)
+    return support.module_command(SERVER_MODULE, sys.executable)
+
+
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=SCENARIOS)
 def test_scenario(scenario):
     if not os.environ.get("ADRKIT_MCP_SERVER", "").strip() and not os.path.isfile(SERVER_MODULE):
@@ -34,7 +43,7 @@ def test_scenario(scenario):
     data = harness.load_scenario(scenario)
     failure = None
     try:
-        harness.run_scenario(data, harness.default_server_command(REPO_ROOT), timeout=_timeout())
+        harness.run_scenario(data, server_command(), timeout=_timeout())
     except harness.ScenarioFailure as exc:
         failure = str(exc)
     if failure is not None:  # outside the except block: no chained traceback in the report

@@ -545,7 +545,7 @@ def test_soak_every_answer_equals_a_cold_readers(make_repo):
     rng = random.Random(13)
     for number in range(1, count + 1):
         repo.write("%04d-record.md" % number, soak_record(number, rng))
-    proc = subprocess.Popen([sys.executable, support.MODULE_PATH, "--cwd", repo.root],
+    proc = subprocess.Popen(support.module_command(python=sys.executable) + ["--cwd", repo.root],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     writer = Writer(repo, count, seed=7)
     figures = {"answers": 0, "compared": 0, "during_edits": 0, "changed_during_load": 0, "memory": []}

@@ -17,6 +17,8 @@ import textwrap
 
 import pytest
 
+import _support as support
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 A_RUN = "a" * 1024
@@ -45,16 +47,15 @@ HOSTILE = [
     ("**/*.ts", "a" * 4096),
 ]
 
-RUNNER = textwrap.dedent("""
+RUNNER = support.with_cached_module(textwrap.dedent("""
     import json, pathlib, sys, time
     root = pathlib.Path(sys.argv[1])
-    sys.path.insert(0, str(root))
-    from adrkit_mcp import PicomatchPattern
+    PicomatchPattern = cached_module("adrkit_mcp", str(root / "adrkit_mcp.py"), CACHE).PicomatchPattern
     pattern, path = json.loads(sys.stdin.read())
     start = time.perf_counter()
     result = PicomatchPattern(pattern).match_paths([path])
     print(json.dumps([result[0], result[1], time.perf_counter() - start]))
-""")
+"""))
 
 
 @pytest.mark.parametrize("pattern,path", HOSTILE,

@@ -1,6 +1,8 @@
 """`adrkit-mcp hook`: Claude Code's PreToolUse hook, run as the real command on real events.
 
-Every test spawns the command line (`python3 adrkit_mcp.py hook`, or the .pyz build.py makes) with
+Every test spawns the command line (`python3 adrkit_mcp.py hook` through tests/_launch.py, which
+keeps its bytecode; the script path itself where a configured command runs; or the .pyz build.py
+makes) with
 an event on stdin shaped as Claude Code sends it: the fields of BaseHookInput and
 PreToolUseHookInput in @anthropic-ai/claude-agent-sdk 0.3.335 (session_id, transcript_path, cwd,
 permission_mode, hook_event_name, tool_name, tool_input, tool_use_id) and each editing tool's
@@ -27,6 +29,7 @@ import _support as support
 
 PROJECT = Path(__file__).resolve().parent.parent
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
+COMMAND = support.module_command(MODULE, sys.executable)  # `python3 adrkit_mcp.py`, bytecode kept
 SCHEMA = PROJECT / "tests" / "data" / "claude-code-hook-output.schema.json"
 WORD_LIMIT = 300  # HOOK_WORD_LIMIT in the Contract section
 MAX_EVENT_BYTES = 8 * 1024 * 1024  # HOOK_MAX_EVENT_BYTES
@@ -93,7 +96,7 @@ def run_hook(event, args=(), cwd=None, env=None, command=None):
         data = json.dumps(event).encode("utf-8")
     else:
         data = event.encode("utf-8") if isinstance(event, str) else event
-    argv = (command or [sys.executable, str(MODULE)]) + ["hook"] + list(args)
+    argv = (command or COMMAND) + ["hook"] + list(args)
     return subprocess.run(argv, input=data, cwd=str(cwd or PROJECT), env=env or base_env(),
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
 
@@ -351,7 +354,7 @@ def test_a_usage_error_exits_0_since_2_would_block_the_edit(root):
 
 
 def test_a_closed_stdin_is_refused_in_one_line(root):
-    result = subprocess.run([sys.executable, str(MODULE), "hook"], stdin=subprocess.DEVNULL,
+    result = subprocess.run(COMMAND + ["hook"], stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(), timeout=120)
     refused(result, "not JSON")
 
@@ -379,12 +382,13 @@ def run_as_claude_code(command, project, event_value, env):
 
 @pytest.mark.skipif(os.name != "posix", reason="Claude Code runs hook commands in a POSIX shell")
 def test_config_hook_prints_an_absolute_command_that_works(root):
-    result = subprocess.run([sys.executable, str(MODULE), "config", "claude-code", "--hook",
-                             "--cwd", str(root)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    result = subprocess.run(COMMAND + ["config", "claude-code", "--hook", "--cwd", str(root)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=base_env(), timeout=120, universal_newlines=True)
     assert result.returncode == 0, result.stderr
     entry = hook_entry(result.stdout)
     assert str(MODULE) in entry["command"] and "settings.local.json" in result.stderr
+    (root / "src").mkdir(exist_ok=True)  # the session's folder, which Claude Code runs the hook in
     text = context_of(run_as_claude_code(entry["command"], root,
                                          event("Edit", str(root / "src/db/pool.ts"), root / "src"),
                                          base_env()))
@@ -394,14 +398,14 @@ def test_config_hook_prints_an_absolute_command_that_works(root):
 @pytest.mark.parametrize("args", [["continue", "--hook"], ["zed", "--hook"], ["--all", "--hook"],
                                   ["--list", "--hook"]])
 def test_hook_needs_one_agent_with_hooks(args):
-    result = subprocess.run([sys.executable, str(MODULE), "config"] + args, stdout=subprocess.PIPE,
+    result = subprocess.run(COMMAND + ["config"] + args, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=base_env(), timeout=120, universal_newlines=True)
     assert result.returncode == 2 and result.stdout == ""
 
 
 def run_doctor(project):
     """`adrkit-mcp doctor --cwd project`, as a person runs it."""
-    return subprocess.run([sys.executable, str(MODULE), "doctor", "--cwd", str(project)],
+    return subprocess.run(COMMAND + ["doctor", "--cwd", str(project)],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=base_env(),
                           timeout=300, universal_newlines=True)
 

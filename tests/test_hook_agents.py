@@ -34,6 +34,7 @@ import _support as support
 
 PROJECT = Path(support.REPO_ROOT)
 MODULE = Path(os.environ.get("ADRKIT_TEST_MODULE") or PROJECT / "adrkit_mcp.py").resolve()
+COMMAND = support.module_command(MODULE, sys.executable)  # `python3 adrkit_mcp.py`, bytecode kept
 DATA = PROJECT / "tests" / "data"
 RECORDED = json.loads((DATA / "hook-events.json").read_text(encoding="utf-8"))["events"]
 FORMATS = ("claude", "codex", "vscode", "copilot", "gemini", "cursor", "cline")
@@ -62,7 +63,6 @@ RECORDS = (
 )
 GOVERNED = {"src/db/": "0001", "services/search/": "0002", "src/cache/": "0003", "lib/memory/": "0004",
             "src/api/": "0005", "notebooks/": "0006"}
-PYCACHE = {}  # where the hook runs keep their bytecode (outside the clone), set once per module
 
 
 def write_records(top):
@@ -98,18 +98,14 @@ def recorded(agent, top, edits=True):
             if case["agent"] == agent and bool(case["edits"]) == edits]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def pycache(tmp_path_factory):
-    """Bytecode for the module's many runs, kept in a folder of the test's own: each run would
-    otherwise compile the 12,000-line module afresh."""
-    PYCACHE["folder"] = str(tmp_path_factory.mktemp("pycache"))
-
-
 def base_env(**extra):
+    """This environment for the hook's runs; what they compile (the module through the launcher,
+    the standard library, a .pyz's packages) is kept in this process's folder support.PYCACHE,
+    outside the clones, whatever PYTHONDONTWRITEBYTECODE said."""
     env = {key: value for key, value in os.environ.items()
            if not key.startswith("ADRKIT_MCP_") and key not in ("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR")
            and key != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = PYCACHE["folder"]
+    env["PYTHONPYCACHEPREFIX"] = support.PYCACHE
     env.update(extra)
     return env
 
@@ -120,7 +116,7 @@ def run_hook(event, args=(), cwd=None, env=None):
         data = json.dumps(event).encode("utf-8")
     else:
         data = event.encode("utf-8") if isinstance(event, str) else event
-    return subprocess.run([sys.executable, str(MODULE), "hook"] + list(args), input=data,
+    return subprocess.run(COMMAND + ["hook"] + list(args), input=data,
                           cwd=str(cwd or PROJECT), env=env or base_env(), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=120)
 
@@ -232,7 +228,7 @@ def test_another_agents_event_through_an_entry_stays_silent_or_neutral(root, sen
 
 def config_hook(agent, root, program=None, cwd=None, env=None):
     """The entry `config <agent> --hook` prints (the executable's text for Cline), and stderr."""
-    command = [sys.executable, str(program or MODULE), "config", agent, "--hook"]
+    command = ([sys.executable, str(program)] if program else COMMAND) + ["config", agent, "--hook"]
     result = subprocess.run(command + ([] if program else ["--cwd", str(root)]),
                             cwd=str(cwd or root), env=env or base_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
@@ -860,15 +856,15 @@ def test_an_event_the_pyz_gate_cannot_read_goes_on_to_the_module(root, built_pyz
 
 AUDIT = r'''
 import json, os, runpy, sys
-module, fmt = sys.argv[1], sys.argv[2]
+launcher, cache, module, fmt = sys.argv[1:5]
 opened = []
 def audit(event, args):
     if event == "open" and isinstance(args[0], (str, bytes)):
         opened.append([os.fsdecode(args[0]), str(args[1]), args[2] if len(args) > 2 else 0])
 sys.addaudithook(audit)
-sys.argv = [module, "hook", "--format", fmt]
+sys.argv = [launcher, "--pycache", cache, module, "hook", "--format", fmt]
 try:
-    runpy.run_path(module, run_name="__main__")
+    runpy.run_path(launcher, run_name="__main__")  # `python3 adrkit_mcp.py hook`, bytecode kept
 except SystemExit:
     pass
 sys.stderr.write("\nOPENED " + json.dumps(opened) + "\n")
@@ -883,7 +879,8 @@ def test_the_hook_reads_the_corpus_and_never_opens_the_edited_file(root, agent):
         for file in files:
             (root / file).parent.mkdir(parents=True, exist_ok=True)
             (root / file).write_text("the agent's file\n")
-        result = subprocess.run([sys.executable, "-c", AUDIT, str(MODULE), agent],
+        result = subprocess.run([sys.executable, "-c", AUDIT, support.LAUNCHER, support.PYCACHE, str(MODULE),
+                                 agent],
                                 input=json.dumps(event).encode("utf-8"), env=base_env(),
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
         stderr = result.stderr.decode("utf-8")
@@ -902,5 +899,5 @@ def test_the_hook_reads_the_corpus_and_never_opens_the_edited_file(root, agent):
         assert not {os.path.basename(file) for file in files} & names, names
         writes = [entry for entry in opened if (any(c in entry[1] for c in "wax+")
                                                 or entry[2] & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
-                  and not entry[0].startswith(PYCACHE["folder"])]  # the interpreter's bytecode
+                  and not entry[0].startswith(support.PYCACHE)]  # the interpreter's bytecode
         assert writes == [], writes

@@ -38,7 +38,9 @@ SDIST_MUST_HOLD = ("LICENSE", "NOTICE", "README.md", "pyproject.toml", "server.j
 NOT_SOURCE = shutil.ignore_patterns(".git", "node_modules", "dist", "build", ".venv*", "__pycache__",
                                     "*.egg-info", ".pytest_cache", ".hypothesis", ".mypy_cache")
 
-pytestmark = pytest.mark.slow
+# One worker runs the whole file (pytest-xdist's loadgroup): its module fixture builds the sdist and
+# wheel twice, which two workers would each do.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("install")]
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ product refers to an engine only through its door, the one public name of the en
 import ast
 import importlib.util
 import os
+import re
 import sys
 
 import pytest
@@ -155,6 +156,68 @@ def test_the_command_line_starts_after_every_section_is_defined():
     assert isinstance(last, ast.If) and "__main__" in ast.dump(last.test), ast.dump(last)[:200]
     assert not any(isinstance(node, ast.If) and "__main__" in ast.dump(node.test)
                    for node in SHAPE.tree.body[:-1])
+
+
+# ---- the map: every list of the sections names the sections the headers make --------------------
+
+def listed_sections(text, entry, engines_start):
+    """(every (number, name) the lines of `text` matching `entry` list, in order; those listed
+    before the first line matching `engines_start`, the product floor's)."""
+    listed, product = [], None
+    for line in text.splitlines():
+        if product is None and re.search(engines_start, line):
+            product = list(listed)
+        match = re.match(entry, line)
+        if match:
+            listed.append((int(match.group(1)), match.group(2)))
+    return listed, product
+
+
+def headers():
+    """(every (number, name) of the section headers, the product floor's)."""
+    found = [(section.number, section.name) for section in SHAPE.sections]
+    return found, [(number, name) for number, name in found if name in sections.PRODUCT]
+
+
+MAPS = {  # where each list lives: (file, how a line lists a section, where the engines start)
+    "module docstring": (None, r"^ {0,2}(\d+)\. (\S+(?: \S+)*?)(?:  |$)", r"compatibility engines below"),
+    "ADR 0001": (os.path.join("docs", "adr", "0001-keep-the-server-in-one-module.md"),
+                 r"^(\d+)\. \*\*(.+?)\*\*", r"compatibility engines"),
+    "docs/ARCHITECTURE.md": (os.path.join("docs", "ARCHITECTURE.md"),
+                             r"^ (?:floor|      ) +\| (\d+) (\S+(?: \S+)*?)  ", r"^ engine "),
+}
+
+
+@pytest.mark.parametrize("where", sorted(MAPS))
+def test_each_map_of_the_module_lists_the_sections_its_headers_make(where):
+    """The module docstring, ADR 0001 and the architecture page's drawing each list every section
+    by number and name, in order, split into the same two floors: a section added, renamed,
+    renumbered or moved to the other floor fails here until the words follow."""
+    path, entry, engines_start = MAPS[where]
+    if path is None:
+        text = ast.get_docstring(SHAPE.tree) or ""
+    else:
+        if MODULE != sections.MODULE:
+            pytest.skip("%s describes adrkit_mcp.py itself, not $ADRKIT_MCP_MODULE" % where)
+        with open(os.path.join(HERE, "..", path), encoding="utf-8") as handle:
+            text = handle.read()
+    listed, product = listed_sections(text, entry, engines_start)
+    expected, expected_product = headers()
+    assert listed == expected, "%s lists %s; the headers make %s" % (where, listed, expected)
+    assert product == expected_product, "%s's product floor: %s, not %s" % (where, product, expected_product)
+
+
+def test_the_map_check_sees_a_missing_or_misnumbered_section():
+    """The check above could fail: a docstring without Collation, or with Reader numbered 7."""
+    _, entry, engines_start = MAPS["module docstring"]
+    text = ast.get_docstring(SHAPE.tree)
+    expected, _ = headers()
+    assert listed_sections(text, entry, engines_start)[0] == expected
+    dropped = "\n".join(line for line in text.splitlines() if "Collation" not in line)
+    assert listed_sections(dropped, entry, engines_start)[0] == expected[:-1]
+    reader = next(number for number, name in expected if name == "Reader")
+    renumbered = re.sub(r"(?m)^ {0,2}%d\. Reader" % reader, " %d. Reader" % (reader - 1), text)
+    assert listed_sections(renumbered, entry, engines_start)[0] != expected
 
 
 def test_the_architecture_page_shows_the_current_line_ranges():

@@ -12,8 +12,9 @@ import time
 import pytest
 
 import _platforms as platforms  # why a test cannot hold on a platform
+import _support as support
 
-from _session import META, MODERN, REPO, SERVER_PYTHON, Session, wait_for
+from _session import META, MODERN, REPO, Session, wait_for
 
 LISTEN = "subscriptions/listen"
 ACKNOWLEDGED = "notifications/subscriptions/acknowledged"
@@ -25,7 +26,7 @@ TOOLS_CHANGED = {"toolsListChanged": True}
 @pytest.fixture(scope="module")
 def server_command():
     module = os.environ.get("ADRKIT_MCP_MODULE") or str(REPO / "adrkit_mcp.py")  # as conftest's server_module
-    return [SERVER_PYTHON, os.path.abspath(module)]
+    return support.module_command(os.path.abspath(module))
 
 
 @pytest.fixture

@@ -32,8 +32,8 @@ def run(args, cwd, env=None, input_text=None):
     for name in ("ADRKIT_MCP_CWD", "ADRKIT_MCP_DIR", "ADRKIT_MCP_FROM"):
         environment.pop(name, None)
     environment.update(env or {})
-    child = subprocess.run([sys.executable, SERVER] + list(args), cwd=str(cwd), env=environment,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120,
+    child = subprocess.run(support.module_command(SERVER, sys.executable) + list(args), cwd=str(cwd),
+                           env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120,
                            input=(input_text or "").encode("utf-8"))
     return child.returncode, child.stdout.decode("utf-8"), child.stderr.decode("utf-8")
 

@@ -49,10 +49,7 @@ MODULE, ROOT, TARGET, SIGNAME, MODE = sys.argv[1:6]
 block = signal.pthread_sigmask
 if MODE == "unmasked":
     del signal.pthread_sigmask  # a platform without signal masks: the kernel may pick any thread
-spec = importlib.util.spec_from_file_location("adrkit_mcp", MODULE)
-m = importlib.util.module_from_spec(spec)
-sys.modules["adrkit_mcp"] = m
-spec.loader.exec_module(m)
+m = cached_module("adrkit_mcp", MODULE, CACHE)  # tests/_support.py's LOAD_CACHED
 
 in_flight = threading.Event()
 busy = []
@@ -120,7 +117,7 @@ THREADS = ["main", "reader", "busy-worker", "idle-worker", "deadlines", "warmup"
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory):
     path = tmp_path_factory.mktemp("signals") / "signal_driver.py"
-    path.write_text(DRIVER, encoding="utf-8")
+    path.write_text(support.with_cached_module(DRIVER), encoding="utf-8")
     return str(path)
 
 

@@ -44,7 +44,7 @@ def verdicts(policy, reason):
     ("needs /proc/self/fd to resolve descriptors", False, True, True),
     ("no FIFOs on this platform", False, True, False),
     ("no Python 3.10 among ADRKIT_TEST_PYTHONS", False, False, False),
-    ("needs two Pythons 3.9-3.13, found 1", False, False, False),
+    ("needs two Pythons 3.9-3.14, found 1", False, False, False),
     ("shiv is not installed (python3 -m pip install -r requirements-dev.txt)", False, False, False),
     ("running as root without unshare: cannot make a read-only HOME", False, False, False),
     ("known divergence: anything", False, False, False),

