@@ -73,7 +73,8 @@ import time
 import unicodedata
 import urllib.parse
 from typing import (
-    TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+    TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple,
+    Union
 )
 # queue, shlex, subprocess and zipfile are imported where they are used: the serve loop, doctor
 # and config need them, an agent's hook run does not (ADR 0018).
@@ -9245,6 +9246,19 @@ def _reference_dir(options: Any) -> str:
     return options.dir if options.dir is not None else os.environ.get(_ENV_DIR) or DEFAULT_ADR_DIR
 
 
+def _reference_corpus(options: Any) -> Union[int, Tuple[str, str, Any]]:
+    """(folder run in, ADR folder, the corpus as lintCorpus reads it) for graph, explain and
+    check; or the exit status, its message written, when either folder cannot be used."""
+    cwd = _reference_cwd(options)
+    if cwd is None:
+        return 2
+    adr_dir = _reference_dir(options)
+    try:
+        return cwd, adr_dir, cli_lint_corpus(cwd, adr_dir)
+    except OSError as error:
+        return _reference_corpus_error(error, cwd, adr_dir)
+
+
 def _reference_corpus_error(error: OSError, cwd: str, adr_dir: str) -> int:
     """handleCorpusDirectoryError: the ADR folder missing (or not a folder) or unreadable is a
     usage error (exit 2, the reference's sentence); any other failure is an error the reference
@@ -9368,14 +9382,10 @@ def dot_graph(graph: Dict[str, Any]) -> str:
 
 def command_graph(options: Any) -> int:
     """`adrkit-mcp graph [--format dot|json]`: runGraph, the valid records' relations."""
-    cwd = _reference_cwd(options)
-    if cwd is None:
-        return 2
-    adr_dir = _reference_dir(options)
-    try:
-        corpus = cli_lint_corpus(cwd, adr_dir)
-    except OSError as error:
-        return _reference_corpus_error(error, cwd, adr_dir)
+    loaded = _reference_corpus(options)
+    if isinstance(loaded, int):
+        return loaded
+    corpus = loaded[2]
     graph = decision_graph(corpus.records)
     _say(sys.stdout, JS.json(graph) + "\n" if options.format == "json" else dot_graph(graph))
     return 0
@@ -9537,14 +9547,11 @@ def _explain_check(options: Any) -> None:
 
 def command_explain(options: Any) -> int:
     """`adrkit-mcp explain <path>`: runExplain, the decisions reaching one path both ways."""
-    cwd = _reference_cwd(options)
-    if cwd is None:
-        return 2
-    adr_dir, path = _reference_dir(options), options.positionals[0]
-    try:
-        corpus = cli_lint_corpus(cwd, adr_dir)
-    except OSError as error:
-        return _reference_corpus_error(error, cwd, adr_dir)
+    loaded = _reference_corpus(options)
+    if isinstance(loaded, int):
+        return loaded
+    cwd, _, corpus = loaded
+    path = options.positionals[0]
     scan = read_source_markers(cwd, path)  # before the corpus gate: the file says what it says
     outcome = explain_outcome_of(corpus.records, corpus.findings, path, scan)
     blocked = any(finding["severity"] == "error" for finding in corpus.findings)
@@ -9618,14 +9625,10 @@ def check_text(outcome: Dict[str, Any], batch: MarkerBatch) -> str:
 def command_check(options: Any) -> int:
     """`adrkit-mcp check <files...>`: runCheck, the CheckOutcome of a change (exit 1 when a
     changed record has an error finding)."""
-    cwd = _reference_cwd(options)
-    if cwd is None:
-        return 2
-    adr_dir = _reference_dir(options)
-    try:
-        corpus = cli_lint_corpus(cwd, adr_dir)
-    except OSError as error:
-        return _reference_corpus_error(error, cwd, adr_dir)
+    loaded = _reference_corpus(options)
+    if isinstance(loaded, int):
+        return loaded
+    cwd, adr_dir, corpus = loaded
     batch = read_source_markers_batch(cwd, options.positionals)
     outcome = check_outcome_of(corpus.records, corpus.findings, options.positionals, adr_dir, batch)
     sys.stdout.write(JS.json(outcome) + "\n" if options.json else check_text(outcome, batch))
