@@ -7773,14 +7773,7 @@ def _doctor_governed_file(canonical_root: str, projection: "Projection") -> Opti
     for pattern in literal:
         if os.path.isfile(os.path.join(canonical_root, pattern)) and _doctor_governed(projection, [pattern]):
             return pattern
-    files = []  # type: List[str]
-    for folder, subfolders, names in os.walk(canonical_root):
-        subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
-        relative = os.path.relpath(folder, canonical_root).replace(os.sep, "/")
-        files.extend(name if relative == "." else relative + "/" + name for name in sorted(names))
-        if len(files) >= HOOK_DOCTOR_SCAN_FILES:
-            break
-    files = [path for path in files[:HOOK_DOCTOR_SCAN_FILES] if "\\" not in path]
+    files = [path for path in _doctor_first_files(canonical_root) if "\\" not in path]
     for start in range(0, len(files), LIMITS["files"][1]):
         batch = files[start:start + LIMITS["files"][1]]
         while batch and _doctor_governed(projection, batch):
@@ -7791,17 +7784,23 @@ def _doctor_governed_file(canonical_root: str, projection: "Projection") -> Opti
     return None
 
 
-def _doctor_markers(report: _Report, options: Any, canonical_root: str, projection: "Projection") -> None:
-    """How many of the repository's first files declare `@adr` markers, the dangling ones, and
-    whether the server will say so (--markers, ADR 0020). Reads each file's header window only."""
-    files = []  # type: List[str]
+def _doctor_first_files(canonical_root: str) -> List[str]:
+    """The repository's first HOOK_DOCTOR_SCAN_FILES files, '/'-separated, in sorted walk order,
+    folders whose names start with a dot left out."""
+    files: List[str] = []
     for folder, subfolders, names in os.walk(canonical_root):
         subfolders[:] = sorted(name for name in subfolders if not name.startswith("."))
         relative = os.path.relpath(folder, canonical_root).replace(os.sep, "/")
         files.extend(name if relative == "." else relative + "/" + name for name in sorted(names))
         if len(files) >= HOOK_DOCTOR_SCAN_FILES:
             break
-    scans = read_source_markers_batch(canonical_root, files[:HOOK_DOCTOR_SCAN_FILES]).scans
+    return files[:HOOK_DOCTOR_SCAN_FILES]
+
+
+def _doctor_markers(report: _Report, options: Any, canonical_root: str, projection: "Projection") -> None:
+    """How many of the repository's first files declare `@adr` markers, the dangling ones, and
+    whether the server will say so (--markers, ADR 0020). Reads each file's header window only."""
+    scans = read_source_markers_batch(canonical_root, _doctor_first_files(canonical_root)).scans
     markers = [marker for scan in scans for marker in scan.markers]
     declaring = sum(1 for scan in scans if scan.markers)
     if not declaring:
