@@ -6609,6 +6609,12 @@ _ENVIRONMENT_HELP = (
                   "config)"),
     (_ENV_MARKERS, "1, true, yes or on: what --markers gives, when it is not given (server, call, "
                    "doctor, config, hook; ADR 0020)"),
+    ("GITHUB_EVENT_PATH", "pr-check: the pull request's event, set by GitHub Actions like the next five"),
+    ("GITHUB_REPOSITORY", "pr-check: owner/name of the repository"),
+    ("GITHUB_TOKEN", "pr-check: the token that lists the changed files and comments"),
+    ("GITHUB_API_URL", "pr-check: the API the token is sent to (default https://api.github.com)"),
+    ("GITHUB_STEP_SUMMARY", "pr-check: the job summary file the comment's Markdown is added to"),
+    ("GITHUB_OUTPUT", "pr-check: the file its outputs (ok, comment) are written to"),
     ("CLAUDE_PROJECT_DIR", "hook: the root when neither --cwd, $%s nor the event names one "
                            "(GEMINI_PROJECT_DIR likewise)" % _ENV_CWD),
     ("SHIV_ROOT", "the .pyz: where it unpacks its libraries (default: $XDG_CACHE_HOME/adrkit-mcp, "

@@ -215,7 +215,8 @@ def test_a_server_that_never_answers_fails_the_run_without_hanging(tmp_path):
 
 def test_the_hook_bench_times_the_real_hook(tmp_path):
     """bench/hook.py on a 100-record corpus with the source module: the baseline, the Bash event
-    (answered with nothing) and the Edit event (answered with decisions), each timed."""
+    (answered with nothing) through Claude Code's entry and through Codex's (whose gate reads the
+    command), and the Edit event (answered with decisions), each timed."""
     proc = subprocess.run(
         [sys.executable, os.path.join(REPO_ROOT, "bench", "hook.py"), "--sizes", "100", "--runs", "1",
          "--program", SERVER_MODULE, "--cache", str(tmp_path / "corpora")],
@@ -224,9 +225,10 @@ def test_the_hook_bench_times_the_real_hook(tmp_path):
     rows = [line.split("|")[1:-1] for line in proc.stdout.splitlines() if line.startswith("| ")]
     labels = [(row[0].strip(), row[1].strip()) for row in rows[1:]]
     assert labels == [('bare python3 -c "import json,sys; json.load(sys.stdin)"', ""),
-                      ("Bash (edits nothing)", "100"), ("Edit", "100")], proc.stdout
+                      ("Bash (edits nothing)", "100"), ("Bash through the Codex entry (edits nothing)", "100"),
+                      ("Edit", "100")], proc.stdout
     assert [row[3].strip() for row in rows[1:]][0] == "1.00"  # the baseline against itself
-    assert int(rows[3][6]) > 0 and rows[3][7].strip() == "30 s"  # the hook named a decision
+    assert int(rows[4][6]) > 0 and rows[4][7].strip() == "30 s"  # the hook named a decision
 
 
 # ---------------------------------------------------------------------------------------------

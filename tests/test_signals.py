@@ -95,6 +95,12 @@ def kernel():
     idle = sorted(n for n in threads if n.startswith("adrkit-mcp-tool-") and n not in busy)
     roles = {"main": "MainThread", "reader": "adrkit-mcp-reader", "busy-worker": busy[0],
              "idle-worker": idle[0], "deadlines": "adrkit-mcp-deadlines", "warmup": "adrkit-warmup"}
+    # The main thread blocks both while it starts the reader (_start_thread, ADR 0012), and the
+    # reader may admit the call before the main thread, on a busy machine, runs again to restore
+    # its mask: wait for it to leave that window (a main thread that never unblocks fails below).
+    until = time.monotonic() + 10
+    while blocked(threads["MainThread"]) and time.monotonic() < until:
+        time.sleep(0.001)
     report = {role: blocked(threads[name]) for role, name in roles.items() if name in threads}
     sys.stderr.write("DRIVER %s\n" % json.dumps({"blocked": report, "target": TARGET}))
     sys.stderr.flush()

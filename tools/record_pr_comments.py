@@ -36,6 +36,9 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+from _child_env import child_env  # noqa: E402  (what a child started from nothing needs)
+
 OUT = os.path.join(HERE, "..", "tests", "data", "pr-comments")
 LIMIT = 65536
 
@@ -283,8 +286,8 @@ def recorded_cases(bun, ref):
         for name, files in RUNS:
             run = subprocess.run([bun, cli, "check", "--json"] + files, cwd=root,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300,
-                                 env={"PATH": os.environ.get("PATH", ""), "HOME": root,
-                                      "LANG": "C.UTF-8", "TZ": "UTC"})
+                                 env=child_env(PATH=os.environ.get("PATH", ""), HOME=root,
+                                               LANG="C.UTF-8", TZ="UTC"))
             if run.returncode not in (0, 1):
                 sys.exit("%s: the reference exited %d: %s" % (name, run.returncode,
                                                               run.stderr.decode()))
