@@ -43,6 +43,11 @@ def materialise(root, entries, blobs, modes=True):
         os.mkfifo(os.path.join(root, *entry["path"].split("/")))
 
 
+def fresh_case(entries, blobs, owner=None):
+    """The migrate pack's fresh_case, with this pack's FIFOs written too."""
+    return base.fresh_case(entries, blobs, owner, materialise)
+
+
 def snapshot_tree(root, blobs):
     """The tree under `root`, FIFOs named as such (the migrate pack calls them "other")."""
     entries = base.snapshot(root, blobs)

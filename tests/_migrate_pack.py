@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import stat
+import tempfile
 import zlib
 
 LARGE = 32 * 1024          # files above this are stored compressed
@@ -144,6 +145,23 @@ def materialise(root, entries, blobs, modes=True):
     if modes:
         for path, mode in sorted(folders, key=lambda item: -item[0].count(os.sep)):
             os.chmod(path, int(mode, 8))
+
+
+def fresh_case(entries, blobs, owner=None, write=materialise):
+    """(base, root) for one recorded run: a new temporary folder `base` (mode 0755) holding the
+    case folder `root`, the tree `entries` written into it by `write`; with `owner` (a pwd entry)
+    everything under root and root itself belong to that user, links included."""
+    base = tempfile.mkdtemp(prefix="adrkit-record-")
+    os.chmod(base, 0o755)
+    root = os.path.join(base, "case")
+    os.mkdir(root)
+    write(root, entries, blobs)
+    if owner is not None:
+        for dirpath, dirnames, filenames in os.walk(root):
+            for name in dirnames + filenames:
+                os.chown(os.path.join(dirpath, name), owner.pw_uid, owner.pw_gid, follow_symlinks=False)
+        os.chown(root, owner.pw_uid, owner.pw_gid)
+    return base, root
 
 
 def make_traversable(root):

@@ -226,6 +226,20 @@ def file_digest(path):
     return hashlib.sha256(data).hexdigest(), len(data)
 
 
+def folder_digests(folder, manifest_name="MANIFEST.sha256"):
+    """{'/'-separated path: file_digest} of every file under `folder` but its manifest: what a
+    pack's MANIFEST.sha256 is checked against."""
+    found = {}
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames.sort()
+        for name in filenames:
+            full = os.path.join(dirpath, name)
+            rel = os.path.relpath(full, folder).replace(os.sep, "/")
+            if rel != manifest_name:
+                found[rel] = file_digest(full)
+    return found
+
+
 def record_text(ident, title="A decision worth keeping", status="proposed", date="2025-01-01",
                 extra="", body="Body text.\n", newline="\n"):
     """The text of a record file: a fenced YAML block and a body.

@@ -286,14 +286,7 @@ def test_case(name, index, with_cwd):
 def test_pack_is_intact():
     """Every pack file has its recorded bytes, every blob the bytes its name says."""
     expected = support.read_manifest(MANIFEST)
-    found = {}
-    for dirpath, dirnames, filenames in os.walk(PACK):
-        dirnames.sort()
-        for name in filenames:
-            full = os.path.join(dirpath, name)
-            rel = os.path.relpath(full, PACK).replace(os.sep, "/")
-            if rel != "MANIFEST.sha256":
-                found[rel] = support.file_digest(full)
+    found = support.folder_digests(PACK)
     assert sorted(set(expected) - set(found)) == [], "pack files missing"
     assert sorted(set(found) - set(expected)) == [], "files not in the pack manifest"
     assert sorted(path for path in expected if expected[path] != found[path]) == [], "pack files changed"

@@ -633,18 +633,7 @@ class Recorder(object):
         return process.returncode, _normalise(process.stdout, root), _normalise(process.stderr, root)
 
     def fresh(self, entries, blobs, unprivileged):
-        base = tempfile.mkdtemp(prefix="adrkit-record-")
-        os.chmod(base, 0o755)
-        root = os.path.join(base, "case")
-        os.mkdir(root)
-        pack.materialise(root, entries, blobs)
-        if unprivileged and self.as_user is not None:
-            for dirpath, dirnames, filenames in os.walk(root):
-                for name in dirnames + filenames:
-                    os.chown(os.path.join(dirpath, name), self.as_user.pw_uid, self.as_user.pw_gid,
-                             follow_symlinks=False)
-            os.chown(root, self.as_user.pw_uid, self.as_user.pw_gid)
-        return base, root
+        return pack.fresh_case(entries, blobs, self.as_user if unprivileged else None)
 
     def record(self, spec):
         entries, blobs = _entries(spec["build"]())
