@@ -2212,8 +2212,9 @@ TOOL_OUTPUT_SCHEMAS = {
 # hook_gate, so an event for a tool that edits nothing is answered before anything else loads.
 #
 #   marks    keys (dotted, `.0` indexes a list) every event of the agent carries: the detection;
-#            `not`, keys no event of the agent carries (Copilot CLI runs .claude/settings.json
-#            entries with its own PascalCase event, which has a `timestamp` Claude Code never sends)
+#            `not`, keys no event of the agent carries (Copilot CLI and Cursor run
+#            .claude/settings.json entries with their own events, which carry a `timestamp` or
+#            `workspace_roots` Claude Code never sends)
 #   event    where the event name is, and `events` the names that mean "about to edit" (or "just
 #            edited", where only that event can carry context); copilot's camelCase payloads carry
 #            no name: its postToolUse is the one with a toolResult, resultType "success"
@@ -2223,6 +2224,8 @@ TOOL_OUTPUT_SCHEMAS = {
 #            `list[].field`, a patch's text `patch:field` (every file it names; `patch:` alone: the
 #            arguments are the patch itself), or a shell command `shell:field`, an edit only when
 #            it runs apply_patch (Codex intercepts `apply_patch <<'EOF'` run through its shell)
+#   when     (optional) per tool, argument values that make the call an edit; any other value is
+#            quiet (Copilot CLI's str_replace_editor also views files: `command` "view")
 #   base     where a relative path starts (the first key present; else the root)
 #   root     the repository root when neither --cwd nor ADRKIT_MCP_CWD says it (first key
 #            present, then `root_env`, then the working directory)
@@ -2234,7 +2237,7 @@ TOOL_OUTPUT_SCHEMAS = {
 
 HOOK_FORMATS: Dict[str, Dict[str, Any]] = {
     "claude": {
-        "agent": "Claude Code", "marks": ["tool_name"], "not": ["timestamp"],
+        "agent": "Claude Code", "marks": ["tool_name"], "not": ["timestamp", "workspace_roots"],
         "event": "hook_event_name", "events": ["PreToolUse"], "tool": "tool_name",
         "input": "tool_input",
         "tools": {"Edit": ["file_path"], "MultiEdit": ["file_path"],
@@ -2260,8 +2263,9 @@ HOOK_FORMATS: Dict[str, Dict[str, Any]] = {
         "agent": "GitHub Copilot CLI", "marks": ["toolName", "toolResult"], "not": [],
         "event": "toolResult.resultType", "events": ["success"], "tool": "toolName",
         "input": "toolArgs",
-        "tools": {"apply_patch": ["patch:", "patch:input"], "create": ["path"], "edit": ["path"],
-                  "str_replace_editor": ["path"]},
+        "tools": {"apply_patch": ["patch:", "patch:input", "patch:patch"], "create": ["path"],
+                  "edit": ["path"], "str_replace_editor": ["path"]},
+        "when": {"str_replace_editor": {"command": ["create", "edit", "insert", "str_replace"]}},
         "base": ["cwd"], "root": ["cwd"], "root_env": [],
         "answer": "additionalContext", "neutral": ""},
     "gemini": {
@@ -2274,7 +2278,7 @@ HOOK_FORMATS: Dict[str, Dict[str, Any]] = {
         "agent": "Cursor", "marks": ["tool_name", "workspace_roots"], "not": [],
         "event": "hook_event_name", "events": ["postToolUse"], "tool": "tool_name",
         "input": "tool_input",
-        "tools": {"Edit": ["file_path"], "MultiEdit": ["file_path"], "Write": ["file_path"]},
+        "tools": {"Delete": ["file_path"], "Write": ["file_path"]},
         "base": ["cwd", "workspace_roots.0"], "root": ["workspace_roots.0"], "root_env": [],
         "answer": "additional_context", "neutral": "{}"},
     "cline": {
@@ -7851,8 +7855,8 @@ def _doctor_event(fmt: str, root: str, target: str) -> Dict[str, Any]:
                 "tool_response": {"llmContent": "edited", "returnDisplay": "edited"}}
     if fmt == "cursor":
         return {"conversation_id": "adrkit-mcp-doctor", "generation_id": "doctor",
-                "hook_event_name": "postToolUse", "workspace_roots": [root], "tool_name": "Edit",
-                "tool_input": {"file_path": path}, "tool_output": "{}", "tool_use_id": "doctor",
+                "hook_event_name": "postToolUse", "workspace_roots": [root], "tool_name": "Write",
+                "tool_input": {"file_path": path, "content": ""}, "tool_output": "{}", "tool_use_id": "doctor",
                 "cwd": root, "duration": 1}
     if fmt == "cline":
         return {"clineVersion": "doctor", "hookName": "PreToolUse", "timestamp": "1767225600000",
@@ -8422,8 +8426,8 @@ _config_hook_notes = {
     "gemini": "the context arrives just after the edit (AfterTool), appended to the tool's result: "
               "BeforeTool cannot carry context. Gemini CLI asks before it runs a new project hook; "
               "its timeout is in milliseconds.",
-    "cursor": "the context arrives just after the edit (postToolUse additional_context, which "
-              "Cursor documents only in part; see the README).",
+    "cursor": "the context arrives just after the edit (postToolUse additional_context), for "
+              "Cursor's editing tools Write and Delete.",
     "cline": "save it as .clinerules/hooks/PreToolUse, make it executable (chmod +x) and turn on "
              "Hooks in Cline's settings; Cline runs hooks on macOS and Linux only. The context "
              "reaches the model with its next request.",
@@ -8607,10 +8611,10 @@ def hook_gate(event: Any, forced: Optional[str], formats: Dict[str, Any],
     """(agent format, verdict) of one event, from HOOK_FORMATS alone.
 
     "edit": an editing tool of the agent (the caller reads its paths); "quiet": the agent's edit
-    event for a tool that edits nothing (a shell command that runs no apply_patch, or arguments an
-    adapter emptied: Cline passes a patch sent as bare text as `parameters: {}`); "foreign": not
-    the forced format's event (another agent runs this entry, as VS Code and Copilot CLI run the
-    hook files they find); "wrong-event": the agent's event, but not one it can be answered in;
+    event for a tool that edits nothing (a shell command that runs no apply_patch, a call whose
+    `when` values say it only reads, or arguments an adapter emptied: Cline passes a patch sent as
+    bare text as `parameters: {}`); "foreign": not the forced format's event (another agent runs
+    this entry, as VS Code, Copilot CLI and Cursor run the hook files they find); "wrong-event": the agent's event, but not one it can be answered in;
     "unknown": no agent's. Without a forced format the first agent in `order` whose marks, event
     and tool with one of its path places fit wins, else the first whose tool fits (its argument
     missing: the caller refuses it). Uses nothing of the module but _hook_dig: build.py copies
@@ -8639,7 +8643,9 @@ def hook_gate(event: Any, forced: Optional[str], formats: Dict[str, Any],
                           and (kind != "shell" or "apply_patch" in value or "applypatch" in value))
             else:
                 found += value is not None
-        if places is None or (not found and shells == len(places)) or arguments == {}:
+        when = fmt.get("when", {}).get(tool, {}) if places else {}
+        edits = all(_hook_dig(arguments, key) in values for key, values in when.items())
+        if places is None or (not found and shells == len(places)) or arguments == {} or not edits:
             quiet = quiet or name
         elif forced or found:
             return name, "edit"
