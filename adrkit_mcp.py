@@ -5855,7 +5855,7 @@ def _marker_fence(line: str, fence: Optional[Tuple[str, int]]) -> Tuple[bool, Op
 def _marker_lines(text: str) -> Iterable[Tuple[int, str]]:
     """(0-based index, line) of the lines that may hold a marker or a fence, in order; lines are
     split at CRLF, CR or LF. Without a fence run in the text only the `@adr` lines are visited."""
-    if "``" in text or "~~" in text:
+    if ("`" in text and "``" in text) or ("~" in text and "~~" in text):  # one-character finds first: memchr
         for index, line in enumerate(_MARKER_LINE_BREAK.split(text)):
             if _MARKER_TOKEN in line or "``" in line or "~~" in line:
                 yield index, line
@@ -5921,10 +5921,13 @@ def _marker_state(error: BaseException) -> str:
 def _marker_beneath(root: str, target: str) -> Optional[str]:
     """`target`'s path relative to `root` when it lies strictly beneath it (both resolved), else
     None: path arithmetic only."""
-    try:
-        rel = os.path.relpath(target, root) if target != root else ""
-    except ValueError:  # Windows: another drive
-        return None
+    if target.startswith(root + os.sep):  # the usual case: what relpath gives, without its two abspaths
+        rel = target[len(root) + 1:]
+    else:
+        try:
+            rel = os.path.relpath(target, root) if target != root else ""
+        except ValueError:  # Windows: another drive
+            return None
     inside = rel not in ("", ".", "..") and not os.path.isabs(rel) and not rel.startswith(".." + os.sep)
     return rel if inside else None
 
@@ -5943,14 +5946,21 @@ def _marker_root(root: str) -> Tuple[str, Optional[str], str]:
         return root, None, _marker_state(error)
 
 
-def _lstat_no_symlink(root: str, rel: str) -> Optional[os.stat_result]:
-    """lstat of every component of `rel` beneath `root`; None when one of them is a symlink."""
+def _lstat_no_symlink(root: str, rel: str, folders: Optional[set[str]] = None) -> Optional[os.stat_result]:
+    """lstat of every component of `rel` beneath `root`; None when one of them is a symlink.
+    `folders`: the leading components this batch already found not to be links (skipped, added to)."""
     current, info = root, None
-    for segment in rel.split(os.sep):
+    segments = rel.split(os.sep)
+    last = len(segments) - 1
+    for index, segment in enumerate(segments):
         current = os.path.join(current, segment)
+        if folders is not None and index < last and current in folders:
+            continue
         info = os.lstat(current)
         if stat.S_ISLNK(info.st_mode):
             return None
+        if folders is not None and index < last:
+            folders.add(current)
     return info
 
 
@@ -5978,7 +5988,8 @@ def _read_marker_window(candidate: str) -> Tuple[Optional[bytes], int]:
         os.close(fd)
 
 
-def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state: str) -> MarkerScan:
+def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state: str,
+                      folders: Optional[set[str]] = None) -> MarkerScan:
     path = _marker_path(path)
     if real_root is None:
         return MarkerScan(path, root_state or "unreadable")
@@ -5987,7 +5998,7 @@ def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state
     if rel is None:
         return MarkerScan(path, "out-of-tree")  # decided before any I/O
     try:
-        info = _lstat_no_symlink(root, rel)
+        info = _lstat_no_symlink(root, rel, folders)
         if info is None or not stat.S_ISREG(info.st_mode):
             return MarkerScan(path, "unreadable")
         # No component is a link, so the file's real path is the real root joined with `rel`,
@@ -6025,7 +6036,8 @@ def read_source_markers_batch(root: str, paths: Sequence[str]) -> MarkerBatch:
     candidates = sorted(set(_marker_path(path) for path in paths), key=utf16_key)
     selected = candidates[:MARKER_SCAN_FILE_CAP]
     prepared = _marker_root(root) if selected else ("", None, "")
-    scans = [_scan_marker_file(path, *prepared) for path in selected]
+    folders: set[str] = set()  # leading folders found not to be links, lstat'ed once per batch
+    scans = [_scan_marker_file(path, *prepared, folders) for path in selected]
     return MarkerBatch(scans, candidates[MARKER_SCAN_FILE_CAP:], MARKER_SCAN_FILE_CAP, len(candidates))
 
 
@@ -10224,11 +10236,14 @@ def _js_json(value, indent, level=0):
 
 def _js_json_string(text):
     """JSON.stringify of a string: a lone surrogate is written as its \\uXXXX escape."""
+    if _JS_JSON_PLAIN.fullmatch(text):  # nothing to escape: the common case, without json.dumps
+        return '"' + text + '"'
     quoted = json.dumps(text, ensure_ascii=False)
     return _JS_LONE_SURROGATE.sub(lambda match: "\\u%04x" % ord(match.group()), quoted)
 
 
 _JS_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_JS_JSON_PLAIN = re.compile('[^\x00-\x1f"\\\\\ud800-\udfff]*')  # what JSON.stringify writes as it is
 
 
 def _js_surrogate_pair(match):
