@@ -3041,6 +3041,17 @@ def tool_get_decision(projection: Projection, args: Dict[str, Any],
 CONTEXT_BUCKETS = {"accepted": "governing", "draft": "activeProposals", "proposed": "activeProposals"}
 
 
+# --markers: the scans get_decision_context keeps between calls, reused while a file's stat proves
+# it unchanged by ADR 0010's rule (as a record's parse is); the Reader bounds how many.
+_CONTEXT_MARKER_SCANS: Dict[Tuple[str, str], Tuple[Tuple[int, ...], "MarkerScan"]] = {}
+
+
+def _reusable_identity(info: os.stat_result, started_ns: int) -> Optional[Tuple[int, ...]]:
+    """A file's stat identity when a later call may reuse what was read from it, else None."""
+    identity = _stat_identity(info)
+    return identity if _settled(identity, started_ns) else None
+
+
 def context_entries(projection: Projection, files: List[str], should_stop: ShouldStop,
                     markers_root: Optional[str] = None) -> Tuple[List[Dict[str, Any]], List[Finding]]:
     """(entries, derived findings) of get_decision_context: every record whose affects fire on
@@ -3056,7 +3067,7 @@ def context_entries(projection: Projection, files: List[str], should_stop: Shoul
     derived: List[Finding] = []
     declared: Dict[str, List[Dict[str, Any]]] = {}
     if markers_root is not None:
-        scans = read_source_markers_batch(markers_root, files).scans
+        scans = read_source_markers_batch(markers_root, files, _CONTEXT_MARKER_SCANS, _reusable_identity).scans
         matches, derived = resolve_markers(projection.records, [m for scan in scans for m in scan.markers])
         declared = dict(matches)
     verdicts: Dict[str, Tuple[bool, Optional[str]]] = {}
@@ -5778,6 +5789,11 @@ class MarkerScan(object):
         self.file_bytes = file_bytes
 
 
+# A kept scan: (what its file's stat was, the scan); an identity rule: (lstat, batch start) -> tuple.
+MarkerMemo = Dict[Tuple[str, str], Tuple[Tuple[int, ...], MarkerScan]]
+MarkerIdentity = Callable[[os.stat_result, int], Optional[Tuple[int, ...]]]
+
+
 class MarkerBatch(object):
     """check's scans: the first MARKER_SCAN_FILE_CAP distinct paths, and the rest as skipped."""
 
@@ -5989,7 +6005,8 @@ def _read_marker_window(candidate: str) -> Tuple[Optional[bytes], int]:
 
 
 def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state: str,
-                      folders: Optional[set[str]] = None) -> MarkerScan:
+                      folders: Optional[set[str]] = None, memo: Optional[MarkerMemo] = None,
+                      identity: Optional[MarkerIdentity] = None, started_ns: int = 0) -> MarkerScan:
     path = _marker_path(path)
     if real_root is None:
         return MarkerScan(path, root_state or "unreadable")
@@ -6001,6 +6018,10 @@ def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state
         info = _lstat_no_symlink(root, rel, folders)
         if info is None or not stat.S_ISREG(info.st_mode):
             return MarkerScan(path, "unreadable")
+        proof = identity(info, started_ns) if memo is not None and identity is not None else None
+        kept = memo.get((root, path)) if memo is not None and proof is not None else None
+        if kept is not None and kept[0] == proof:
+            return kept[1]  # its stat proves it the file scanned before
         # No component is a link, so the file's real path is the real root joined with `rel`,
         # which holds no `..`: beneath the real root by construction (the reference checks it
         # again; the answer cannot differ).
@@ -6017,7 +6038,12 @@ def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state
     text = data[:extent].decode("utf-8", "replace")
     if text.startswith("\ufeff"):  # TextDecoder drops one BOM
         text = text[1:]
-    return MarkerScan(path, "scanned", scan_marker_text(text, path, truncated), truncated, extent, size)
+    scan = MarkerScan(path, "scanned", scan_marker_text(text, path, truncated), truncated, extent, size)
+    if memo is not None and proof is not None:
+        if len(memo) >= MARKER_SCAN_FILE_CAP:
+            memo.clear()
+        memo[(root, path)] = (proof, scan)
+    return scan
 
 
 def read_source_markers(root: str, path: str) -> MarkerScan:
@@ -6030,14 +6056,20 @@ def read_source_markers(root: str, path: str) -> MarkerScan:
     return _scan_marker_file(path, *_marker_root(root))
 
 
-def read_source_markers_batch(root: str, paths: Sequence[str]) -> MarkerBatch:
+def read_source_markers_batch(root: str, paths: Sequence[str], memo: Optional[MarkerMemo] = None,
+                              identity: Optional[MarkerIdentity] = None) -> MarkerBatch:
     """check's scans: distinct normalised paths in code-unit order, the first MARKER_SCAN_FILE_CAP
-    scanned, the others returned as skipped (never dropped silently)."""
+    scanned, the others returned as skipped (never dropped silently).
+
+    `memo` and `identity` (the server's --markers): scans kept between batches by (root, path),
+    reused while `identity(lstat, batch start ns)` gives back the tuple kept with them; it gives
+    None for a file that must be read every time. At most MARKER_SCAN_FILE_CAP are kept."""
     candidates = sorted(set(_marker_path(path) for path in paths), key=utf16_key)
     selected = candidates[:MARKER_SCAN_FILE_CAP]
     prepared = _marker_root(root) if selected else ("", None, "")
     folders: set[str] = set()  # leading folders found not to be links, lstat'ed once per batch
-    scans = [_scan_marker_file(path, *prepared, folders) for path in selected]
+    started_ns = time.time_ns()
+    scans = [_scan_marker_file(path, *prepared, folders, memo, identity, started_ns) for path in selected]
     return MarkerBatch(scans, candidates[MARKER_SCAN_FILE_CAP:], MARKER_SCAN_FILE_CAP, len(candidates))
 
 
