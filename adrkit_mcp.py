@@ -4766,10 +4766,13 @@ def cli_resolve(cwd: str, path: str) -> str:
 def cli_display_path(path: str, cwd: str) -> str:
     """normalizeDisplayPath: relative to cwd, '/'-separated; the base name when it is cwd."""
     absolute = cli_resolve(cwd, path)
-    try:
-        relative = os.path.relpath(absolute, cwd)
-    except ValueError:  # another drive (Windows): Node's relative() gives the absolute path
-        relative = absolute
+    if absolute.startswith(cwd + os.sep) and cwd == os.path.normpath(cwd):  # what relpath gives, cheaply
+        relative = absolute[len(cwd) + 1:]
+    else:
+        try:
+            relative = os.path.relpath(absolute, cwd)
+        except ValueError:  # another drive (Windows): Node's relative() gives the absolute path
+            relative = absolute
     return (os.path.basename(absolute) if relative == os.curdir else relative).replace(os.sep, "/")
 
 
@@ -5680,7 +5683,7 @@ class Record(object):
     head + body is the file as read: what a resource read serves (ADR 0015).
     """
 
-    __slots__ = ("path", "frontmatter", "body", "head", "id", "digest", "_normalized")
+    __slots__ = ("path", "frontmatter", "body", "head", "id", "_digest", "_normalized")
 
     def __init__(self, path: str, frontmatter: Dict[str, Any], body: str, head: str = "") -> None:
         self.path = path
@@ -5689,13 +5692,19 @@ class Record(object):
         self.head = head
         self.id = frontmatter["id"]
         self._normalized = None
-        # What the fingerprint covers: path, parsed frontmatter (not its bytes: a re-serialised
-        # but equal frontmatter keeps the fingerprint) and body. Any deterministic encoding will
-        # do, since clients only compare fingerprints; the C JSON encoder is the cheap one.
-        digest = hashlib.sha256(path.encode("utf-8", "surrogatepass"))
-        digest.update(b"\0" + stable_json(frontmatter).encode("ascii") + b"\0")
-        digest.update(body.encode("utf-8", "surrogatepass"))
-        self.digest = digest.digest()
+        self._digest: Optional[bytes] = None  # computed when the fingerprint first asks (the CLI never does)
+
+    @property
+    def digest(self) -> bytes:
+        """What the fingerprint covers: path, parsed frontmatter (not its bytes: a re-serialised
+        but equal frontmatter keeps the fingerprint) and body. Any deterministic encoding will
+        do, since clients only compare fingerprints; the C JSON encoder is the cheap one."""
+        if self._digest is None:
+            digest = hashlib.sha256(self.path.encode("utf-8", "surrogatepass"))
+            digest.update(b"\0" + stable_json(self.frontmatter).encode("ascii") + b"\0")
+            digest.update(self.body.encode("utf-8", "surrogatepass"))
+            self._digest = digest.digest()
+        return self._digest
 
     def source(self) -> str:
         """The record's file as read (UTF-8, a malformed byte replaced by U+FFFD)."""
