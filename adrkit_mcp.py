@@ -3045,6 +3045,17 @@ def tool_get_decision(projection: Projection, args: Dict[str, Any],
 CONTEXT_BUCKETS = {"accepted": "governing", "draft": "activeProposals", "proposed": "activeProposals"}
 
 
+# --markers: the scans get_decision_context keeps between calls, reused while a file's stat proves
+# it unchanged by ADR 0010's rule (as a record's parse is); the Reader bounds how many.
+_CONTEXT_MARKER_SCANS: Dict[Tuple[str, str], Tuple[Tuple[int, ...], "MarkerScan"]] = {}
+
+
+def _reusable_identity(info: os.stat_result, started_ns: int) -> Optional[Tuple[int, ...]]:
+    """A file's stat identity when a later call may reuse what was read from it, else None."""
+    identity = _stat_identity(info)
+    return identity if _settled(identity, started_ns) else None
+
+
 def context_entries(projection: Projection, files: List[str], should_stop: ShouldStop,
                     markers_root: Optional[str] = None) -> Tuple[List[Dict[str, Any]], List[Finding]]:
     """(entries, derived findings) of get_decision_context: every record whose affects fire on
@@ -3060,7 +3071,7 @@ def context_entries(projection: Projection, files: List[str], should_stop: Shoul
     derived: List[Finding] = []
     declared: Dict[str, List[Dict[str, Any]]] = {}
     if markers_root is not None:
-        scans = read_source_markers_batch(markers_root, files).scans
+        scans = read_source_markers_batch(markers_root, files, _CONTEXT_MARKER_SCANS, _reusable_identity).scans
         matches, derived = resolve_markers(projection.records, [m for scan in scans for m in scan.markers])
         declared = dict(matches)
     verdicts: Dict[str, Tuple[bool, Optional[str]]] = {}
@@ -4759,10 +4770,13 @@ def cli_resolve(cwd: str, path: str) -> str:
 def cli_display_path(path: str, cwd: str) -> str:
     """normalizeDisplayPath: relative to cwd, '/'-separated; the base name when it is cwd."""
     absolute = cli_resolve(cwd, path)
-    try:
-        relative = os.path.relpath(absolute, cwd)
-    except ValueError:  # another drive (Windows): Node's relative() gives the absolute path
-        relative = absolute
+    if absolute.startswith(cwd + os.sep) and cwd == os.path.normpath(cwd):  # what relpath gives, cheaply
+        relative = absolute[len(cwd) + 1:]
+    else:
+        try:
+            relative = os.path.relpath(absolute, cwd)
+        except ValueError:  # another drive (Windows): Node's relative() gives the absolute path
+            relative = absolute
     return (os.path.basename(absolute) if relative == os.curdir else relative).replace(os.sep, "/")
 
 
@@ -5673,7 +5687,7 @@ class Record(object):
     head + body is the file as read: what a resource read serves (ADR 0015).
     """
 
-    __slots__ = ("path", "frontmatter", "body", "head", "id", "digest", "_normalized")
+    __slots__ = ("path", "frontmatter", "body", "head", "id", "_digest", "_normalized")
 
     def __init__(self, path: str, frontmatter: Dict[str, Any], body: str, head: str = "") -> None:
         self.path = path
@@ -5682,13 +5696,19 @@ class Record(object):
         self.head = head
         self.id = frontmatter["id"]
         self._normalized = None
-        # What the fingerprint covers: path, parsed frontmatter (not its bytes: a re-serialised
-        # but equal frontmatter keeps the fingerprint) and body. Any deterministic encoding will
-        # do, since clients only compare fingerprints; the C JSON encoder is the cheap one.
-        digest = hashlib.sha256(path.encode("utf-8", "surrogatepass"))
-        digest.update(b"\0" + stable_json(frontmatter).encode("ascii") + b"\0")
-        digest.update(body.encode("utf-8", "surrogatepass"))
-        self.digest = digest.digest()
+        self._digest: Optional[bytes] = None  # computed when the fingerprint first asks (the CLI never does)
+
+    @property
+    def digest(self) -> bytes:
+        """What the fingerprint covers: path, parsed frontmatter (not its bytes: a re-serialised
+        but equal frontmatter keeps the fingerprint) and body. Any deterministic encoding will
+        do, since clients only compare fingerprints; the C JSON encoder is the cheap one."""
+        if self._digest is None:
+            digest = hashlib.sha256(self.path.encode("utf-8", "surrogatepass"))
+            digest.update(b"\0" + stable_json(self.frontmatter).encode("ascii") + b"\0")
+            digest.update(self.body.encode("utf-8", "surrogatepass"))
+            self._digest = digest.digest()
+        return self._digest
 
     def source(self) -> str:
         """The record's file as read (UTF-8, a malformed byte replaced by U+FFFD)."""
@@ -5782,6 +5802,11 @@ class MarkerScan(object):
         self.file_bytes = file_bytes
 
 
+# A kept scan: (what its file's stat was, the scan); an identity rule: (lstat, batch start) -> tuple.
+MarkerMemo = Dict[Tuple[str, str], Tuple[Tuple[int, ...], MarkerScan]]
+MarkerIdentity = Callable[[os.stat_result, int], Optional[Tuple[int, ...]]]
+
+
 class MarkerBatch(object):
     """check's scans: the first MARKER_SCAN_FILE_CAP distinct paths, and the rest as skipped."""
 
@@ -5859,7 +5884,7 @@ def _marker_fence(line: str, fence: Optional[Tuple[str, int]]) -> Tuple[bool, Op
 def _marker_lines(text: str) -> Iterable[Tuple[int, str]]:
     """(0-based index, line) of the lines that may hold a marker or a fence, in order; lines are
     split at CRLF, CR or LF. Without a fence run in the text only the `@adr` lines are visited."""
-    if "``" in text or "~~" in text:
+    if ("`" in text and "``" in text) or ("~" in text and "~~" in text):  # one-character finds first: memchr
         for index, line in enumerate(_MARKER_LINE_BREAK.split(text)):
             if _MARKER_TOKEN in line or "``" in line or "~~" in line:
                 yield index, line
@@ -5925,10 +5950,13 @@ def _marker_state(error: BaseException) -> str:
 def _marker_beneath(root: str, target: str) -> Optional[str]:
     """`target`'s path relative to `root` when it lies strictly beneath it (both resolved), else
     None: path arithmetic only."""
-    try:
-        rel = os.path.relpath(target, root) if target != root else ""
-    except ValueError:  # Windows: another drive
-        return None
+    if target.startswith(root + os.sep):  # the usual case: what relpath gives, without its two abspaths
+        rel = target[len(root) + 1:]
+    else:
+        try:
+            rel = os.path.relpath(target, root) if target != root else ""
+        except ValueError:  # Windows: another drive
+            return None
     inside = rel not in ("", ".", "..") and not os.path.isabs(rel) and not rel.startswith(".." + os.sep)
     return rel if inside else None
 
@@ -5947,14 +5975,21 @@ def _marker_root(root: str) -> Tuple[str, Optional[str], str]:
         return root, None, _marker_state(error)
 
 
-def _lstat_no_symlink(root: str, rel: str) -> Optional[os.stat_result]:
-    """lstat of every component of `rel` beneath `root`; None when one of them is a symlink."""
+def _lstat_no_symlink(root: str, rel: str, folders: Optional[set[str]] = None) -> Optional[os.stat_result]:
+    """lstat of every component of `rel` beneath `root`; None when one of them is a symlink.
+    `folders`: the leading components this batch already found not to be links (skipped, added to)."""
     current, info = root, None
-    for segment in rel.split(os.sep):
+    segments = rel.split(os.sep)
+    last = len(segments) - 1
+    for index, segment in enumerate(segments):
         current = os.path.join(current, segment)
+        if folders is not None and index < last and current in folders:
+            continue
         info = os.lstat(current)
         if stat.S_ISLNK(info.st_mode):
             return None
+        if folders is not None and index < last:
+            folders.add(current)
     return info
 
 
@@ -5982,7 +6017,9 @@ def _read_marker_window(candidate: str) -> Tuple[Optional[bytes], int]:
         os.close(fd)
 
 
-def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state: str) -> MarkerScan:
+def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state: str,
+                      folders: Optional[set[str]] = None, memo: Optional[MarkerMemo] = None,
+                      identity: Optional[MarkerIdentity] = None, started_ns: int = 0) -> MarkerScan:
     path = _marker_path(path)
     if real_root is None:
         return MarkerScan(path, root_state or "unreadable")
@@ -5991,9 +6028,13 @@ def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state
     if rel is None:
         return MarkerScan(path, "out-of-tree")  # decided before any I/O
     try:
-        info = _lstat_no_symlink(root, rel)
+        info = _lstat_no_symlink(root, rel, folders)
         if info is None or not stat.S_ISREG(info.st_mode):
             return MarkerScan(path, "unreadable")
+        proof = identity(info, started_ns) if memo is not None and identity is not None else None
+        kept = memo.get((root, path)) if memo is not None and proof is not None else None
+        if kept is not None and kept[0] == proof:
+            return kept[1]  # its stat proves it the file scanned before
         # No component is a link, so the file's real path is the real root joined with `rel`,
         # which holds no `..`: beneath the real root by construction (the reference checks it
         # again; the answer cannot differ).
@@ -6010,7 +6051,12 @@ def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state
     text = data[:extent].decode("utf-8", "replace")
     if text.startswith("\ufeff"):  # TextDecoder drops one BOM
         text = text[1:]
-    return MarkerScan(path, "scanned", scan_marker_text(text, path, truncated), truncated, extent, size)
+    scan = MarkerScan(path, "scanned", scan_marker_text(text, path, truncated), truncated, extent, size)
+    if memo is not None and proof is not None:
+        if len(memo) >= MARKER_SCAN_FILE_CAP:
+            memo.clear()
+        memo[(root, path)] = (proof, scan)
+    return scan
 
 
 def read_source_markers(root: str, path: str) -> MarkerScan:
@@ -6023,13 +6069,20 @@ def read_source_markers(root: str, path: str) -> MarkerScan:
     return _scan_marker_file(path, *_marker_root(root))
 
 
-def read_source_markers_batch(root: str, paths: Sequence[str]) -> MarkerBatch:
+def read_source_markers_batch(root: str, paths: Sequence[str], memo: Optional[MarkerMemo] = None,
+                              identity: Optional[MarkerIdentity] = None) -> MarkerBatch:
     """check's scans: distinct normalised paths in code-unit order, the first MARKER_SCAN_FILE_CAP
-    scanned, the others returned as skipped (never dropped silently)."""
+    scanned, the others returned as skipped (never dropped silently).
+
+    `memo` and `identity` (the server's --markers): scans kept between batches by (root, path),
+    reused while `identity(lstat, batch start ns)` gives back the tuple kept with them; it gives
+    None for a file that must be read every time. At most MARKER_SCAN_FILE_CAP are kept."""
     candidates = sorted(set(_marker_path(path) for path in paths), key=utf16_key)
     selected = candidates[:MARKER_SCAN_FILE_CAP]
     prepared = _marker_root(root) if selected else ("", None, "")
-    scans = [_scan_marker_file(path, *prepared) for path in selected]
+    folders: set[str] = set()  # leading folders found not to be links, lstat'ed once per batch
+    started_ns = time.time_ns()
+    scans = [_scan_marker_file(path, *prepared, folders, memo, identity, started_ns) for path in selected]
     return MarkerBatch(scans, candidates[MARKER_SCAN_FILE_CAP:], MARKER_SCAN_FILE_CAP, len(candidates))
 
 
@@ -10230,11 +10283,14 @@ def _js_json(value, indent, level=0):
 
 def _js_json_string(text):
     """JSON.stringify of a string: a lone surrogate is written as its \\uXXXX escape."""
+    if _JS_JSON_PLAIN.fullmatch(text):  # nothing to escape: the common case, without json.dumps
+        return '"' + text + '"'
     quoted = json.dumps(text, ensure_ascii=False)
     return _JS_LONE_SURROGATE.sub(lambda match: "\\u%04x" % ord(match.group()), quoted)
 
 
 _JS_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_JS_JSON_PLAIN = re.compile('[^\x00-\x1f"\\\\\ud800-\udfff]*')  # what JSON.stringify writes as it is
 
 
 def _js_surrogate_pair(match):
