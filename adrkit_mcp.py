@@ -10142,19 +10142,19 @@ def _js_regex(source: str) -> Callable[[str], bool]:
     """`RegExp.prototype.test` of the flagless JS regex `source`, as a Python predicate (cached)."""
     compiled = re.compile(_js_regex_translate(source))
 
-    def test(text):
+    def test(text: str) -> bool:
         return compiled.search(_js_code_units(text)) is not None
     return test
 
 
-def _js_code_units(text):
+def _js_code_units(text: str) -> str:
     """One Python character per UTF-16 code unit (astral characters become surrogate pairs)."""
     if text.isascii() or _JS_ASTRAL.search(text) is None:
         return text
     return _JS_ASTRAL.sub(_js_surrogate_pair, text)
 
 
-def _js_number_text(value):
+def _js_number_text(value: float) -> str:
     """`Number.prototype.toString()` of a double: the shortest digits, JavaScript's layout."""
     if value != value:
         return "NaN"
@@ -10169,8 +10169,8 @@ def _js_number_text(value):
     text = repr(abs(value))
     # Decompose Python's shortest repr into digits and a decimal exponent.
     if "e" in text:
-        mantissa, exponent = text.split("e")
-        exponent = int(exponent)
+        mantissa, exponent_text = text.split("e")
+        exponent = int(exponent_text)
     else:
         mantissa, exponent = text, 0
     if "." in mantissa:
@@ -10199,7 +10199,7 @@ def _js_number_text(value):
     return sign + mant + "e" + ("+" if exp >= 0 else "-") + str(abs(exp))
 
 
-def _js_json(value, indent, level=0):
+def _js_json(value: Any, indent: int, level: int = 0) -> str:
     """`JSON.stringify(value, null, indent)` of JSON-shaped data (dict order kept)."""
     if isinstance(value, dict):
         if not value:
@@ -10222,7 +10222,7 @@ def _js_json(value, indent, level=0):
     raise TypeError("not JSON data: %r" % (value,))
 
 
-def _js_json_string(text):
+def _js_json_string(text: str) -> str:
     """JSON.stringify of a string: a lone surrogate is written as its \\uXXXX escape."""
     quoted = json.dumps(text, ensure_ascii=False)
     return _JS_LONE_SURROGATE.sub(lambda match: "\\u%04x" % ord(match.group()), quoted)
@@ -10231,7 +10231,7 @@ def _js_json_string(text):
 _JS_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _js_surrogate_pair(match):
+def _js_surrogate_pair(match: re.Match[str]) -> str:
     offset = ord(match.group()) - 0x10000
     return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
 
@@ -10246,9 +10246,11 @@ class _JsParseArgsError(Exception):
     """The message Node's parseArgs throws (ERR_PARSE_ARGS_*), to the letter."""
 
 
-def _js_parse_args(args, options):
+def _js_parse_args(args: List[str], options: Dict[str, str]) -> Tuple[Dict[str, Any], List[str]]:
     """(values, positionals); `options` maps each long name to "boolean" or "string"."""
-    values, positionals, tokens = {}, [], []
+    values: Dict[str, Union[bool, str, None]] = {}
+    positionals: List[str] = []
+    tokens: List[Tuple[str, str, Optional[str], bool]] = []
     index = 0
     while index < len(args):
         arg, index = args[index], index + 1
@@ -10263,8 +10265,8 @@ def _js_parse_args(args, options):
                 tokens.append((units[1], units[1], None, False))
         elif len(units) > 2 and units.startswith("--"):
             if arg.find("=") > 2:
-                name, _, value = arg[2:].partition("=")
-                tokens.append((name, "--" + name, value, True))
+                name, _, given = arg[2:].partition("=")
+                tokens.append((name, "--" + name, given, True))
             elif options.get(arg[2:]) == "string" and index < len(args):
                 tokens.append((arg[2:], arg, args[index], False))
                 index += 1
@@ -10278,7 +10280,8 @@ def _js_parse_args(args, options):
     return values, positionals
 
 
-def _js_parse_args_check(options, name, raw, value, inline):
+def _js_parse_args_check(options: Dict[str, str], name: str, raw: str, value: Optional[str],
+                         inline: bool) -> None:
     if name not in options:
         raw = _JS_LONE_SURROGATE.sub("\ufffd", raw)  # the runtime writes a lone half as U+FFFD
         raise _JsParseArgsError(
@@ -10294,7 +10297,7 @@ def _js_parse_args_check(options, name, raw, value, inline):
             "To specify an option argument starting with a dash use '%s=-XYZ'." % (raw, raw, raw))
 
 
-def _js_regex_translate(source):
+def _js_regex_translate(source: str) -> str:
     out = []
     index = 0
     in_class = False
@@ -10322,7 +10325,7 @@ def _js_regex_translate(source):
     return "".join(out)
 
 
-def _js_regex_escape(letter, in_class):
+def _js_regex_escape(letter: str, in_class: bool) -> str:
     if letter in _JS_CLASS_ESCAPES:
         body = _JS_CLASS_ESCAPES[letter]
         return body if in_class else "[%s]" % body
@@ -10333,7 +10336,7 @@ def _js_regex_escape(letter, in_class):
     raise ValueError("JS.regex: unsupported escape \\%s" % letter)
 
 
-class JS(object):
+class JS:
     """The door: ECMAScript string behaviours that Python spells differently."""
 
     __slots__ = ()
@@ -17347,11 +17350,11 @@ _semver_ID_START_CHARS = frozenset("0123456789xX*")
 _semver_WS_CHARS = frozenset(_semver_JS_WHITESPACE)
 
 
-class _SemverPatterns(object):
+class _SemverPatterns:
     """node-semver's regular expressions, compiled together on first use (see _semver_re): a
     corpus without package patterns, as most hook runs read, never pays for them."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.FULL = re.compile("\\A" + _semver_FULL_PLAIN + "\\Z")
         # Groups: 1 operator, 2 major, 3 minor, 4 patch, 5 prerelease, 6 build.
         self.XRANGE = re.compile(
@@ -17568,7 +17571,7 @@ def _semver_replace_xrange(comp: str) -> str:
     return comp
 
 
-def _semver_each_word(text: str, rewrite) -> str:
+def _semver_each_word(text: str, rewrite: Callable[[str], str]) -> str:
     return " ".join(rewrite(word) for word in _semver_re().WS_RUN.split(text))
 
 
@@ -17738,7 +17741,17 @@ def _semver_valid_range(range_text: str) -> Optional[str]:
     return formatted or "*"
 
 
-def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
+if TYPE_CHECKING:  # the door's result, as the type checker sees it (a plain dict at run time)
+    from typing import TypedDict
+
+    class _SemverName(TypedDict):
+        name: str
+
+    class _SemverPackagePattern(_SemverName, total=False):
+        range: str  # present when the pattern names a range
+
+
+def parse_package_pattern(pattern: str) -> Optional[_SemverPackagePattern]:
     """The reference's parsePackagePattern: "name" or "name@range".
 
     The split is at the last "@" unless that is the first character (a scoped
@@ -17815,7 +17828,7 @@ def url_is_valid(text: str) -> bool:
     return True
 
 
-def _url_file_ok(rest):
+def _url_file_ok(rest: str) -> bool:
     """file: the host between `//` and the next delimiter, unless it is a drive letter."""
     if rest[:1] not in ("/", "\\") or rest[1:2] not in ("/", "\\"):
         return True
@@ -17825,7 +17838,7 @@ def _url_file_ok(rest):
     return _url_host_ok(host, True)
 
 
-def _url_authority_ok(rest, special):
+def _url_authority_ok(rest: str, special: bool) -> bool:
     """The authority state, host state and port state of the basic URL parser."""
     authority = re.split(r"[/\\?#]" if special else r"[/?#]", rest, maxsplit=1)[0]
     if "@" in authority:
@@ -17850,7 +17863,7 @@ def _url_authority_ok(rest, special):
     return _url_host_ok(host, special)
 
 
-def _url_host_ok(host, special):
+def _url_host_ok(host: str, special: bool) -> bool:
     """The host parser: IPv6 in brackets, an opaque host, or a domain / IPv4 address."""
     if host.startswith("["):
         return host.endswith("]") and _url_ipv6_ok(host[1:-1])
@@ -17865,7 +17878,7 @@ def _url_host_ok(host, special):
     return True
 
 
-def _url_domain_to_ascii(domain):
+def _url_domain_to_ascii(domain: str) -> Optional[str]:
     """UTS #46 ToASCII as the URL Standard calls it; None on failure."""
     if domain.isascii() and not any(label[:4].lower() == "xn--" for label in domain.split(".")):
         result = domain.lower()
@@ -17873,8 +17886,9 @@ def _url_domain_to_ascii(domain):
         mapped = _url_uts46_map(domain)
         if mapped is None:
             return None
-        labels = [_url_label_unicode(label) for label in mapped.split(".")]
-        if any(label is None for label in labels) or not _url_bidi_ok(labels):
+        found = [_url_label_unicode(label) for label in mapped.split(".")]
+        labels = [label for label in found if label is not None]
+        if len(labels) != len(found) or not _url_bidi_ok(labels):
             return None
         result = ".".join(label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii")
                           for label in labels)
@@ -17883,7 +17897,7 @@ def _url_domain_to_ascii(domain):
     return result
 
 
-def _url_uts46_map(domain):
+def _url_uts46_map(domain: str) -> Optional[str]:
     """UTS #46 processing steps 1-2: map each code point by the table, then NFC; None if disallowed."""
     from idna import uts46data as table  # 240 kB: loaded on the first non-ASCII domain, not at start-up
     pieces = []
@@ -17891,7 +17905,9 @@ def _url_uts46_map(domain):
         position = bisect.bisect_right(table.uts46_starts, ord(ch)) - 1
         status = chr(table.uts46_statuses[position])
         if status == "M":
-            pieces.append(table.uts46_replacements[position])
+            replacement = table.uts46_replacements[position]
+            assert replacement is not None  # the table maps every "M" code point to text
+            pieces.append(replacement)
         elif status in ("V", "D"):
             pieces.append(ch)
         elif status != "I":
@@ -17899,7 +17915,7 @@ def _url_uts46_map(domain):
     return unicodedata.normalize("NFC", "".join(pieces))
 
 
-def _url_label_unicode(label):
+def _url_label_unicode(label: str) -> Optional[str]:
     """The Unicode form of one mapped label if it meets the validity criteria, else None."""
     if label.startswith("xn--"):
         if not label.isascii():
@@ -17922,7 +17938,7 @@ def _url_label_unicode(label):
     return label
 
 
-def _url_joiner_ok(label, index):
+def _url_joiner_ok(label: str, index: int) -> bool:
     """CheckJoiners: RFC 5892 appendix A.1 (ZWNJ) and A.2 (ZWJ)."""
     if index > 0 and unicodedata.combining(label[index - 1]) == 9:  # a virama before it
         return True
@@ -17935,7 +17951,7 @@ def _url_joiner_ok(label, index):
     return before in (["L"], ["D"]) and after in (["R"], ["D"])
 
 
-def _url_joining_type(ch):
+def _url_joining_type(ch: str) -> Optional[str]:
     from idna import idnadata, intranges  # imported at the first joiner, not at start-up
     for kind, ranges in idnadata.joining_types.items():
         if intranges.intranges_contain(ord(ch), ranges):
@@ -17943,7 +17959,7 @@ def _url_joining_type(ch):
     return None
 
 
-def _url_bidi_ok(labels):
+def _url_bidi_ok(labels: List[str]) -> bool:
     """CheckBidi: in a domain with a right-to-left character, every label obeys RFC 5893's Bidi rule."""
     classes = [[unicodedata.bidirectional(ch) for ch in label] for label in labels]
     if not any(kind in _URL_RTL for kinds in classes for kind in kinds):
@@ -17951,8 +17967,9 @@ def _url_bidi_ok(labels):
     return all(_url_bidi_label_ok(kinds) for kinds in classes if kinds)
 
 
-def _url_bidi_label_ok(kinds):
+def _url_bidi_label_ok(kinds: List[str]) -> bool:
     """RFC 5893 section 2, rules 1-6, over the bidi classes of one label."""
+    endings: Tuple[str, ...]
     end = len(kinds)
     while end > 1 and kinds[end - 1] == "NSM":
         end -= 1
@@ -17967,7 +17984,7 @@ def _url_bidi_label_ok(kinds):
     return all(kind in allowed for kind in kinds) and kinds[end - 1] in endings
 
 
-def _url_ends_in_number(domain):
+def _url_ends_in_number(domain: str) -> bool:
     parts = domain.split(".")
     if parts[-1] == "" and len(parts) > 1:
         parts.pop()
@@ -17975,7 +17992,7 @@ def _url_ends_in_number(domain):
     return (last != "" and all(ch in _URL_DIGITS for ch in last)) or _url_ipv4_number(last) is not None
 
 
-def _url_ipv4_number(part):
+def _url_ipv4_number(part: str) -> Optional[int]:
     if part == "":
         return None
     radix = 10
@@ -17991,19 +18008,20 @@ def _url_ipv4_number(part):
     return int(part, radix)
 
 
-def _url_ipv4_ok(domain):
+def _url_ipv4_ok(domain: str) -> bool:
     parts = domain.split(".")
     if parts[-1] == "" and len(parts) > 1:
         parts.pop()
     if len(parts) > 4:
         return False
-    numbers = [_url_ipv4_number(part) for part in parts]
-    if any(number is None for number in numbers) or any(number > 255 for number in numbers[:-1]):
+    found = [_url_ipv4_number(part) for part in parts]
+    numbers = [number for number in found if number is not None]
+    if len(numbers) != len(found) or any(number > 255 for number in numbers[:-1]):
         return False
     return numbers[-1] < 256 ** (5 - len(numbers))
 
 
-def _url_ipv6_ok(text):
+def _url_ipv6_ok(text: str) -> bool:
     """The URL Standard's IPv6 parser, reduced to success or failure."""
     pieces, compress, index, end = 0, False, 0, len(text)
     if text[:1] == ":":
@@ -18036,7 +18054,7 @@ def _url_ipv6_ok(text):
     return compress or pieces == 8
 
 
-def _url_ipv6_tail_ok(text):
+def _url_ipv6_tail_ok(text: str) -> bool:
     """The dotted IPv4 tail of an IPv6 address: four decimal parts, no leading zeros, each <= 255."""
     parts = text.split(".")
     if len(parts) != 4:
