@@ -18601,7 +18601,7 @@ _LC_SURROGATE = re.compile("[\ud800-\udfff]")
 _LC_HANGUL_FIRST, _LC_HANGUL_LAST = 0xAC00, 0xD7A3
 
 
-class LocaleCollation(object):
+class LocaleCollation:
     """The door: the order of `String.prototype.localeCompare` (ICU 78 root collation, en-US)."""
 
     __slots__ = ()
@@ -18618,35 +18618,58 @@ class LocaleCollation(object):
         return (left > right) - (left < right)
 
 
-class _LcData(object):
+if TYPE_CHECKING:  # names for annotations only (the module's typing import is in its preamble)
+    from typing import Iterator, Set
+
+# One collation element (primary, secondary, tertiary); the three levels' text of a string; a
+# contraction's trie: suffix -> (the levels' text where the suffix completes one, longer ones?).
+_LcElement = Tuple[int, int, int]
+_LcWeights = Tuple[str, str, str]
+_LcTrie = Dict[Tuple[int, ...], Tuple[Optional[_LcWeights], bool]]
+
+
+class _LcData:
     """The decoded table (built on first use): weights, ideographs, normalisation, contractions."""
 
-    def __init__(self):
-        self.starts, self.counts, self.steps, self.elements = [], [], [], []
-        self.core, self.ext, self.ccc, self.nfd = {}, [], {}, {}
-        self.contractions, self.trailing = {}, set()
-        self.ext_base = self.common = 0
-        self.lccc, self.tccc = {}, {}
+    def __init__(self) -> None:
+        self.starts: List[int] = []
+        self.counts: List[int] = []
+        self.steps: List[int] = []
+        self.elements: List[Tuple[_LcElement, ...]] = []
+        self.core: Dict[int, int] = {}
+        self.ext: List[Tuple[int, int]] = []
+        self.ccc: Dict[int, int] = {}
+        self.nfd: Dict[int, Tuple[int, ...]] = {}
+        self.contractions: Dict[int, _LcTrie] = {}
+        self.trailing: Set[int] = set()
+        self.ext_base = 0
+        self.common: Tuple[int, int] = (0, 0)
+        self.lccc: Dict[int, int] = {}
+        self.tccc: Dict[int, int] = {}
         self.levels = (_LcLevel(0, self), _LcLevel(1, self), _LcLevel(2, self))
-        self.marks = self.starters = self.seconds = frozenset()
-        self.common_text, self.ascii_primary, self.ascii_tertiary = "", {}, b""
+        self.marks: FrozenSet[str] = frozenset()
+        self.starters: FrozenSet[str] = frozenset()
+        self.seconds: FrozenSet[str] = frozenset()
+        self.common_text = ""
+        self.ascii_primary: Dict[int, str] = {}
+        self.ascii_tertiary = b""
 
 
-class _LcLevel(dict):
+class _LcLevel(dict[int, str]):  # a plain dict at run time (PEP 585 alias)
     """One level's weights per code point, as text for str.translate; filled on first sight."""
 
-    def __init__(self, level, data):
+    def __init__(self, level: int, data: _LcData) -> None:
         super().__init__()
         self.level, self.data = level, data
 
-    def __missing__(self, cp):
+    def __missing__(self, cp: int) -> str:
         weights = _lc_weights(self.data, cp)
         for level, part in zip(self.data.levels, weights):
             dict.__setitem__(level, cp, part)
         return weights[self.level]
 
 
-def _lc_varints(blob):
+def _lc_varints(blob: bytes) -> Iterator[int]:
     """The unsigned LEB128 numbers of the table, in order."""
     number = shift = 0
     for byte in blob:
@@ -18658,7 +18681,7 @@ def _lc_varints(blob):
             number = shift = 0
 
 
-def _lc_signed(number):
+def _lc_signed(number: int) -> int:
     return (number >> 1) if not number & 1 else -((number + 1) >> 1)
 
 
@@ -18683,7 +18706,7 @@ _LC_ASCII_COMMON = "\x01"
 
 
 @functools.lru_cache(maxsize=None)
-def _lc_data():
+def _lc_data() -> _LcData:
     """Decode _LC_TABLE (the format of tools/gen_locale_collation.py, version 1)."""
     import zlib  # only the collation needs it, and only once
     numbers = _lc_varints(zlib.decompress(base64.b85decode("".join(_LC_TABLE.split()))))
@@ -18713,12 +18736,12 @@ def _lc_data():
     return data
 
 
-def _lc_read_explicit(data, take):
+def _lc_read_explicit(data: _LcData, take: Callable[[], int]) -> None:
     end = previous = 0
     for _ in range(take()):
         start = end + take()
         count, step, length = take(), take(), take()
-        elements = []
+        elements: List[_LcElement] = []
         for _ in range(length):
             primary = take()
             if primary:
@@ -18731,7 +18754,7 @@ def _lc_read_explicit(data, take):
         end = start + count
 
 
-def _lc_read_core(data, take):
+def _lc_read_core(data: _LcData, take: Callable[[], int]) -> None:
     previous = end = 0
     for _ in range(take()):
         start = previous + _lc_signed(take())
@@ -18742,7 +18765,7 @@ def _lc_read_core(data, take):
         previous, end = start + count, value + count
 
 
-def _lc_read_normalisation(data, take):
+def _lc_read_normalisation(data: _LcData, take: Callable[[], int]) -> None:
     end = 0
     for _ in range(take()):
         start = end + take()
@@ -18750,7 +18773,8 @@ def _lc_read_normalisation(data, take):
         for cp in range(start, start + count):
             data.ccc[cp] = number
         end = start + count
-    cp, previous = 0, ()
+    cp = 0
+    previous: Tuple[int, ...] = ()
     for _ in range(take()):
         cp += take()
         length = take()
@@ -18760,8 +18784,8 @@ def _lc_read_normalisation(data, take):
             chars.append(base + _lc_signed(take()))
         data.nfd[cp] = previous = tuple(chars)
     for cp in set(data.ccc) | set(data.nfd):
-        chars = data.nfd.get(cp, (cp,))
-        lead, trail = data.ccc.get(chars[0], 0), data.ccc.get(chars[-1], 0)
+        decomposed = data.nfd.get(cp, (cp,))
+        lead, trail = data.ccc.get(decomposed[0], 0), data.ccc.get(decomposed[-1], 0)
         if lead:
             data.lccc[cp] = lead
         if trail:
@@ -18769,7 +18793,7 @@ def _lc_read_normalisation(data, take):
     data.marks = frozenset(chr(cp) for cp in data.lccc)
 
 
-def _lc_read_contractions(data, take):
+def _lc_read_contractions(data: _LcData, take: Callable[[], int]) -> None:
     for _ in range(take()):
         chars = tuple(take() for _ in range(take()))
         elements = tuple((take(), take(), take()) for _ in range(take()))
@@ -18786,14 +18810,14 @@ def _lc_read_contractions(data, take):
     data.seconds = frozenset(chr(suffix[0]) for trie in data.contractions.values() for suffix in trie)
 
 
-def _lc_text(elements):
+def _lc_text(elements: Sequence[_LcElement]) -> _LcWeights:
     """Collation elements (primary, secondary, tertiary values) as the three levels' text."""
     primary = "".join(chr(1 + (p >> 15)) + chr(p & 0x7FFF) for p, _, _ in elements if p)
     return (primary, "".join(chr(s) for _, s, _ in elements if s),
             "".join(chr(t) for _, _, t in elements if t))
 
 
-def _lc_weights(data, cp):
+def _lc_weights(data: _LcData, cp: int) -> _LcWeights:
     """The three levels' text of one code point, as ICU looks it up (no context)."""
     index = bisect.bisect_right(data.starts, cp) - 1
     if index >= 0 and cp < data.starts[index] + data.counts[index]:
@@ -18811,18 +18835,18 @@ def _lc_weights(data, cp):
     return _lc_text([(value,) + data.common])
 
 
-def _lc_join(parts):
+def _lc_join(parts: Iterable[_LcWeights]) -> _LcWeights:
     primary, secondary, tertiary = zip(*parts)
     return "".join(primary), "".join(secondary), "".join(tertiary)
 
 
-def _lc_jamo(cp):
+def _lc_jamo(cp: int) -> List[int]:
     index = cp - _LC_HANGUL_FIRST
     jamo = [0x1100 + index // 588, 0x1161 + (index % 588) // 28]
     return jamo + [0x11A7 + index % 28] if index % 28 else jamo
 
 
-def _lc_key(text):
+def _lc_key(text: str) -> str:
     if text.isascii() and text.isprintable():
         # Printable ASCII: one element per character, the common secondary weight for each.
         return (text.translate(_LC_ASCII_PRIMARY) + "\0" + _LC_ASCII_COMMON * len(text) + "\0"
@@ -18835,13 +18859,13 @@ def _lc_key(text):
         primary, secondary, tertiary = data.levels
         return text.translate(primary) + "\0" + text.translate(secondary) + "\0" + text.translate(tertiary)
     parts = _lc_elements(data, _lc_fcd(data, [ord(ch) for ch in text]))
-    primary, secondary, tertiary = _lc_join(parts) if parts else ("", "", "")
-    return primary + "\0" + secondary + "\0" + tertiary
+    return "\0".join(_lc_join(parts) if parts else ("", "", ""))
 
 
-def _lc_fcd(data, cps):
+def _lc_fcd(data: _LcData, cps: List[int]) -> List[int]:
     """ICU's FCD pass: a segment that fails the FCD check is replaced by its NFD."""
-    out, start, count = [], 0, len(cps)
+    out: List[int] = []
+    start, count = 0, len(cps)
     while start < count:
         index, previous = start, 0
         while True:
@@ -18865,9 +18889,9 @@ def _lc_fcd(data, cps):
     return out
 
 
-def _lc_nfd(data, cps):
+def _lc_nfd(data: _LcData, cps: List[int]) -> List[int]:
     """Canonical decomposition and canonical ordering (Unicode 17, from the table)."""
-    out = []
+    out: List[int] = []
     for cp in cps:
         if _LC_HANGUL_FIRST <= cp <= _LC_HANGUL_LAST:
             out.extend(_lc_jamo(cp))
@@ -18884,9 +18908,10 @@ def _lc_nfd(data, cps):
     return out
 
 
-def _lc_elements(data, cps):
+def _lc_elements(data: _LcData, cps: List[int]) -> List[_LcWeights]:
     """The levels' text of each unit of the string: characters, and contractions where they match."""
-    out, index = [], 0
+    out: List[_LcWeights] = []
+    index = 0
     while index < len(cps):
         trie = data.contractions.get(cps[index])
         if trie is None:
@@ -18898,14 +18923,17 @@ def _lc_elements(data, cps):
     return out
 
 
-def _lc_level_text(data, cp):
+def _lc_level_text(data: _LcData, cp: int) -> _LcWeights:
     primary, secondary, tertiary = data.levels
     return primary[cp], secondary[cp], tertiary[cp]
 
 
-def _lc_contraction(data, cps, start, trie):
+def _lc_contraction(data: _LcData, cps: List[int], start: int,
+                    trie: _LcTrie) -> Tuple[List[_LcWeights], int, List[int]]:
     """ICU's nextCE32FromContraction: the longest contiguous match, then a discontiguous one."""
-    value, matched, state, index, since = _lc_level_text(data, cps[start]), (), (), start + 1, 0
+    matched: Tuple[int, ...] = ()
+    state: Tuple[int, ...] = ()
+    value, index, since = _lc_level_text(data, cps[start]), start + 1, 0
     while index < len(cps):
         state += (cps[index],)
         index += 1
@@ -18925,7 +18953,8 @@ def _lc_contraction(data, cps, start, trie):
     return [value], after, cps
 
 
-def _lc_discontiguous(data, cps, trie, value, matched, index):
+def _lc_discontiguous(data: _LcData, cps: List[int], trie: _LcTrie, value: _LcWeights,
+                      matched: Tuple[int, ...], index: int) -> Tuple[List[_LcWeights], int, List[int]]:
     """UCA S2.1.1-S2.1.3 as ICU does it: non-starters not blocked from the match may join it."""
     count = len(cps)
     if index + 1 >= count or not data.lccc.get(cps[index + 1], 0):
