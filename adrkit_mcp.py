@@ -10552,10 +10552,10 @@ class _GlobRope:
 
     __slots__ = ("prev", "chunk", "length")
 
-    def __init__(self, prev, chunk: str):
+    def __init__(self, prev: Optional[_GlobRope], chunk: str) -> None:
         self.prev = prev
         self.chunk = chunk
-        self.length = len(chunk) + (prev.length if prev is not None else 0)
+        self.length: int = len(chunk) + (prev.length if prev is not None else 0)
 
     def __add__(self, text: str) -> "_GlobRope":
         return _GlobRope(self, text) if text else self
@@ -10573,7 +10573,9 @@ class _GlobRope:
         while node.length > count:
             start = node.length - len(node.chunk)
             if start >= count:
-                node = node.prev
+                prev = node.prev
+                assert prev is not None  # only the empty rope has none, and its length is 0
+                node = prev
             else:
                 return _GlobRope(node.prev, node.chunk[:count - start])
         return node
@@ -10584,7 +10586,7 @@ class _GlobRope:
 
     def __str__(self) -> str:
         chunks = []
-        node = self
+        node: Optional[_GlobRope] = self
         while node is not None:
             chunks.append(node.chunk)
             node = node.prev
@@ -10666,7 +10668,7 @@ def _glob_has_repeated_char_prefix_overlap(branches: List[str]) -> bool:
     return False
 
 
-def _glob_parse_repeated_extglob(pattern: str, require_end: bool = True):
+def _glob_parse_repeated_extglob(pattern: str, require_end: bool = True) -> Optional[Tuple[str, str, int]]:
     """(kind, body, index of the closing paren) for a leading ``+(...)`` or
     ``*(...)``, else None."""
     if len(pattern) < 2 or pattern[0] not in "+*" or pattern[1] != "(":
@@ -10788,12 +10790,12 @@ class _GlobToken:
         "dots", "comma", "output_index", "tokens_index",
     )
 
-    def __init__(self, type_, value, output=None, extglob=False):
+    def __init__(self, type_: str, value: str, output: Optional[str] = None, extglob: bool = False) -> None:
         self.type = type_
         self.value = value
         # None stands for JavaScript's `undefined` (''/undefined differ).
         self.output = output
-        self.prev = None
+        self.prev: Optional[_GlobToken] = None
         self.extglob = extglob
         self.star = self.posix = self.dots = self.comma = False
         self.output_index = self.tokens_index = 0
@@ -10822,7 +10824,7 @@ class _GlobExtglob:
         "@": ("at", "(?:", ")"),
     }
 
-    def __init__(self, char):
+    def __init__(self, char: str) -> None:
         self.type, self.open, self.close = self._KINDS[char]
         self.inner = ""
 
@@ -10889,6 +10891,7 @@ class _GlobParser:
             is_extglob = tok.extglob or (bool(self.extglobs) and tok.type == "paren")
             if tok.type not in ("slash", "paren") and not is_brace and not is_extglob:
                 # A `**` followed by anything but a separator is just a star.
+                assert prev.output is not None  # a globstar token carries its regex text
                 self.output = self.output.drop_tail(len(prev.output))
                 prev.type = "star"
                 prev.value = "*"
@@ -10978,7 +10981,7 @@ class _GlobParser:
         text = self.input
         saw_backslash = False
 
-        def replace(m):
+        def replace(m: re.Match[str]) -> str:
             nonlocal saw_backslash
             esc, chars, first, rest = m.group(1), m.group(2), m.group(3), m.group(4)
             if first == "\\":
@@ -11207,6 +11210,7 @@ class _GlobParser:
             if prev.value == ".":
                 prev.output = _GLOB_DOT_LITERAL
             prev.type = "dots"
+            assert prev.output is not None  # a dot token carries its regex text
             prev.output += value
             prev.value += value
             self.brace_stack[-1].dots = True
@@ -11295,6 +11299,7 @@ class _GlobParser:
             if self.peek() != "*":
                 guard += _GLOB_ONE_CHAR
             self.output += guard
+            assert prev.output is not None  # bos, a slash or a dot: each carries its regex text
             prev.output += guard
         self.push(tok)
 
@@ -11303,6 +11308,8 @@ class _GlobParser:
         """A second star: `**`, a globstar where it fills a whole segment."""
         value = "*"
         prior = prev.prev
+        # A star follows another token (bos at least), and carries its regex text.
+        assert prior is not None and prev.output is not None
         before = prior.prev
         is_start = prior.type in ("slash", "bos")
         after_star = before is not None and before.type in ("star", "globstar")
@@ -11326,8 +11333,10 @@ class _GlobParser:
             self.output = _GLOB_EMPTY_ROPE + prev.output
             return
 
-        if prior.type == "slash" and prior.prev.type != "bos" and not after_star and self.eos():
+        if prior.type == "slash" and before is not None and before.type != "bos" and not after_star \
+                and self.eos():
             # Trailing `/**` also matches the bare directory.
+            assert prior.output is not None  # a slash token carries its regex text
             self.output = self.output.drop_tail(len(prior.output + prev.output))
             prior.output = "(?:" + prior.output
             prev.type = "globstar"
@@ -11336,7 +11345,9 @@ class _GlobParser:
             self.output += prior.output + prev.output
             return
 
-        if prior.type == "slash" and prior.prev.type != "bos" and self.rest_starts_with("/"):
+        if prior.type == "slash" and before is not None and before.type != "bos" \
+                and self.rest_starts_with("/"):
+            assert prior.output is not None  # a slash token carries its regex text
             end = "|$" if self.peek(2) is not None else ""
             self.output = self.output.drop_tail(len(prior.output + prev.output))
             prior.output = "(?:" + prior.output
@@ -11438,6 +11449,14 @@ _GLOB_RX_WORDB = 7      # (kind, negated)
 _GLOB_RX_LOOK = 8       # (kind, child, behind, negated)
 _GLOB_RX_BACKREF = 9    # (kind, capture_index)
 
+# For annotations: a node (its items vary with its kind, as listed above), a character set, and
+# what a fold over the tree yields (see _glob_rx_fold).
+_GlobRxNode = Tuple[Any, ...]
+_GlobRanges = Tuple[Tuple[int, int], ...]
+if TYPE_CHECKING:  # the module's typing import is in its preamble
+    from typing import NoReturn, TypeVar
+    _GlobFolded = TypeVar("_GlobFolded")
+
 _GLOB_MAX_UNIT = 0xFFFF
 # V8 limits, measured with Node 20: captures per regex, and atoms in a run of
 # text before compiling the regex fails.
@@ -11469,7 +11488,7 @@ class _GlobTooComplexError(ValueError):
     """The regex needs a bigger NFA program than this port builds."""
 
 
-def _glob_ranges_normalise(ranges) -> tuple:
+def _glob_ranges_normalise(ranges: Iterable[Tuple[int, int]]) -> _GlobRanges:
     merged: List[List[int]] = []
     for lo, hi in sorted(ranges):
         if merged and lo <= merged[-1][1] + 1:
@@ -11480,8 +11499,8 @@ def _glob_ranges_normalise(ranges) -> tuple:
     return tuple((lo, hi) for lo, hi in merged)
 
 
-def _glob_ranges_invert(ranges) -> tuple:
-    inverted = []
+def _glob_ranges_invert(ranges: Iterable[Tuple[int, int]]) -> _GlobRanges:
+    inverted: List[Tuple[int, int]] = []
     nxt = 0
     for lo, hi in ranges:
         if lo > nxt:
@@ -11554,13 +11573,14 @@ class _GlobRxFrame:
     __slots__ = ("kind", "capture", "behind", "negated", "alternatives",
                  "terms", "quantifiable", "first_capture", "term_first_capture")
 
-    def __init__(self, kind, capture=0, behind=False, negated=False, first_capture=0):
+    def __init__(self, kind: str, capture: int = 0, behind: bool = False, negated: bool = False,
+                 first_capture: int = 0) -> None:
         self.kind = kind            # "group", "look" or "root"
         self.capture = capture      # capture index, 0 if non-capturing
         self.behind = behind
         self.negated = negated
-        self.alternatives = []
-        self.terms = []
+        self.alternatives: List[List[_GlobRxNode]] = []
+        self.terms: List[_GlobRxNode] = []
         # Whether the last term may take a quantifier.
         self.quantifiable = False
         # First capture index this group could enclose.
@@ -11589,14 +11609,14 @@ class _GlobRxParser:
         self.max_count = 0
         self.max_text_run = 0
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         raise _GlobRegexSyntaxError(message)
 
     def peek(self, offset: int = 0) -> str:
         i = self.pos + offset
         return self.src[i] if i < len(self.src) else ""
 
-    def parse(self):
+    def parse(self) -> _GlobRxNode:
         root = _GlobRxFrame("root")
         stack = [root]
         src = self.src
@@ -11645,7 +11665,7 @@ class _GlobRxParser:
         tree = self.close_frame(root)
         return self.resolve_names(tree)
 
-    def close_frame(self, frame: _GlobRxFrame):
+    def close_frame(self, frame: _GlobRxFrame) -> _GlobRxNode:
         alternatives = frame.alternatives + [frame.terms]
         for terms in alternatives:
             run = 0
@@ -11716,7 +11736,7 @@ class _GlobRxParser:
                 self.error("Invalid capture group name")
             name.append(ch)
 
-    def braced_quantifier(self):
+    def braced_quantifier(self) -> Optional[Tuple[int, Optional[int], int]]:
         """Parse ``{n}``, ``{n,}`` or ``{n,m}`` at pos; None if not one."""
         m = _GLOB_BRACED_QUANTIFIER_RE.match(self.src, self.pos)
         if not m:
@@ -11731,6 +11751,7 @@ class _GlobRxParser:
         return low, high, m.end()
 
     def quantifier(self, frame: _GlobRxFrame) -> None:
+        high: Optional[int]
         ch = self.peek()
         if ch == "*":
             low, high, end = 0, None, self.pos + 1
@@ -11762,7 +11783,7 @@ class _GlobRxParser:
                             frame.term_first_capture, self.capture_count))
         frame.quantifiable = False
 
-    def atom(self):
+    def atom(self) -> Tuple[_GlobRxNode, bool]:
         """Parse one term at pos: (node, quantifiable), or None if no node."""
         src = self.src
         ch = src[self.pos]
@@ -11786,7 +11807,7 @@ class _GlobRxParser:
         self.pos += 1
         return (_GLOB_RX_SET, ((ord(ch), ord(ch)),)), True
 
-    def atom_escape(self):
+    def atom_escape(self) -> Tuple[_GlobRxNode, bool]:
         src = self.src
         nxt = self.peek(1)
         if nxt == "":
@@ -11799,6 +11820,7 @@ class _GlobRxParser:
             return (_GLOB_RX_SET, _GLOB_CLASS_ESCAPES[nxt]), True
         if "1" <= nxt <= "9":
             m = _GLOB_DIGITS_RE.match(src, self.pos + 1)
+            assert m is not None  # nxt is a digit
             if int(m.group()) <= self.capture_total:
                 self.pos = m.end()
                 self.has_backrefs = True
@@ -11854,8 +11876,8 @@ class _GlobRxParser:
             self.error("Invalid escape")
         return ord(nxt)
 
-    def class_atom(self):
-        """One class atom at pos: (code, None) or (None, ranges of an escape)."""
+    def class_atom(self) -> Tuple[int, Optional[_GlobRanges]]:
+        """One class atom at pos: (code, None) or (-1, the ranges of a class escape)."""
         src = self.src
         ch = src[self.pos]
         if ch != "\\":
@@ -11869,7 +11891,7 @@ class _GlobRxParser:
             return 0x08, None
         if nxt in _GLOB_CLASS_ESCAPES:
             self.pos += 2
-            return None, _GLOB_CLASS_ESCAPES[nxt]
+            return -1, _GLOB_CLASS_ESCAPES[nxt]
         if nxt == "c":
             letter = self.peek(2)
             if letter and ("a" <= letter <= "z" or "A" <= letter <= "Z"
@@ -11883,7 +11905,7 @@ class _GlobRxParser:
             return ord(nxt), None
         return self.character_escape(in_class=True), None
 
-    def char_class(self) -> tuple:
+    def char_class(self) -> _GlobRanges:
         src = self.src
         self.pos += 1
         negated = self.peek() == "^"
@@ -11920,13 +11942,13 @@ class _GlobRxParser:
         normalised = _glob_ranges_normalise(ranges)
         return _glob_ranges_invert(normalised) if negated else normalised
 
-    def resolve_names(self, tree):
+    def resolve_names(self, tree: _GlobRxNode) -> _GlobRxNode:
         """Replace named back-references by their capture indices."""
         if not self.named_refs:
             return tree
         names = self.names
 
-        def rebuild(node, kids):
+        def rebuild(node: _GlobRxNode, kids: List[_GlobRxNode]) -> _GlobRxNode:
             kind = node[0]
             if kind == _GLOB_RX_BACKREF and isinstance(node[1], str):
                 return (_GLOB_RX_BACKREF, names[node[1]])
@@ -11935,7 +11957,7 @@ class _GlobRxParser:
         return _glob_rx_fold(tree, rebuild)
 
 
-def _glob_rx_children(node) -> tuple:
+def _glob_rx_children(node: _GlobRxNode) -> Tuple[_GlobRxNode, ...]:
     kind = node[0]
     if kind in (_GLOB_RX_SEQ, _GLOB_RX_ALT):
         return node[1]
@@ -11944,7 +11966,7 @@ def _glob_rx_children(node) -> tuple:
     return ()
 
 
-def _glob_rx_with_children(node, kids):
+def _glob_rx_with_children(node: _GlobRxNode, kids: Sequence[_GlobRxNode]) -> _GlobRxNode:
     kind = node[0]
     if kind in (_GLOB_RX_SEQ, _GLOB_RX_ALT):
         return (kind, tuple(kids))
@@ -11953,17 +11975,18 @@ def _glob_rx_with_children(node, kids):
     return node
 
 
-def _glob_rx_fold(root, combine, into_lookarounds: bool = True):
+def _glob_rx_fold(root: _GlobRxNode, combine: Callable[[_GlobRxNode, List[_GlobFolded]], _GlobFolded],
+                  into_lookarounds: bool = True) -> _GlobFolded:
     """Post-order fold ``combine(node, child_results)`` without recursion.
 
     With *into_lookarounds* False, lookaround nodes are folded as leaves.
     """
-    results: List[Any] = []
+    results: List[_GlobFolded] = []
     stack = [(root, False)]
     while stack:
         node, expanded = stack.pop()
         if node[0] == _GLOB_RX_LOOK and not into_lookarounds:
-            kids: Tuple[Any, ...] = ()
+            kids: Tuple[_GlobRxNode, ...] = ()
         else:
             kids = _glob_rx_children(node)
         if expanded:
@@ -12031,9 +12054,11 @@ _GLOB_RE_STEP_BUDGET = 2_000_000
 _GLOB_POLY_MAX_DEGREE = 8
 _GLOB_RE_MAX_DEPTH = 150
 _GLOB_RE_MAX_LENGTH = 1 << 20
+# A polynomial's coefficients, lowest degree first; None: over the budget (unbounded).
+_GlobPoly = Optional[Tuple[int, ...]]
 
 
-def _glob_poly_clip(poly):
+def _glob_poly_clip(poly: _GlobPoly) -> _GlobPoly:
     """Drop polynomials that exceed the budget for every N >= 1 (-> None)."""
     if poly is None or len(poly) - 1 > _GLOB_POLY_MAX_DEGREE:
         return None
@@ -12042,7 +12067,7 @@ def _glob_poly_clip(poly):
     return poly
 
 
-def _glob_poly_add(p, q):
+def _glob_poly_add(p: _GlobPoly, q: _GlobPoly) -> _GlobPoly:
     if p is None or q is None:
         return None
     if len(p) < len(q):
@@ -12050,7 +12075,7 @@ def _glob_poly_add(p, q):
     return _glob_poly_clip(tuple(a + (q[i] if i < len(q) else 0) for i, a in enumerate(p)))
 
 
-def _glob_poly_mul(p, q):
+def _glob_poly_mul(p: _GlobPoly, q: _GlobPoly) -> _GlobPoly:
     if p is None or q is None:
         return None
     out = [0] * (len(p) + len(q) - 1)
@@ -12061,7 +12086,7 @@ def _glob_poly_mul(p, q):
     return _glob_poly_clip(tuple(out))
 
 
-def _glob_poly_eval(poly, x: int) -> int:
+def _glob_poly_eval(poly: Tuple[int, ...], x: int) -> int:
     total = 0
     for coefficient in reversed(poly):
         total = total * x + coefficient
@@ -12072,8 +12097,13 @@ _GLOB_POLY_ONE = (1,)
 _GLOB_POLY_N_PLUS_ONE = (1, 1)
 
 
-def _glob_rx_cost(node, kids):
+def _glob_rx_cost(node: _GlobRxNode, kids: List[Tuple[_GlobPoly, _GlobPoly]]) -> Tuple[_GlobPoly, _GlobPoly]:
     """(P, T) for *node* given its children's; None entries mean unbounded."""
+    paths: _GlobPoly
+    steps: _GlobPoly
+    iteration_paths: _GlobPoly
+    iteration_steps: _GlobPoly
+    choices: Tuple[int, ...]
     kind = node[0]
     if kind in (_GLOB_RX_SET, _GLOB_RX_BOL, _GLOB_RX_EOL):
         return _GLOB_POLY_ONE, _GLOB_POLY_ONE
@@ -12130,23 +12160,24 @@ def _glob_rx_cost(node, kids):
     raise _GlobTooComplexError("no cost model for this node")
 
 
-def _glob_rx_fixed_width(node, kids):
+def _glob_rx_fixed_width(node: _GlobRxNode, kids: List[Optional[int]]) -> Optional[int]:
     """Width in code units if every match of *node* has the same width."""
     kind = node[0]
     if kind == _GLOB_RX_SET:
         return 1
     if kind in (_GLOB_RX_BOL, _GLOB_RX_EOL, _GLOB_RX_WORDB, _GLOB_RX_LOOK):
         return 0
-    if None in kids:
+    widths = [kid for kid in kids if kid is not None]
+    if len(widths) != len(kids):
         return None
     if kind == _GLOB_RX_GROUP:
-        return kids[0]
+        return widths[0]
     if kind == _GLOB_RX_SEQ:
-        return sum(kids)
+        return sum(widths)
     if kind == _GLOB_RX_ALT:
-        return kids[0] if len(set(kids)) == 1 else None
+        return widths[0] if len(set(widths)) == 1 else None
     if kind == _GLOB_RX_REPEAT and node[2] == node[3]:
-        return node[2] * kids[0]
+        return node[2] * widths[0]
     return None
 
 
@@ -12157,7 +12188,7 @@ def _glob_py_char(code: int) -> str:
     return "\\x%02x" % code if code < 0x100 else "\\u%04x" % code
 
 
-def _glob_py_set(ranges) -> str:
+def _glob_py_set(ranges: _GlobRanges) -> str:
     if not ranges:
         # Candidates hold no astral characters (see JS.code_units), so this
         # class matches nothing, yet can take a quantifier like any class.
@@ -12183,7 +12214,7 @@ _GLOB_PY_NOT_WORDB = "(?:(?<=%s)(?=%s)|(?<!%s)(?!%s))" % ((_GLOB_PY_WORD,) * 4)
 _GLOB_PY_ATOM, _GLOB_PY_SEQ, _GLOB_PY_ALT = 0, 1, 2
 
 
-def _glob_rx_to_python(node, kids):
+def _glob_rx_to_python(node: _GlobRxNode, kids: List[Tuple[Optional[str], int]]) -> Tuple[Optional[str], int]:
     """(text, shape) of the Python regex for *node*; text None if impossible."""
     kind = node[0]
     if kind == _GLOB_RX_SET:
@@ -12194,14 +12225,15 @@ def _glob_rx_to_python(node, kids):
         return "\\Z", _GLOB_PY_SEQ
     if kind == _GLOB_RX_WORDB:
         return (_GLOB_PY_NOT_WORDB if node[1] else _GLOB_PY_WORDB), _GLOB_PY_SEQ
-    if kind == _GLOB_RX_BACKREF or any(text is None for text, _ in kids):
+    texts = [text for text, _ in kids if text is not None]
+    if kind == _GLOB_RX_BACKREF or len(texts) != len(kids):
         # JS back-references (empty when unset, reset per iteration) have
         # no Python equivalent; the NFA engine handles them.
         return None, _GLOB_PY_ATOM
     if kind == _GLOB_RX_GROUP:
         return kids[0]
     if kind == _GLOB_RX_LOOK:
-        body = kids[0][0]
+        body = texts[0]
         if node[2]:
             if _glob_rx_fold(node[1], _glob_rx_fixed_width) is None:
                 # Python lookbehinds need a fixed width; JS ones do not.
@@ -12211,12 +12243,13 @@ def _glob_rx_to_python(node, kids):
             opener = "(?!" if node[3] else "(?="
         return opener + body + ")", _GLOB_PY_SEQ
     if kind == _GLOB_RX_SEQ:
-        text = "".join("(?:" + t + ")" if shape == _GLOB_PY_ALT else t for t, shape in kids)
+        text = "".join("(?:" + t + ")" if shape == _GLOB_PY_ALT else t
+                       for t, (_, shape) in zip(texts, kids))
         return text, _GLOB_PY_SEQ
     if kind == _GLOB_RX_ALT:
-        return "|".join(t for t, _ in kids), _GLOB_PY_ALT
+        return "|".join(texts), _GLOB_PY_ALT
     low, high, greedy = node[2], node[3], node[4]
-    text, shape = kids[0]
+    text, shape = texts[0], kids[0][1]
     if shape != _GLOB_PY_ATOM:
         text = "(?:" + text + ")"
     if high is None:
@@ -12229,7 +12262,7 @@ def _glob_rx_to_python(node, kids):
     return text + quantifier + ("" if greedy else "?"), _GLOB_PY_SEQ
 
 
-def _glob_rx_anchored(tree) -> bool:
+def _glob_rx_anchored(tree: _GlobRxNode) -> bool:
     """True if every match must start at position 0 (each branch opens with ^)."""
     pending = [tree]
     while pending:
@@ -12248,7 +12281,7 @@ def _glob_rx_anchored(tree) -> bool:
     return True
 
 
-def _glob_python_engine(regex: _GlobRegex):
+def _glob_python_engine(regex: _GlobRegex) -> Tuple[Optional[Callable[[str], Any]], int]:
     """(match function, longest candidate it may take) or (None, -1)."""
     if regex.has_backrefs or regex.max_depth > _GLOB_RE_MAX_DEPTH:
         return None, -1
@@ -12315,6 +12348,10 @@ _GLOB_VM_MAX_LOOK_NESTING = 100
 _GLOB_BACKREF_STEP_BUDGET = 1_000_000
 _GLOB_LOOKAHEAD_RE_BUDGET = 10_000
 _GLOB_SMALL_SET = 256
+# One instruction (op, a, b): what a and b hold depends on op (see the list above). Captures: a
+# (start, end, pending start) triple per group, -1 when unset (see _GlobCaptureRun).
+_GlobInstruction = Tuple[int, Any, Any]
+_GlobCaptures = Tuple[int, ...]
 
 
 class _GlobMatchError(ValueError):
@@ -12333,13 +12370,13 @@ class _GlobFragment:
 
     __slots__ = ("size", "parts")
 
-    def __init__(self, parts):
+    def __init__(self, parts: List[Union[_GlobFragment, _GlobInstruction]]) -> None:
         size = 0
         for part in parts:
             size += part.size if isinstance(part, _GlobFragment) else 1
         if size > _GLOB_VM_MAX_PROGRAM:
             raise _GlobTooComplexError("regex program too large")
-        self.size = size
+        self.size: int = size
         # Fragments nest instead of being copied, so building stays linear
         # however deep the regex nests.
         self.parts = parts
@@ -12388,12 +12425,13 @@ class _GlobMachine:
         main = self._compile(programs, {}, self._tree, False, 0, length_cap)
         return programs, main
 
-    def _compile(self, programs, known, tree, backward: bool, depth: int, length_cap) -> int:
+    def _compile(self, programs: List[_GlobProgram], known: Dict[Tuple[Any, ...], int], tree: _GlobRxNode,
+                 backward: bool, depth: int, length_cap: Optional[int]) -> int:
         if depth > _GLOB_VM_MAX_LOOK_NESTING:
             raise _GlobTooComplexError("lookarounds nested too deeply")
         captures = self.captures
 
-        def combine(node, kids):
+        def combine(node: _GlobRxNode, kids: List[_GlobFragment]) -> _GlobFragment:
             kind = node[0]
             if kind == _GLOB_RX_SET:
                 return _GlobFragment([_glob_vm_set_instruction(node[1])])
@@ -12467,7 +12505,7 @@ class _GlobMachine:
         return nfa.run(main, starts), nfa.steps
 
 
-def _glob_vm_set_instruction(ranges) -> tuple:
+def _glob_vm_set_instruction(ranges: _GlobRanges) -> _GlobInstruction:
     size = sum(hi - lo + 1 for lo, hi in ranges)
     if size <= _GLOB_SMALL_SET:
         return (_GLOB_OP_IN, frozenset(chr(c) for lo, hi in ranges for c in range(lo, hi + 1)), 0)
@@ -12477,7 +12515,7 @@ def _glob_vm_set_instruction(ranges) -> tuple:
     return (_GLOB_OP_RANGES, tuple(lo for lo, _ in ranges), tuple(hi for _, hi in ranges))
 
 
-def _glob_vm_repeat(node, body: _GlobFragment, captures: bool,
+def _glob_vm_repeat(node: _GlobRxNode, body: _GlobFragment, captures: bool,
                     length_cap: Optional[int]) -> _GlobFragment:
     low, high, greedy, first_capture, last_capture = node[2:7]
     if captures and first_capture <= last_capture:
@@ -12492,7 +12530,7 @@ def _glob_vm_repeat(node, body: _GlobFragment, captures: bool,
     needed = body.size * low + (body.size + 2 if optional is None else (body.size + 1) * optional)
     if needed > _GLOB_VM_MAX_PROGRAM:
         raise _GlobTooComplexError("regex program too large")
-    parts: List[object] = [body] * low
+    parts: List[Union[_GlobFragment, _GlobInstruction]] = [body] * low
     if optional is None:
         enter, leave = 1, body.size + 2
         parts.append((_GLOB_OP_SPLIT, enter, leave) if greedy else (_GLOB_OP_SPLIT, leave, enter))
@@ -12553,7 +12591,7 @@ def _glob_vm_link(fragment: _GlobFragment, backward: bool) -> _GlobProgram:
     return program
 
 
-def _glob_lookahead_re(body):
+def _glob_lookahead_re(body: _GlobRxNode) -> Optional[Callable[[str, int], Any]]:
     """re match function for a lookahead body of constant cost, else None."""
     text, _ = _glob_rx_fold(body, _glob_rx_to_python)
     if text is None:
@@ -12591,13 +12629,13 @@ class _GlobNfaRun:
 
     __slots__ = ("programs", "text", "memo", "steps")
 
-    def __init__(self, programs, text: str):
+    def __init__(self, programs: List[_GlobProgram], text: str) -> None:
         self.programs = programs
         self.text = text
         self.memo: Dict[Tuple[int, int], bool] = {}
         self.steps = 0  # instructions executed, lookarounds answered without the NFA as one each
 
-    def run(self, index: int, starts) -> bool:
+    def run(self, index: int, starts: Iterable[int]) -> bool:
         """Does program *index* reach MATCH from any start?"""
         return _glob_nfa_search(self, self.programs[index], self.text, starts)
 
@@ -12619,7 +12657,7 @@ class _GlobNfaRun:
         return found
 
 
-def _glob_nfa_search(nfa: _GlobNfaRun, program: _GlobProgram, text: str, starts) -> bool:
+def _glob_nfa_search(nfa: _GlobNfaRun, program: _GlobProgram, text: str, starts: Iterable[int]) -> bool:
     """The hot loop of _GlobNfaRun.run, on locals only."""
     ops, arg_a, arg_b, joins = program.ops, program.arg_a, program.arg_b, program.joins
     backward = program.backward
@@ -12694,7 +12732,7 @@ def _glob_vm_holds(op: int, negated: bool, text: str, pos: int) -> bool:
     return boundary != negated
 
 
-def _glob_vm_unit_ok(op: int, a, b, ch: str) -> bool:
+def _glob_vm_unit_ok(op: int, a: Any, b: Any, ch: str) -> bool:
     """Does a consuming instruction accept the code unit *ch*?"""
     if op == _GLOB_OP_IN:
         return ch in a
@@ -12713,17 +12751,17 @@ class _GlobCaptureRun:
     first match, as in JS.
     """
 
-    def __init__(self, programs, text: str):
+    def __init__(self, programs: List[_GlobProgram], text: str) -> None:
         self.programs = programs
         self.text = text
         self.steps = 0
-        self.memo: Dict[Tuple[int, int, tuple], Optional[tuple]] = {}
+        self.memo: Dict[Tuple[int, int, _GlobCaptures], Optional[_GlobCaptures]] = {}
         group_count = max((a for prog in programs
                            for op, a in zip(prog.ops, prog.arg_a)
                            if op in (_GLOB_OP_OPEN, _GLOB_OP_BACKREF)), default=0)
         self.empty_captures = (-1,) * (3 * (group_count + 1))
 
-    def run(self, index: int, starts, captures):
+    def run(self, index: int, starts: Iterable[int], captures: _GlobCaptures) -> Optional[_GlobCaptures]:
         """Captures after the first match from *starts*, or None."""
         program = self.programs[index]
         ops, arg_a, arg_b = program.ops, program.arg_a, program.arg_b
@@ -12757,7 +12795,8 @@ class _GlobCaptureRun:
                 pc += 1
         return None
 
-    def _step(self, op: int, a, b, pos: int, caps: tuple, backward: bool):
+    def _step(self, op: int, a: Any, b: Any, pos: int, caps: _GlobCaptures,
+              backward: bool) -> Optional[Tuple[int, _GlobCaptures]]:
         """(position, captures) after one instruction, or None where it fails."""
         text = self.text
         if op <= _GLOB_OP_RANGES:
@@ -12787,7 +12826,7 @@ class _GlobCaptureRun:
             return None if inner is None else (pos, inner)
         return (pos, caps) if _glob_vm_holds(op, b, text, pos) else None
 
-    def _backref(self, slot: int, pos: int, caps: tuple, backward: bool):
+    def _backref(self, slot: int, pos: int, caps: _GlobCaptures, backward: bool) -> Optional[Tuple[int, _GlobCaptures]]:
         begin, end = caps[slot], caps[slot + 1]
         if begin < 0:
             return pos, caps  # an unset group matches the empty string, as in JS
@@ -12816,13 +12855,13 @@ def _glob_normalise_candidate(path: str) -> str:
     return path[2:] if path.startswith("./") else path
 
 
-def _glob_literal_prefix(tree) -> str:
+def _glob_literal_prefix(tree: _GlobRxNode) -> str:
     """The text every match of the regex starts with: the literal code units right after its
     leading ^, through groups of one branch ("" when it does not start with ^). Surrogates end it,
     so that a str prefix test is a code-unit prefix test."""
     units: List[str] = []
 
-    def walk(nodes) -> bool:  # False at the first node that is not a plain literal
+    def walk(nodes: Sequence[_GlobRxNode]) -> bool:  # False at the first node that is not a plain literal
         for node in nodes:
             kind = node[0]
             if kind == _GLOB_RX_SET and len(node[1]) == 1 and node[1][0][0] == node[1][0][1] \
@@ -12968,7 +13007,7 @@ class _GlobPathMatcher:
 
     match = search
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, _GlobPathMatcher) and other.pattern == self.pattern
 
     def __hash__(self) -> int:
