@@ -10119,6 +10119,9 @@ def _pr_check(options: Any) -> int:
 # tests/test_vectors_frontmatter.py and tests/test_vectors_semver.py.
 # Door: the `JS` class; everything else here is private.
 
+if TYPE_CHECKING:  # typing names the engines' annotations use, beyond the preamble's import
+    from typing import Iterator, NoReturn, Set, TypeVar
+
 _JS_WHITESPACE = (
     "\t\n\x0b\x0c\r \xa0\u1680"
     "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
@@ -11453,8 +11456,7 @@ _GLOB_RX_BACKREF = 9    # (kind, capture_index)
 # what a fold over the tree yields (see _glob_rx_fold).
 _GlobRxNode = Tuple[Any, ...]
 _GlobRanges = Tuple[Tuple[int, int], ...]
-if TYPE_CHECKING:  # the module's typing import is in its preamble
-    from typing import NoReturn, TypeVar
+if TYPE_CHECKING:  # a name for annotations only
     _GlobFolded = TypeVar("_GlobFolded")
 
 _GLOB_MAX_UNIT = 0xFFFF
@@ -12826,7 +12828,8 @@ class _GlobCaptureRun:
             return None if inner is None else (pos, inner)
         return (pos, caps) if _glob_vm_holds(op, b, text, pos) else None
 
-    def _backref(self, slot: int, pos: int, caps: _GlobCaptures, backward: bool) -> Optional[Tuple[int, _GlobCaptures]]:
+    def _backref(self, slot: int, pos: int, caps: _GlobCaptures,
+                 backward: bool) -> Optional[Tuple[int, _GlobCaptures]]:
         begin, end = caps[slot], caps[slot + 1]
         if begin < 0:
             return pos, caps  # an unset group matches the empty string, as in JS
@@ -13171,6 +13174,22 @@ every string the other vector files load to (tests/test_vectors_yaml_stringify.p
 # 13. YAML: Public types
 # ---------------------------------------------------------------------------
 
+if TYPE_CHECKING:  # PyYAML's names, for annotations and as _yaml_bind_pyyaml() binds them
+    from yaml.events import (
+        AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
+        ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
+    )
+    from yaml.tokens import (
+        AliasToken, AnchorToken, BlockEndToken, BlockEntryToken, BlockMappingStartToken,
+        BlockSequenceStartToken, DirectiveToken, DocumentEndToken, DocumentStartToken,
+        FlowEntryToken, FlowMappingEndToken, FlowMappingStartToken, FlowSequenceEndToken,
+        FlowSequenceStartToken, KeyToken, ScalarToken, StreamEndToken, StreamStartToken, TagToken,
+        ValueToken
+    )
+    # The names _yaml_bind_pyyaml() binds at run time, as the type checker sees them.
+    _YAML_NODE_END_TOKENS: Tuple[Any, ...]
+    _YAML_ITEM_START_TOKENS: Tuple[Any, ...]
+
 
 class _FrontmatterYamlError(Exception):
     """The YAML step failed the way the JS library fails.
@@ -13190,24 +13209,25 @@ class _FrontmatterYamlError(Exception):
         self.message = message
 
 
-class _YamlJSObject(object):
+class _YamlJSObject:
     """A JS object the door returns for a tagged value, equal by content."""
 
-    __slots__ = ()
+    __slots__: Tuple[str, ...] = ()  # each subclass names its one content slot
     # Unhashable, as the data model spells it (equal by content, like JS
     # objects compared deeply); typeshed types object.__hash__ as a method.
-    __hash__ = None  # type: ignore[assignment]
+    __hash__: Optional[Callable[[], int]] = None  # type: ignore[assignment]
 
-    def _content(self):
+    def _content(self) -> Any:
         return getattr(self, self.__slots__[0])
 
-    def __eq__(self, other):
-        return type(other) is type(self) and other._content() == self._content()
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, _YamlJSObject) \
+            and other._content() == self._content()
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "%s(%r)" % (type(self).__name__, self._content())
 
 
@@ -13218,10 +13238,10 @@ class _YamlDate(_YamlJSObject):
     __slots__ = ("iso",)
     js_class = "Date"
 
-    def __init__(self, iso):
+    def __init__(self, iso: Optional[str]) -> None:
         self.iso = iso
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(("YamlDate", self.iso))
 
 
@@ -13231,7 +13251,7 @@ class _YamlOrderedMap(_YamlJSObject):
     __slots__ = ("entries",)
     js_class = "Map"
 
-    def __init__(self, entries=None):
+    def __init__(self, entries: Optional[List[Tuple[Any, Any]]] = None) -> None:
         self.entries = [] if entries is None else entries
 
 
@@ -13241,7 +13261,7 @@ class _YamlSet(_YamlJSObject):
     __slots__ = ("items",)
     js_class = "Set"
 
-    def __init__(self, items=None):
+    def __init__(self, items: Optional[List[Any]] = None) -> None:
         self.items = [] if items is None else items
 
 
@@ -13258,7 +13278,7 @@ class _YamlSyntaxError(Exception):
     first), so such earlier-recorded problems must not take precedence.
     """
 
-    def __init__(self, code, message, at=None, pos=None):
+    def __init__(self, code: str, message: str, at: Optional[int] = None, pos: Optional[int] = None) -> None:
         Exception.__init__(self, message)
         self.code = code
         self.message = message
@@ -13271,7 +13291,7 @@ class _YamlSyntaxError(Exception):
 class _YamlToJSError(Exception):
     """An error thrown while converting to plain data (JS toJS stage)."""
 
-    def __init__(self, name, message):
+    def __init__(self, name: str, message: str) -> None:
         Exception.__init__(self, message)
         self.name = name
         self.message = message
@@ -13322,12 +13342,20 @@ _YAML_PLAIN_STOP_FLOW = re.compile(r"[ \t\n\r:,\[\]{}]")
 # token classes: _yaml_bind_pyyaml() binds them with the classes.
 
 
-class _YamlSimpleKey(object):
+# A PyYAML token or event (our scanner's tokens carry extra `_yaml_*` attributes). Code dispatches
+# on `token.__class__` and reads the attributes of that class, which mypy does not narrow (see
+# _YamlNode): to the checker both are Any.
+_YamlToken = Any
+_YamlEvent = Any
+
+
+class _YamlSimpleKey:
     """A token that may turn out to be an implicit key (PyYAML's idea)."""
 
     __slots__ = ("token_number", "required", "index", "line", "start_line", "column", "tab", "inline")
 
-    def __init__(self, token_number, required, index, line, column, tab, inline):
+    def __init__(self, token_number: int, required: bool, index: int, line: int, column: int, tab: bool,
+                 inline: bool) -> None:
         self.token_number = token_number
         self.required = required
         self.index = index
@@ -13341,7 +13369,7 @@ class _YamlSimpleKey(object):
         self.inline = inline
 
 
-class _YamlScanner(object):
+class _YamlScanner:
     """Turns YAML 1.2 text into PyYAML tokens.
 
     The token stream has PyYAML's shape (BLOCK-MAPPING-START, KEY, VALUE,
@@ -13356,7 +13384,7 @@ class _YamlScanner(object):
     inside flow collections follows the JSON-compatible adjacency rule.
     """
 
-    def __init__(self, text):
+    def __init__(self, text: str) -> None:
         # CRLF is a single line break in YAML 1.2; folding it to LF up front
         # keeps every later rule simple.  A lone CR stays an ordinary
         # character, as it is for the JS lexer.
@@ -13375,26 +13403,27 @@ class _YamlScanner(object):
         self.flow_level = 0
         # A deque: long flow collections used as keys keep many tokens
         # queued, and popping from the front of a list would be quadratic.
-        self.tokens = collections.deque([StreamStartToken(0, 0, encoding=None)])
+        self.tokens: collections.deque[_YamlToken] = collections.deque(
+            [StreamStartToken(0, 0, encoding=None)])
         self.tokens_taken = 0
         self.indent = -1
-        self.indents = []
+        self.indents: List[int] = []
         # Kind ("map"/"seq") of each open block collection, parallel to the
         # indentation stack; error codes depend on it.
-        self._kinds = []
-        self._kind = None
+        self._kinds: List[Optional[str]] = []
+        self._kind: Optional[str] = None
         # Indentation depths of mappings hit by the JS "empty item" quirk.
-        self._impossible = set()
+        self._impossible: Set[int] = set()
         self.allow_simple_key = True
-        self.possible_simple_keys = {}
-        self._key_min_level = None
+        self.possible_simple_keys: Dict[int, _YamlSimpleKey] = {}
+        self._key_min_level: Optional[int] = None
         # JS lexer state.
         self._in_document = False
         self._indent_next = 0
         self._indent_value = 0
         self._flow_key = False
         # Per open flow collection: (bracket, is_document_root).
-        self._flow_stack = []
+        self._flow_stack: List[Tuple[str, bool]] = []
         self._collections_seen = False
         # Line bookkeeping for tab and compact-mapping rules.
         # True until the first non-indicator token of the line; `-`, `?`
@@ -13419,14 +13448,17 @@ class _YamlScanner(object):
         self._content_before = None
         self._line_quirk = False
         self._line_quirk_pos = -1
-        self._stale_key = None
+        self._stale_key: Optional[_YamlSimpleKey] = None
         # A continuable error waiting for the next token (see _soft).
-        self._soft_next = None
+        self._soft_next: Optional[Tuple[str, str]] = None
         self._begin_line(0)
+
+    if TYPE_CHECKING:  # the parser's, which the scanner always runs mixed with (_yaml_pipeline_class)
+        def _yaml_record(self, code: str, message: str, pos: Optional[int] = None) -> None: ...
 
     # -- PyYAML scanner interface -------------------------------------------
 
-    def check_token(self, *choices):
+    def check_token(self, *choices: type) -> bool:
         while self._need_more_tokens():
             self._fetch_more_tokens()
         if self.tokens:
@@ -13435,14 +13467,14 @@ class _YamlScanner(object):
             return isinstance(self.tokens[0], choices)
         return False
 
-    def peek_token(self):
+    def peek_token(self) -> _YamlToken:
         while self._need_more_tokens():
             self._fetch_more_tokens()
         if self.tokens:
             return self.tokens[0]
         return None
 
-    def get_token(self):
+    def get_token(self) -> _YamlToken:
         while self._need_more_tokens():
             self._fetch_more_tokens()
         if self.tokens:
@@ -13452,11 +13484,11 @@ class _YamlScanner(object):
 
     # -- helpers -------------------------------------------------------------
 
-    def _error(self, code, message):
+    def _error(self, code: str, message: str) -> NoReturn:
         """A fatal error: scanning cannot sensibly go on."""
         raise _YamlSyntaxError(code, message, None, self._pos)
 
-    def _soft(self, code, message):
+    def _soft(self, code: str, message: str) -> None:
         """A continuable error belonging to the next token.
 
         The JS library reports such problems while composing the node the
@@ -13467,7 +13499,7 @@ class _YamlScanner(object):
         if self._soft_next is None:
             self._soft_next = (code, message)
 
-    def _soft_after(self, code, message):
+    def _soft_after(self, code: str, message: str) -> None:
         """A continuable error belonging to the token just scanned."""
         last = self._last_token
         if last is not None and any(t is last for t in self.tokens):
@@ -13476,11 +13508,11 @@ class _YamlScanner(object):
         else:
             self._yaml_record(code, message, self._pos)
 
-    def _empty_at(self, pos):
+    def _empty_at(self, pos: int) -> bool:
         """True when `pos` is past the end or holds a blank (JS isEmpty)."""
         return pos >= self._n or self._s[pos] in _YAML_BLANK
 
-    def _add(self, token, start, end):
+    def _add(self, token: _YamlToken, start: int, end: int) -> None:
         if self._soft_next is not None:
             token._yaml_soft = self._soft_next
             self._soft_next = None
@@ -13499,25 +13531,25 @@ class _YamlScanner(object):
         self._last_start = start
         self._last_end = end
 
-    def _set_inline(self, pos):
+    def _set_inline(self, pos: int) -> None:
         """Remember an implicit key's `:`: the rest of its line is the
         key's compact value (where the JS library forbids a mapping)."""
         self._inline_value_pos = pos
         eol = self._s.find("\n", pos, self._n)
         self._inline_value_eol = self._n if eol < 0 else eol
 
-    def _inline_at(self, pos):
+    def _inline_at(self, pos: int) -> bool:
         """Is `pos` on the line of the last implicit key's `:`, after it?"""
         return self._inline_value_pos < pos <= self._inline_value_eol
 
-    def _advance_lines(self, start, end):
+    def _advance_lines(self, start: int, end: int) -> None:
         """Account for line breaks inside a multi-line token."""
         count = self._s.count("\n", start, end)
         if count:
             self._line += count
             self._line_start = self._s.rfind("\n", start, end) + 1
 
-    def _need_more_tokens(self):
+    def _need_more_tokens(self) -> bool:
         if self.done:
             return False
         if not self.tokens:
@@ -13527,7 +13559,7 @@ class _YamlScanner(object):
             return True
         return False
 
-    def _next_possible_simple_key(self):
+    def _next_possible_simple_key(self) -> Optional[int]:
         # Keys at lower flow levels were saved earlier, so the lowest level
         # holds the smallest token number; tracking that level keeps this
         # O(1) even inside deeply nested flow collections.
@@ -13536,7 +13568,7 @@ class _YamlScanner(object):
             return None
         return self.possible_simple_keys[level].token_number
 
-    def _drop_key(self, level):
+    def _drop_key(self, level: int) -> Optional[_YamlSimpleKey]:
         key = self.possible_simple_keys.pop(level, None)
         if key is not None and level == self._key_min_level:
             keys = self.possible_simple_keys
@@ -13545,7 +13577,7 @@ class _YamlScanner(object):
 
     # -- simple keys ---------------------------------------------------------
 
-    def _stale_possible_simple_keys(self):
+    def _stale_possible_simple_keys(self) -> None:
         # Only block-context keys go stale, and only when a line break
         # follows them: the JS library reports over-long keys
         # (KEY_OVER_1024_CHARS) and keys spanning lines
@@ -13562,7 +13594,7 @@ class _YamlScanner(object):
         if key.required:
             self._key_without_value(key)
 
-    def _key_without_value(self, key):
+    def _key_without_value(self, key: _YamlSimpleKey) -> None:
         """A token sits where a mapping key must be, but no `:` follows.
 
         The JS library still reads it as a key (and its value as empty) and
@@ -13577,7 +13609,7 @@ class _YamlScanner(object):
             if self._kinds and self._kinds[-1] == "map":
                 self._error("BAD_INDENT", _YAML_MSG_MAP_COLUMN)
             self._error("UNEXPECTED_TOKEN", "Unexpected scalar at node end")
-        token = KeyToken(key.index, key.index)
+        token: _YamlToken = KeyToken(key.index, key.index)
         token._yaml_missing_value = True
         if key.tab:
             token._yaml_soft = ("TAB_AS_INDENT", _YAML_MSG_TAB_INDENT)
@@ -13586,7 +13618,7 @@ class _YamlScanner(object):
             token._yaml_soft_pos = self._content_start(key.token_number - self.tokens_taken)
         self.tokens.insert(key.token_number - self.tokens_taken, token)
 
-    def _save_possible_simple_key(self):
+    def _save_possible_simple_key(self) -> None:
         if not self.allow_simple_key:
             return
         required = not self.flow_level and self.indent == self._pos - self._line_start
@@ -13604,7 +13636,7 @@ class _YamlScanner(object):
             self._inline_at(self._pos),
         )
 
-    def _remove_possible_simple_key(self):
+    def _remove_possible_simple_key(self) -> None:
         key = self._drop_key(self.flow_level)
         if key is not None and key.required:
             # Another token follows the would-be key on its line.
@@ -13612,31 +13644,31 @@ class _YamlScanner(object):
 
     # -- indentation ---------------------------------------------------------
 
-    def _content_start(self, index):
+    def _content_start(self, index: int) -> int:
         """Start of the first non-property token queued from `index`."""
         for token in list(self.tokens)[index:]:
             if not isinstance(token, (AnchorToken, TagToken)):
                 return token.start_mark
         return self._pos
 
-    def _flow_key_token(self, index):
+    def _flow_key_token(self, index: int) -> bool:
         for token in list(self.tokens)[index:]:
             if not isinstance(token, (AnchorToken, TagToken)):
                 return isinstance(token, (FlowSequenceStartToken, FlowMappingStartToken))
         return False
 
-    def _unwind_indent(self, column):
+    def _unwind_indent(self, column: int) -> None:
         while self.indent > column:
             depth = len(self.indents)
             self.indent = self.indents.pop()
             self._kind = self._kinds.pop()
-            token = BlockEndToken(self._pos, self._pos)
+            token: _YamlToken = BlockEndToken(self._pos, self._pos)
             if depth in self._impossible:
                 self._impossible.discard(depth)
                 token._yaml_soft = ("IMPOSSIBLE", "Map comment with trailing content")
             self._add(token, self._pos, self._pos)
 
-    def _add_indent(self, column, kind):
+    def _add_indent(self, column: int, kind: str) -> bool:
         if self.indent < column:
             self.indents.append(self.indent)
             self._kinds.append(self._kind)
@@ -13645,13 +13677,13 @@ class _YamlScanner(object):
             return True
         return False
 
-    def _check_depth(self):
+    def _check_depth(self) -> None:
         if self.flow_level + len(self.indents) > _YAML_MAX_DEPTH:
             self._error("RESOURCE_EXHAUSTION", "Maximum call stack size exceeded")
 
     # -- whitespace, comments, line starts ------------------------------------
 
-    def _scan_to_next_token(self):
+    def _scan_to_next_token(self) -> None:
         s = self._s
         n = self._n
         pos = self._pos
@@ -13690,7 +13722,7 @@ class _YamlScanner(object):
         if crossed and self.flow_level:
             self._check_flow_line()
 
-    def _begin_line(self, pos):
+    def _begin_line(self, pos: int) -> None:
         """JS parseLineStart bookkeeping for a fresh line."""
         s = self._s
         self._tab_pending = False
@@ -13712,7 +13744,7 @@ class _YamlScanner(object):
         if self._indent_next > indent and not self._empty_at(first + 1):
             self._indent_next = indent
 
-    def _check_flow_line(self):
+    def _check_flow_line(self) -> None:
         """A new line inside a flow collection must stay indented."""
         s = self._s
         pos = self._pos
@@ -13739,7 +13771,7 @@ class _YamlScanner(object):
             if not at_end_marker:
                 self._unterminated_flow()
 
-    def _unterminated_flow(self):
+    def _unterminated_flow(self) -> None:
         bracket, root = self._flow_stack[-1]
         name = "Flow sequence" if bracket == "[" else "Flow map"
         end = "]" if bracket == "[" else "}"
@@ -13751,7 +13783,7 @@ class _YamlScanner(object):
             % (name, end),
         )
 
-    def _check_tab_indent(self, block_collection):
+    def _check_tab_indent(self, block_collection: bool) -> None:
         """Tabs may separate tokens but never indent a block node.
 
         JS rules (resolveProps): a tab right before a token that starts a
@@ -13767,7 +13799,7 @@ class _YamlScanner(object):
             if self._line_indent <= parent:
                 self._soft("TAB_AS_INDENT", _YAML_MSG_TAB_INDENT)
 
-    def _check_tab_before_props(self):
+    def _check_tab_before_props(self) -> None:
         # Before an anchor or tag a tab counts as indentation at the start
         # of a line or right after a block `-` / `?`.
         if self._tab_pending and (self._tab_at_line_start or self._after_block_indicator):
@@ -13775,7 +13807,7 @@ class _YamlScanner(object):
 
     # -- token dispatch --------------------------------------------------------
 
-    def _fetch_more_tokens(self):
+    def _fetch_more_tokens(self) -> None:
         self._scan_to_next_token()
         self._stale_possible_simple_keys()
         pos = self._pos
@@ -13832,7 +13864,7 @@ class _YamlScanner(object):
             )
         return self._fetch_common(ch)
 
-    def _fetch_flow_token(self, ch, nxt_empty):
+    def _fetch_flow_token(self, ch: str, nxt_empty: bool) -> None:
         s = self._s
         pos = self._pos
         if ch == "[" or ch == "{":
@@ -13871,7 +13903,7 @@ class _YamlScanner(object):
             return
         return self._fetch_common(ch)
 
-    def _fetch_common(self, ch):
+    def _fetch_common(self, ch: str) -> None:
         """Tokens that look the same in block and flow context."""
         if ch == "*":
             return self._fetch_alias_or_anchor(AliasToken)
@@ -13898,7 +13930,7 @@ class _YamlScanner(object):
 
     # -- stream / document -----------------------------------------------------
 
-    def _fetch_stream_end(self):
+    def _fetch_stream_end(self) -> None:
         if self.flow_level:
             self._unterminated_flow()
         if self._tab_at_line_start and isinstance(self._last_token, (ValueToken, BlockEntryToken)):
@@ -13913,7 +13945,7 @@ class _YamlScanner(object):
         self._add(StreamEndToken(self._pos, self._pos), self._pos, self._pos)
         self.done = True
 
-    def _fetch_directive(self):
+    def _fetch_directive(self) -> None:
         s = self._s
         n = self._n
         start = self._pos
@@ -13938,7 +13970,7 @@ class _YamlScanner(object):
         self._pos = end
         self._add(DirectiveToken(name, parts[1:], start, end), start, end)
 
-    def _fetch_document_indicator(self, is_start):
+    def _fetch_document_indicator(self, is_start: bool) -> None:
         self._unwind_indent(-1)
         self._remove_possible_simple_key()
         self.allow_simple_key = False
@@ -13948,6 +13980,7 @@ class _YamlScanner(object):
         self._indent_value = 0
         self._at_block_start = False
         self._tab_pending = False
+        token: _YamlToken
         if is_start:
             self._in_document = True
             token = DocumentStartToken(start, start + 3)
@@ -13958,7 +13991,7 @@ class _YamlScanner(object):
 
     # -- block indicators ------------------------------------------------------
 
-    def _note_block_indicator(self):
+    def _note_block_indicator(self) -> None:
         """JS indentNext/indentValue updates for `-`, `?` and `:`."""
         if self.flow_level:
             return
@@ -13972,7 +14005,7 @@ class _YamlScanner(object):
         else:
             self._indent_next = self._indent_value + 1
 
-    def _fetch_block_entry(self):
+    def _fetch_block_entry(self) -> None:
         pos = self._pos
         if not self.allow_simple_key or self._inline_at(pos):
             self._misplaced_block_indicator("seq")
@@ -13988,7 +14021,7 @@ class _YamlScanner(object):
         self._add(BlockEntryToken(pos, pos + 1), pos, pos + 1)
         self._after_block_indicator = True
 
-    def _misplaced_block_indicator(self, kind):
+    def _misplaced_block_indicator(self, kind: str) -> None:
         """`- x` or `? x` where no block collection may start."""
         last = self._last_token
         on_line = self._last_end >= self._line_start
@@ -14011,7 +14044,7 @@ class _YamlScanner(object):
         name = "seq-item-ind" if kind == "seq" else "explicit-key-ind"
         self._error("UNEXPECTED_TOKEN", "Unexpected %s at node end" % name)
 
-    def _fetch_key(self):
+    def _fetch_key(self) -> None:
         pos = self._pos
         if not self.flow_level:
             if not self.allow_simple_key or self._inline_at(pos):
@@ -14029,12 +14062,12 @@ class _YamlScanner(object):
         self._add(KeyToken(pos, pos + 1), pos, pos + 1)
         self._after_block_indicator = not self.flow_level
 
-    def _fetch_value(self):
+    def _fetch_value(self) -> None:
         pos = self._pos
         level = self.flow_level
         key = self._drop_key(level)
         if key is not None:
-            key_token = KeyToken(key.index, key.index)
+            key_token: _YamlToken = KeyToken(key.index, key.index)
             if not level:
                 # Reported before the key itself is composed (only the
                 # first of these matters).
@@ -14102,7 +14135,7 @@ class _YamlScanner(object):
         self._pos = pos + 1
         self._add(ValueToken(pos, pos + 1), pos, pos + 1)
 
-    def _deeper_value_indicator(self, pos):
+    def _deeper_value_indicator(self, pos: int) -> bool:
         """A `:` line indented deeper than the mapping it belongs to.
 
         PyYAML would open a nested mapping; the JS parser instead gives the
@@ -14133,7 +14166,7 @@ class _YamlScanner(object):
         self._add(ValueToken(pos, pos + 1), pos, pos + 1)
         return True
 
-    def _check_simple_key(self, key):
+    def _check_simple_key(self, key: _YamlSimpleKey) -> None:
         """JS checks on an implicit key once its `:` is found."""
         pos = self._pos
         if self.flow_level:
@@ -14158,14 +14191,14 @@ class _YamlScanner(object):
                 "implicit block mapping key",
             )
 
-    def _utf16_length(self, start, end):
+    def _utf16_length(self, start: int, end: int) -> int:
         # JS measures the 1024-character limit in UTF-16 code units.
         length = end - start
         if length > 512:
             length += sum(1 for c in self._s[start:end] if ord(c) > 0xFFFF)
         return length
 
-    def _flow_value_as_key(self):
+    def _flow_value_as_key(self) -> bool:
         """`a: [b]: c` -- the JS parser gives the `:` an empty key.
 
         After a flow collection that is itself a value on its key's line, the
@@ -14189,7 +14222,7 @@ class _YamlScanner(object):
         self._add(ValueToken(pos, pos + 1), pos, pos + 1)
         return True
 
-    def _misplaced_value(self):
+    def _misplaced_value(self) -> None:
         """A block `:` where PyYAML's grammar allows no value indicator."""
         last = self._last_token
         on_line = self._last_end >= self._line_start
@@ -14222,14 +14255,14 @@ class _YamlScanner(object):
             )
         self._error("UNEXPECTED_TOKEN", "Unexpected map-value-ind at node end")
 
-    def _doc_start_on_line(self):
+    def _doc_start_on_line(self) -> bool:
         s = self._s
         ls = self._line_start
         return ls + 3 <= self._n and s[ls:ls + 3] == "---" and self._empty_at(ls + 3)
 
     # -- flow collections -------------------------------------------------------
 
-    def _fetch_flow_collection_start(self, ch):
+    def _fetch_flow_collection_start(self, ch: str) -> None:
         pos = self._pos
         if not self.flow_level and self.indent >= 0:
             # (At document level a tab before `[`/`{` is mere white space.)
@@ -14249,12 +14282,12 @@ class _YamlScanner(object):
         self._at_block_start = False
         self._add_indicator(FlowSequenceStartToken if ch == "[" else FlowMappingStartToken, pos)
 
-    def _add_indicator(self, token_class, pos):
+    def _add_indicator(self, token_class: type, pos: int) -> None:
         """A one-character indicator token at *pos*; scanning goes on after it."""
         self._pos = pos + 1
         self._add(token_class(pos, pos + 1), pos, pos + 1)
 
-    def _fetch_flow_collection_end(self, ch):
+    def _fetch_flow_collection_end(self, ch: str) -> None:
         pos = self._pos
         self._remove_possible_simple_key()
         bracket = self._flow_stack[-1][0]
@@ -14267,7 +14300,7 @@ class _YamlScanner(object):
         self._flow_key = True
         self._add_indicator(FlowSequenceEndToken if ch == "]" else FlowMappingEndToken, pos)
 
-    def _fetch_flow_entry(self):
+    def _fetch_flow_entry(self) -> None:
         pos = self._pos
         self.allow_simple_key = True
         self._remove_possible_simple_key()
@@ -14277,7 +14310,7 @@ class _YamlScanner(object):
 
     # -- anchors, aliases, tags ---------------------------------------------------
 
-    def _after_props(self, pos):
+    def _after_props(self, pos: int) -> None:
         """An anchor or tag must be followed by white space (or , ] })."""
         s = self._s
         if pos < self._n and s[pos] not in _YAML_BLANK and (
@@ -14285,7 +14318,7 @@ class _YamlScanner(object):
         ):
             self._soft("MISSING_CHAR", _YAML_MSG_PROPS_SPACE)
 
-    def _fetch_alias_or_anchor(self, token_class):
+    def _fetch_alias_or_anchor(self, token_class: type) -> None:
         if not self.flow_level:
             if token_class is AnchorToken:
                 self._check_tab_before_props()
@@ -14295,7 +14328,9 @@ class _YamlScanner(object):
         self.allow_simple_key = False
         self._at_block_start = False
         start = self._pos
-        end = _YAML_ANCHOR_RE.match(self._s, start + 1, self._n).end()
+        name_run = _YAML_ANCHOR_RE.match(self._s, start + 1, self._n)
+        assert name_run is not None  # a starred class matches, if only the empty string
+        end = name_run.end()
         name = self._s[start + 1:end]
         if token_class is AnchorToken:
             self._after_props(end)
@@ -14303,7 +14338,7 @@ class _YamlScanner(object):
         self._pos = end
         self._add(token_class(name, start, end), start, end)
 
-    def _fetch_tag(self):
+    def _fetch_tag(self) -> None:
         if not self.flow_level:
             self._check_tab_before_props()
         self._save_possible_simple_key()
@@ -14319,7 +14354,9 @@ class _YamlScanner(object):
             if end < n and s[end] == ">":
                 end += 1
         else:
-            end = _YAML_TAG_RE.match(s, start + 1, n).end()
+            tag_run = _YAML_TAG_RE.match(s, start + 1, n)
+            assert tag_run is not None  # a starred group matches, if only the empty string
+            end = tag_run.end()
         self._after_props(end)
         self._pos = end
         # The parser resolves the raw tag text against the %TAG handles.
@@ -14327,7 +14364,7 @@ class _YamlScanner(object):
 
     # -- scalars --------------------------------------------------------------
 
-    def _continue_scalar(self, offset):
+    def _continue_scalar(self, offset: int) -> int:
         """JS continueScalar: may a scalar go on at the line at `offset`?"""
         s = self._s
         if self._indent_next > 0:
@@ -14342,7 +14379,7 @@ class _YamlScanner(object):
             return -1
         return offset
 
-    def _begin_flow_scalar(self):
+    def _begin_flow_scalar(self) -> None:
         """What every plain or quoted scalar does first: it may be a key."""
         if not self.flow_level:
             self._check_tab_indent(False)
@@ -14350,7 +14387,7 @@ class _YamlScanner(object):
         self.allow_simple_key = False
         self._at_block_start = False
 
-    def _fetch_plain(self):
+    def _fetch_plain(self) -> None:
         self._begin_flow_scalar()
         s = self._s
         n = self._n
@@ -14370,8 +14407,8 @@ class _YamlScanner(object):
                 end = j
             ch = s[j]
             if ch == ":":
-                nxt = j + 1
-                if nxt >= n or s[nxt] in _YAML_BLANK or (in_flow and s[nxt] in _YAML_FLOW_CHARS):
+                after = j + 1
+                if after >= n or s[after] in _YAML_BLANK or (in_flow and s[after] in _YAML_FLOW_CHARS):
                     break
                 i = j + 1
                 end = i
@@ -14401,7 +14438,7 @@ class _YamlScanner(object):
             self._flow_key = False
         self._add(ScalarToken(value, True, start, end), start, end)
 
-    def _fetch_quoted(self, double):
+    def _fetch_quoted(self, double: bool) -> None:
         self._begin_flow_scalar()
         s = self._s
         n = self._n
@@ -14454,7 +14491,7 @@ class _YamlScanner(object):
         style = '"' if double else "'"
         self._add(ScalarToken(value, False, start, end + 1, style), start, end + 1)
 
-    def _fetch_block_scalar(self, folded):
+    def _fetch_block_scalar(self, folded: bool) -> None:
         self._check_tab_indent(False)
         self.allow_simple_key = True
         self._remove_possible_simple_key()
@@ -14479,7 +14516,7 @@ class _YamlScanner(object):
         token_end = after - 1 if after > start and s[after - 1] == "\n" else after
         self._add(ScalarToken(value, False, start, token_end, ">" if folded else "|"), start, token_end)
 
-    def _block_scalar_header(self, start):
+    def _block_scalar_header(self, start: int) -> Tuple[str, int, int]:
         """(chomp, explicit indentation, body offset) of the header at *start*."""
         s = self._s
         n = self._n
@@ -14518,7 +14555,7 @@ class _YamlScanner(object):
             p = eol
         return chomp, explicit, (p + 1 if p < n else n)
 
-    def _block_scalar_end(self, body, chomp, explicit):
+    def _block_scalar_end(self, body: int, chomp: str, explicit: int) -> int:
         """Offset of the scalar's last line break (JS parseBlockScalar)."""
         s = self._s
         n = self._n
@@ -14577,7 +14614,7 @@ class _YamlScanner(object):
 # ---------------------------------------------------------------------------
 
 
-def _yaml_fold_lines(source):
+def _yaml_fold_lines(source: str) -> str:
     """Fold a multi-line plain or single-quoted scalar (JS foldLines)."""
     lines = source.split("\n")
     res = lines[0].rstrip(" \t")
@@ -14619,7 +14656,7 @@ _YAML_HEX_RE = re.compile(r"[0-9a-fA-F]+\Z")
 _YAML_SURROGATE_PAIR_RE = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 
 
-def _yaml_join_surrogates(text):
+def _yaml_join_surrogates(text: str) -> str:
     # `\uD83D\uDE00` forms one character in a JS (UTF-16) string; Python
     # strings hold code points, so a pair built from escapes is combined.
     # Lone surrogates stay as they are, as in JS.
@@ -14629,7 +14666,7 @@ def _yaml_join_surrogates(text):
     )
 
 
-def _yaml_double_quoted(inner, on_error, last=""):
+def _yaml_double_quoted(inner: str, on_error: Callable[[str, str], None], last: str = "") -> str:
     """Decode the text between double quotes (JS doubleQuotedValue).
 
     *last* is the scalar's final character (its closing quote when closed):
@@ -14694,7 +14731,8 @@ def _yaml_double_quoted(inner, on_error, last=""):
     return _yaml_join_surrogates(text) if surrogate else text
 
 
-def _yaml_block_value(source, folded, chomp, explicit, trim_base, at_root, on_error):
+def _yaml_block_value(source: str, folded: bool, chomp: str, explicit: int, trim_base: int, at_root: bool,
+                      on_error: Callable[[str, str], None]) -> str:
     """Value of a literal/folded block scalar (JS resolveBlockScalar)."""
     if not source:
         return ""
@@ -14738,7 +14776,8 @@ def _yaml_block_value(source, folded, chomp, explicit, trim_base, at_root, on_er
     return value
 
 
-def _yaml_block_indent(lines, chomp_start, trim_base, explicit, at_root, on_error):
+def _yaml_block_indent(lines: List[Tuple[int, str]], chomp_start: int, trim_base: int, explicit: int,
+                       at_root: bool, on_error: Callable[[str, str], None]) -> Tuple[int, int]:
     """(indentation to trim, index of the first content line) of a block scalar."""
     trim = trim_base
     content_start = 0
@@ -14763,7 +14802,8 @@ def _yaml_block_indent(lines, chomp_start, trim_base, explicit, at_root, on_erro
     return trim, content_start
 
 
-def _yaml_block_join(parts, lines, trim, folded, explicit, on_error):
+def _yaml_block_join(parts: List[str], lines: List[Tuple[int, str]], trim: int, folded: bool, explicit: int,
+                     on_error: Callable[[str, str], None]) -> None:
     """Append the content *lines* to *parts*, literal or folded."""
     sep = ""
     more_indented = False
@@ -14811,12 +14851,12 @@ _YAML_VERSION_RE = re.compile(r"[0-9]+\.[0-9]+\Z")
 _YAML_PERCENT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 
 
-def _yaml_decode_uri_component(text):
+def _yaml_decode_uri_component(text: str) -> str:
     """JS decodeURIComponent for tag suffixes (strict UTF-8)."""
     if "%" not in text:
         return text
 
-    def decode(match):
+    def decode(match: re.Match[str]) -> str:
         raw = bytes(int(h, 16) for h in match.group()[1:].split("%"))
         return raw.decode("utf-8")
 
@@ -14839,7 +14879,21 @@ class _YamlParser(_YamlParserBase):
     builds it when PyYAML is first needed.
     """
 
-    def __init__(self):
+    if TYPE_CHECKING:  # the scanner's, which the parser always runs mixed with (_yaml_pipeline_class)
+        _s: str
+        _n: int
+        _pos: int
+        _indent_value: int
+        _last_start: int
+        indent: int
+        done: bool
+        tokens: collections.deque[_YamlToken]
+
+        def check_token(self, *choices: type) -> bool: ...
+        def peek_token(self) -> _YamlToken: ...
+        def _fetch_more_tokens(self) -> None: ...
+
+    def __init__(self) -> None:
         _YamlPyParser.__init__(self)
         self.yaml_doc_version = None
         self._yaml_tags = {"!!": "tag:yaml.org,2002:"}
@@ -14850,23 +14904,23 @@ class _YamlParser(_YamlParserBase):
         self._yaml_value_missing = False
         # Per open block mapping: did the latest value start on its key's
         # line?  (Decides between two JS error codes.)
-        self._yaml_map_inline = []
+        self._yaml_map_inline: List[bool] = []
         # Columns of the open indentless sequences (`key:\n- item`).
-        self._yaml_indentless = []
+        self._yaml_indentless: List[int] = []
         # Continuable errors as (position, sequence, code, message).  The JS
         # library reports problems in the order it composes the document,
         # which is nearly source order; the position given with each error
         # is where the JS composer gets to it.
-        self._yaml_errors = []
+        self._yaml_errors: List[Tuple[int, int, str, str]] = []
 
-    def _yaml_record(self, code, message, pos=None):
+    def _yaml_record(self, code: str, message: str, pos: Optional[int] = None) -> None:
         if pos is None:
             last = self._yaml_last_taken
             pos = last.start_mark if last is not None else self._pos
         self._yaml_errors.append((pos, len(self._yaml_errors), code, message))
 
     @property
-    def _yaml_pending(self):
+    def _yaml_pending(self) -> Optional[Tuple[str, str, Optional[int]]]:
         """The continuable error the JS library would report first."""
         if not self._yaml_errors:
             return None
@@ -14875,8 +14929,8 @@ class _YamlParser(_YamlParserBase):
 
     # Remember the previous token: several error codes depend on whether the
     # offending token shares a line with it.
-    def get_token(self):
-        token = _YamlScanner.get_token(self)
+    def get_token(self) -> _YamlToken:
+        token = _YamlScanner.get_token(self)  # type: ignore[arg-type]  # self: the pipeline, a scanner too
         if token.__class__ is not BlockEndToken:
             # (BLOCK-END tokens carry the position of the next token.)
             self._yaml_last_taken = token
@@ -14887,7 +14941,7 @@ class _YamlParser(_YamlParserBase):
             self._yaml_value_missing = True
         return token
 
-    def _yaml_same_line(self, token):
+    def _yaml_same_line(self, token: _YamlToken) -> bool:
         last = self._yaml_last_taken
         if last is None:
             return False
@@ -14895,7 +14949,7 @@ class _YamlParser(_YamlParserBase):
 
     # -- documents -------------------------------------------------------------
 
-    def parse_implicit_document_start(self):
+    def parse_implicit_document_start(self) -> _YamlEvent:
         if self.check_token(DirectiveToken, DocumentStartToken, StreamEndToken):
             return self.parse_document_start()
         self._yaml_docs = 1
@@ -14908,7 +14962,7 @@ class _YamlParser(_YamlParserBase):
             self.state = self.parse_block_node
         return DocumentStartEvent(token.start_mark, token.start_mark, explicit=False)
 
-    def parse_document_start(self):
+    def parse_document_start(self) -> _YamlEvent:
         if self._yaml_docs:
             return self._yaml_after_document()
         while self.check_token(DocumentEndToken):
@@ -14935,7 +14989,7 @@ class _YamlParser(_YamlParserBase):
         self.state = self.parse_document_content
         return DocumentStartEvent(token.start_mark, end, explicit=True)
 
-    def _yaml_after_document(self):
+    def _yaml_after_document(self) -> _YamlEvent:
         """Anything but the end of input after the first document."""
         try:
             if self.check_token(StreamEndToken):
@@ -14968,7 +15022,7 @@ class _YamlParser(_YamlParserBase):
             "Source contains multiple documents; please use YAML.parseAllDocuments()",
         )
 
-    def parse_document_end(self):
+    def parse_document_end(self) -> _YamlEvent:
         token = self.peek_token()
         if self._yaml_missing_doc_start:
             self._yaml_fail("MISSING_CHAR", "Missing directives-end/doc-start indicator line")
@@ -14980,7 +15034,7 @@ class _YamlParser(_YamlParserBase):
         self.state = self.parse_document_start
         return DocumentEndEvent(token.start_mark, token.end_mark, explicit=explicit)
 
-    def _yaml_process_directives(self):
+    def _yaml_process_directives(self) -> bool:
         """Apply %YAML/%TAG the way the JS Directives class does."""
         found = False
         while self.check_token(DirectiveToken):
@@ -15013,11 +15067,11 @@ class _YamlParser(_YamlParserBase):
             # Unknown directives only warn.
         return found
 
-    def _yaml_fail(self, code, message):
+    def _yaml_fail(self, code: str, message: str) -> NoReturn:
         pos = self.tokens[0].start_mark if self.tokens else self._pos
         raise _YamlSyntaxError(code, message, None, pos)
 
-    def _yaml_fail_at_item(self, code, message):
+    def _yaml_fail_at_item(self, code: str, message: str) -> NoReturn:
         """A structural error at the start of a collection item.
 
         The JS library checks the item's properties (tabs, anchors, tags)
@@ -15036,7 +15090,7 @@ class _YamlParser(_YamlParserBase):
 
     # -- nodes -------------------------------------------------------------------
 
-    def _yaml_resolve_tag(self, source):
+    def _yaml_resolve_tag(self, source: str) -> Optional[str]:
         """JS Directives.tagName: tag text -> tag name (None if unusable)."""
         if source == "!":
             return "!"
@@ -15068,7 +15122,7 @@ class _YamlParser(_YamlParserBase):
         self._yaml_record("TAG_RESOLVE_FAILED", "Could not resolve tag: " + source)
         return None
 
-    def parse_node(self, block=False, indentless_sequence=False):
+    def parse_node(self, block: bool = False, indentless_sequence: bool = False) -> _YamlEvent:
         token = self.peek_token()
         if isinstance(token, AliasToken):
             self.get_token()
@@ -15139,10 +15193,10 @@ class _YamlParser(_YamlParserBase):
             self._yaml_fail("UNEXPECTED_TOKEN", "Unexpected , in flow collection")
         self._yaml_fail("UNEXPECTED_TOKEN", "Unexpected %s token" % _yaml_token_name(token))
 
-    def _yaml_column(self, offset):
+    def _yaml_column(self, offset: int) -> int:
         return offset - (self._s.rfind("\n", 0, offset) + 1)
 
-    def _yaml_junk_after_node(self, token):
+    def _yaml_junk_after_node(self, token: _YamlToken) -> NoReturn:
         """Stray content after a node on its line.
 
         If a `:` follows later on the same line, the JS library reads the
@@ -15171,7 +15225,7 @@ class _YamlParser(_YamlParserBase):
 
     # -- block collections --------------------------------------------------------
 
-    def parse_block_sequence_entry(self):
+    def parse_block_sequence_entry(self) -> _YamlEvent:
         if self.check_token(BlockEntryToken):
             token = self.get_token()
             if not self.check_token(BlockEntryToken, BlockEndToken):
@@ -15201,7 +15255,7 @@ class _YamlParser(_YamlParserBase):
             )
         return self._yaml_collection_end(SequenceEndEvent)
 
-    def parse_indentless_sequence_entry(self):
+    def parse_indentless_sequence_entry(self) -> _YamlEvent:
         if not self.check_token(BlockEntryToken):
             token = self.peek_token()
             column = self._yaml_indentless.pop() if self._yaml_indentless else 0
@@ -15219,11 +15273,11 @@ class _YamlParser(_YamlParserBase):
             return event
         return _YamlPyParser.parse_indentless_sequence_entry(self)
 
-    def parse_block_mapping_first_key(self):
+    def parse_block_mapping_first_key(self) -> _YamlEvent:
         self._yaml_map_inline.append(False)
         return _YamlPyParser.parse_block_mapping_first_key(self)
 
-    def parse_block_mapping_value(self):
+    def parse_block_mapping_value(self) -> _YamlEvent:
         if self._yaml_value_missing:
             self._yaml_value_missing = False
             last = self._yaml_last_taken
@@ -15245,29 +15299,30 @@ class _YamlParser(_YamlParserBase):
         token = self.peek_token()
         return self._yaml_absent(token.start_mark)
 
-    def _yaml_absent(self, mark):
+    def _yaml_absent(self, mark: int) -> _YamlEvent:
         event = self.process_empty_scalar(mark)
         event.yaml_absent = True
         return event
 
-    def parse_flow_mapping_empty_value(self):
+    def parse_flow_mapping_empty_value(self) -> _YamlEvent:
         # `{a}`: no value node (JS Pair value null).
         self.state = self.parse_flow_mapping_key
         return self._yaml_absent(self.peek_token().start_mark)
 
-    def parse_flow_mapping_value(self):
+    def parse_flow_mapping_value(self) -> _YamlEvent:
         if self.check_token(ValueToken):
             return _YamlPyParser.parse_flow_mapping_value(self)
         self.state = self.parse_flow_mapping_key
         return self._yaml_absent(self.peek_token().start_mark)
 
-    def parse_flow_sequence_entry_mapping_value(self):
+    def parse_flow_sequence_entry_mapping_value(self) -> _YamlEvent:
         if self.check_token(ValueToken):
             return _YamlPyParser.parse_flow_sequence_entry_mapping_value(self)
         self.state = self.parse_flow_sequence_entry_mapping_end
         return self._yaml_absent(self.peek_token().start_mark)
 
-    def _yaml_mapping_key(self, ends, value_state, parse_key):
+    def _yaml_mapping_key(self, ends: Tuple[type, ...], value_state: Callable[[], _YamlEvent],
+                          parse_key: Callable[[], _YamlEvent]) -> _YamlEvent:
         """At a KEY token: the key node (or an empty one before *ends*).  At a
         VALUE token with no key (`: x`, `{: x}`): the JS library's null key."""
         if self.check_token(KeyToken):
@@ -15280,7 +15335,7 @@ class _YamlParser(_YamlParserBase):
         self.state = value_state
         return self.process_empty_scalar(self.peek_token().start_mark)
 
-    def parse_block_mapping_key(self):
+    def parse_block_mapping_key(self) -> _YamlEvent:
         if self.check_token(KeyToken, ValueToken):
             return self._yaml_mapping_key((KeyToken, BlockEndToken), self.parse_block_mapping_value,
                                           self.parse_block_node_or_indentless_sequence)
@@ -15322,14 +15377,14 @@ class _YamlParser(_YamlParserBase):
             self._yaml_map_inline.pop()
         return self._yaml_collection_end(MappingEndEvent)
 
-    def _yaml_collection_end(self, event_class):
+    def _yaml_collection_end(self, event_class: type) -> _YamlEvent:
         """Take the end token and return to the enclosing state."""
         token = self.get_token()
         self.state = self.states.pop()
         self.marks.pop()
         return event_class(token.start_mark, token.end_mark)
 
-    def _yaml_flow_separator(self, first, what):
+    def _yaml_flow_separator(self, first: bool, what: str) -> None:
         """The `,` every flow item but the first needs."""
         if first:
             return
@@ -15340,7 +15395,7 @@ class _YamlParser(_YamlParserBase):
 
     # -- flow collections ---------------------------------------------------------
 
-    def parse_flow_sequence_entry(self, first=False):
+    def parse_flow_sequence_entry(self, first: bool = False) -> _YamlEvent:
         if not self.check_token(FlowSequenceEndToken):
             self._yaml_flow_separator(first, "sequence")
             if self.check_token(KeyToken):
@@ -15357,11 +15412,11 @@ class _YamlParser(_YamlParserBase):
                 return self.parse_flow_node()
         return self._yaml_collection_end(SequenceEndEvent)
 
-    def _yaml_flow_pair_empty_key(self):
+    def _yaml_flow_pair_empty_key(self) -> _YamlEvent:
         self.state = self.parse_flow_sequence_entry_mapping_value
         return self.process_empty_scalar(self.peek_token().start_mark)
 
-    def parse_flow_mapping_key(self, first=False):
+    def parse_flow_mapping_key(self, first: bool = False) -> _YamlEvent:
         if not self.check_token(FlowMappingEndToken):
             self._yaml_flow_separator(first, "map")
             if self.check_token(KeyToken, ValueToken):
@@ -15373,7 +15428,7 @@ class _YamlParser(_YamlParserBase):
         return self._yaml_collection_end(MappingEndEvent)
 
 
-def _yaml_token_name(token):
+def _yaml_token_name(token: _YamlToken) -> str:
     """The JS library's name for a token type, for messages."""
     if isinstance(token, ScalarToken):
         if token.style == '"':
@@ -15407,51 +15462,63 @@ def _yaml_token_name(token):
 # ---------------------------------------------------------------------------
 
 
-class _YamlScalar(object):
+class _YamlScalar:
     __slots__ = ("value", "style", "source", "tagged", "fmt", "fraction", "anchor")
 
-    def __init__(self, value, style, source, tagged, fmt=None, fraction=0):
+    def __init__(self, value: _YamlValue, style: Optional[str], source: str, tagged: Optional[str],
+                 fmt: Optional[str] = None, fraction: int = 0) -> None:
         self.value = value  # the JS value
         self.style = style  # None (plain), '"', "'", '|', '>'
         self.source = source  # scalar text, kept for key stringification
         self.tagged = tagged  # the explicit tag name, or None
         self.fmt = fmt  # number format: 'HEX', 'OCT', 'EXP' or None
         self.fraction = fraction  # JS minFractionDigits (e.g. 2 for "1.50")
-        self.anchor = None
+        self.anchor: Optional[str] = None
 
 
-class _YamlSeq(object):
+class _YamlSeq:
     __slots__ = ("items", "flow", "kind", "anchor", "tag")
 
-    def __init__(self, flow):
-        self.items = []
+    def __init__(self, flow: bool) -> None:
+        self.items: List[Any] = []  # nodes; (key node, value node) pairs for 'omap' and 'pairs'
         self.flow = flow
         self.kind = "seq"  # 'seq', 'omap' or 'pairs'
-        self.anchor = None
-        self.tag = None
+        self.anchor: Optional[str] = None
+        self.tag: Optional[str] = None
 
 
-class _YamlMap(object):
+class _YamlMap:
     __slots__ = ("pairs", "flow", "kind", "anchor", "tag")
 
-    def __init__(self, flow):
-        self.pairs = []  # (key node, value node or None)
+    def __init__(self, flow: bool) -> None:
+        self.pairs: List[Tuple[_YamlNode, _YamlNode]] = []  # (key node, value node or None)
         self.flow = flow
         self.kind = "map"  # 'map' or 'set'
-        self.anchor = None
-        self.tag = None
+        self.anchor: Optional[str] = None
+        self.tag: Optional[str] = None
 
 
-class _YamlAlias(object):
+class _YamlAlias:
     __slots__ = ("name", "target", "anchor")
 
-    def __init__(self, name, target):
+    def __init__(self, name: str, target: _YamlNode) -> None:
         self.name = name
         self.target = target  # the latest node anchored `name` before it
-        self.anchor = None
+        self.anchor: Optional[str] = None
 
 
-class _YamlMergeKey(object):
+# A node of the graph (one of the four classes above), or None for a missing value. The
+# composer, converter and writers dispatch on `node.__class__ is ...`, a test mypy does not
+# narrow, so to the checker a node is Any; functions that take one kind of node name it.
+_YamlNode = Any
+# A JS value as the library builds it: None, bool, int or float, str, bytes, list, dict, or a
+# _YamlJSObject (arbitrary data by nature).
+_YamlValue = Any
+# A scalar's resolution: (JS value, number format or None, minFractionDigits); None: a string.
+_YamlResolved = Optional[Tuple[_YamlValue, Optional[str], int]]
+
+
+class _YamlMergeKey:
     """The `<<` key of the YAML 1.1 schema (a JS Symbol: never equal)."""
 
     __slots__ = ()
@@ -15497,7 +15564,7 @@ _YAML_PARSE_FLOAT_RE = re.compile(
 _YAML_TAG_PREFIX = "tag:yaml.org,2002:"
 
 
-def _yaml_number(value):
+def _yaml_number(value: float) -> float:
     """A JS number as Python data: integral finite doubles become int."""
     if value != value or value in (math.inf, -math.inf):
         return value
@@ -15509,14 +15576,14 @@ def _yaml_number(value):
     return value
 
 
-def _yaml_int_to_double(number):
+def _yaml_int_to_double(number: int) -> float:
     try:
         return float(number)
     except OverflowError:
         return math.inf if number > 0 else -math.inf
 
 
-def _yaml_parse_float(text):
+def _yaml_parse_float(text: str) -> float:
     """JS parseFloat (leading white space, longest valid prefix, else NaN)."""
     match = _YAML_PARSE_FLOAT_RE.match(text.lstrip(_YAML_JS_TRIM))
     if not match:
@@ -15527,7 +15594,7 @@ def _yaml_parse_float(text):
     return float(literal)
 
 
-def _yaml_parse_int(digits, radix):
+def _yaml_parse_int(digits: str, radix: int) -> float:
     """JS parseInt for a digit string already stripped of sign and prefix."""
     if not digits:
         return math.nan
@@ -15536,7 +15603,7 @@ def _yaml_parse_int(digits, radix):
     return _yaml_int_to_double(int(digits, radix))
 
 
-def _yaml_min_fraction(text):
+def _yaml_min_fraction(text: str) -> int:
     # JS float.resolve keeps the written fraction width when it ends in 0.
     dot = text.find(".")
     if dot != -1 and text.endswith("0"):
@@ -15547,7 +15614,7 @@ def _yaml_min_fraction(text):
 _YAML_GO_ON = object()  # a resolution step that decided nothing: try the next tag
 
 
-def _yaml_resolve_null(text, tag):
+def _yaml_resolve_null(text: str, tag: Optional[str]) -> Any:  # a _YamlResolved or _YAML_GO_ON
     """The null step of both schemas: the null, None for a `!!null` that is none, else _YAML_GO_ON."""
     if tag is not None and tag != "null":
         return _YAML_GO_ON
@@ -15556,14 +15623,14 @@ def _yaml_resolve_null(text, tag):
     return None if tag else _YAML_GO_ON
 
 
-def _yaml_special_float(text):
+def _yaml_special_float(text: str) -> float:
     """The value of a text _YAML_FLOAT_NAN_RE matched: NaN, or an infinity with its sign."""
     if text[-3:].lower() == "nan":
         return math.nan
     return -math.inf if text[0] == "-" else math.inf
 
 
-def _yaml_resolve_core(text, tag=None):
+def _yaml_resolve_core(text: str, tag: Optional[str] = None) -> _YamlResolved:
     """Core-schema resolution of a plain scalar (or a tagged scalar's text).
 
     With `tag` None: implicit resolution over all default tags.  With a tag
@@ -15596,7 +15663,7 @@ def _yaml_resolve_core(text, tag=None):
     return None
 
 
-def _yaml11_int(text, offset, radix):
+def _yaml11_int(text: str, offset: int, radix: int) -> float:
     sign = text[0]
     if sign in "+-":
         offset += 1
@@ -15604,7 +15671,7 @@ def _yaml11_int(text, offset, radix):
     return _yaml_number(-value if sign == "-" else value)
 
 
-def _yaml11_sexagesimal(text):
+def _yaml11_sexagesimal(text: str) -> float:
     sign = text[0]
     body = text[1:] if sign in "+-" else text
     total = 0.0
@@ -15613,7 +15680,7 @@ def _yaml11_sexagesimal(text):
     return _yaml_number(-total if sign == "-" else total)
 
 
-def _yaml_resolve_11(text, tag=None, at_key=False):
+def _yaml_resolve_11(text: str, tag: Optional[str] = None, at_key: bool = False) -> _YamlResolved:
     """The library's YAML 1.1 schema (used under a `%YAML 1.1` directive)."""
     null = _yaml_resolve_null(text, tag)
     if null is not _YAML_GO_ON:
@@ -15662,7 +15729,7 @@ def _yaml_resolve_11(text, tag=None, at_key=False):
 
 # Days from 1970-01-01 (proleptic Gregorian) for a zero-based month that may
 # overflow into following years, as JS MakeDay normalises it.
-def _yaml_days_from_civil(year, month0, day):
+def _yaml_days_from_civil(year: int, month0: int, day: int) -> int:
     year += month0 // 12
     month = month0 % 12 + 1
     y = year - (1 if month <= 2 else 0)
@@ -15674,7 +15741,7 @@ def _yaml_days_from_civil(year, month0, day):
     return era * 146097 + doe - 719468 + day - 1
 
 
-def _yaml_civil_from_days(days):
+def _yaml_civil_from_days(days: int) -> Tuple[int, int, int]:
     days += 719468
     era = days // 146097
     doe = days - era * 146097
@@ -15687,7 +15754,7 @@ def _yaml_civil_from_days(days):
     return year, month, day
 
 
-def _yaml_iso_from_ms(ms):
+def _yaml_iso_from_ms(ms: float) -> Optional[str]:
     """JS Date.prototype.toISOString; None when the time value is invalid."""
     if ms != ms or abs(ms) > 8.64e15:
         return None
@@ -15706,7 +15773,7 @@ def _yaml_iso_from_ms(ms):
     )
 
 
-def _yaml_timestamp(text):
+def _yaml_timestamp(text: str) -> Optional[_YamlDate]:
     """JS timestamp.resolve: a _YamlDate, or None when the text does not match."""
     match = _YAML_TIMESTAMP_RE.match(text)
     if not match:
@@ -15721,7 +15788,7 @@ def _yaml_timestamp(text):
     if 0 <= year <= 99:
         year += 1900
     days = _yaml_days_from_civil(year, month - 1, day)
-    ms = days * 86400000 + hour * 3600000 + minute * 60000 + second * 1000 + milli
+    ms: float = days * 86400000 + hour * 3600000 + minute * 60000 + second * 1000 + milli
     zone = match.group(8)
     if zone and zone != "Z":
         offset = _yaml11_sexagesimal(zone)
@@ -15741,7 +15808,7 @@ _YAML_B64_ALPHABET["-"] = 62
 _YAML_B64_ALPHABET["_"] = 63
 
 
-def _yaml_base64(text):
+def _yaml_base64(text: str) -> bytes:
     out = bytearray()
     acc = 0
     bits = 0
@@ -15759,7 +15826,7 @@ def _yaml_base64(text):
     return bytes(out)
 
 
-def _yaml_resolve_tagged_scalar(text, tag, schema11):
+def _yaml_resolve_tagged_scalar(text: str, tag: str, schema11: bool) -> _YamlResolved:
     """findScalarTagByName: (value, fmt, fraction), or None for a string."""
     if tag.startswith(_YAML_TAG_PREFIX):
         name = tag[len(_YAML_TAG_PREFIX):]
@@ -15795,7 +15862,7 @@ _YAML_CORE_FIRST_CHARS = "~nNtTfF0123456789+-."
 _YAML11_FIRST_CHARS = _YAML_CORE_FIRST_CHARS + "yYoOeE<"
 
 
-def _yaml_scalar_identity(node):
+def _yaml_scalar_identity(node: _YamlNode) -> Optional[Tuple[Any, ...]]:
     """What JS `===` compares for duplicate-key detection, or None."""
     if node.__class__ is not _YamlScalar:
         return None
@@ -15814,10 +15881,10 @@ def _yaml_scalar_identity(node):
     return None  # Dates, buffers and merge keys are objects
 
 
-class _YamlComposer(object):
+class _YamlComposer:
     """Builds the node graph from PyYAML events, with JS checks."""
 
-    def __init__(self, events, schema11_getter, holder):
+    def __init__(self, events: Any, schema11_getter: Callable[[], bool], holder: _YamlParser) -> None:
         # `holder` collects continuable errors (_yaml_record/_yaml_pending).
         self._events = events
         self._schema11_getter = schema11_getter
@@ -15825,7 +15892,7 @@ class _YamlComposer(object):
         self._record = holder._yaml_record
         self.schema11 = False
 
-    def compose(self):
+    def compose(self) -> _YamlNode:
         get_event = self._events.get_event
         event = get_event()  # StreamStart
         event = get_event()
@@ -15838,17 +15905,17 @@ class _YamlComposer(object):
         get_event()
         return root
 
-    def _raise_pending(self):
+    def _raise_pending(self) -> None:
         pending = self._holder._yaml_pending
         if pending is not None:
             raise _YamlSyntaxError(pending[0], pending[1])
 
-    def _compose_document(self, get_event):
-        anchors = {}
+    def _compose_document(self, get_event: Callable[[], Any]) -> _YamlNode:
+        anchors: Dict[str, _YamlNode] = {}
         # Open collections, innermost last.  Frame: [node, its pending key
         # (or _YAML_NO_KEY), identities of its scalar keys so far, its tag,
         # a duplicate found in a flow map awaiting the pair's value].
-        stack = []
+        stack: List[List[Any]] = []
         root = None
         schema11 = self.schema11
         while True:
@@ -15856,7 +15923,7 @@ class _YamlComposer(object):
             cls = event.__class__
             if cls is ScalarEvent:
                 if getattr(event, "yaml_absent", False):
-                    node = None  # a pair without a value node
+                    node: _YamlNode = None  # a pair without a value node
                 else:
                     at_key = (
                         bool(stack)
@@ -15924,7 +15991,7 @@ class _YamlComposer(object):
                     self._record("DUPLICATE_KEY", "Map keys must be unique", event.end_mark)
                     frame[4] = None
 
-    def _scalar(self, event, schema11, at_key):
+    def _scalar(self, event: ScalarEvent, schema11: bool, at_key: bool) -> _YamlScalar:
         text = event.value
         tag = event.tag
         style = event.style or None
@@ -15952,7 +16019,7 @@ class _YamlComposer(object):
             return _YamlScalar(text, style, text, tag)
         return _YamlScalar(resolved[0], style, text, tag, resolved[1], resolved[2])
 
-    def _apply_collection_tag(self, node, tag, pos):
+    def _apply_collection_tag(self, node: _YamlNode, tag: str, pos: int) -> None:
         """composeCollection: known collection tags on maps and sequences."""
         if tag == "!":
             return
@@ -16005,7 +16072,7 @@ class _YamlComposer(object):
 # ---------------------------------------------------------------------------
 
 
-def _yaml_js_string(value):
+def _yaml_js_string(value: _YamlValue) -> str:
     """JS String(value) for the primitives a scalar can hold."""
     if value is None:
         return "null"
@@ -16023,7 +16090,7 @@ def _yaml_js_string(value):
 _YAML_INDEX_KEY_RE = re.compile(r"(?:0|[1-9][0-9]{0,9})\Z")
 
 
-def _yaml_is_index_key(key):
+def _yaml_is_index_key(key: str) -> bool:
     # Canonical array-index strings come first in JS own-key order.
     return (
         key[:1] in "0123456789"
@@ -16033,7 +16100,7 @@ def _yaml_is_index_key(key):
     )
 
 
-def _yaml_js_order(obj):
+def _yaml_js_order(obj: Dict[str, _YamlValue]) -> None:
     """Reorder a dict in place into JS own-key order."""
     keys = [k for k in obj if _yaml_is_index_key(k)]
     if not keys:
@@ -16046,30 +16113,30 @@ def _yaml_js_order(obj):
         obj[key] = value
 
 
-class _YamlAnchorData(object):
+class _YamlAnchorData:
     __slots__ = ("alias_count", "count", "res", "done")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.alias_count = 0
         self.count = 1
-        self.res = None
+        self.res: _YamlValue = None
         self.done = False
 
 
-class _YamlToJS(object):
+class _YamlToJS:
     """Document.toJS: node graph -> Python data with JS semantics.
 
     Iterative (an explicit stack of frames, one per open collection), so
     nesting as deep as the composer allows cannot exhaust Python's stack.
     """
 
-    def __init__(self, schema11=False):
-        self._anchors = {}  # id(node) -> _YamlAnchorData
+    def __init__(self, schema11: bool = False) -> None:
+        self._anchors: Dict[int, _YamlAnchorData] = {}  # id(node) -> _YamlAnchorData
         self._schema11 = schema11
 
     # -- scalars and aliases (no children) ----------------------------------
 
-    def _leaf(self, node):
+    def _leaf(self, node: _YamlNode) -> _YamlValue:
         """The JS value of a scalar or alias node."""
         if node.__class__ is _YamlScalar:
             if node.anchor is not None:
@@ -16080,9 +16147,10 @@ class _YamlToJS(object):
             return node.value
         return self._alias(node)
 
-    def _begin(self, node):
+    def _begin(self, node: _YamlNode) -> List[Any]:
         """Create the container for a collection node (before its children,
         so that aliases inside it can refer to it) and return its frame."""
+        result: _YamlValue
         if node.__class__ is _YamlSeq:
             kind = node.kind
             if kind == "seq":
@@ -16108,7 +16176,7 @@ class _YamlToJS(object):
         # frame: [kind, result, items, index, phase, key node, JS key, seen]
         return [kind, result, items, 0, 0, None, None, None]
 
-    def convert(self, node):
+    def convert(self, node: _YamlNode) -> _YamlValue:
         if node is None:
             return None
         cls = node.__class__
@@ -16140,7 +16208,7 @@ class _YamlToJS(object):
             else:
                 stack.append(self._begin(child))
 
-    def _step(self, frame, incoming):
+    def _step(self, frame: List[Any], incoming: _YamlValue) -> _YamlNode:
         """Feed a finished child value to a frame; return the next child
         node to convert, None for a missing value, or _YAML_NO_KEY when the
         frame is complete."""
@@ -16190,7 +16258,8 @@ class _YamlToJS(object):
             return key
         return _YAML_NO_KEY
 
-    def _store(self, kind, result, key_node, js_key, js_value, frame):
+    def _store(self, kind: str, result: Any, key_node: _YamlNode, js_key: _YamlValue, js_value: _YamlValue,
+               frame: List[Any]) -> None:
         if kind == "map":
             result[self._string_key(key_node, js_key)] = js_value
         elif kind == "pairs":
@@ -16207,7 +16276,7 @@ class _YamlToJS(object):
             seen.add(marker)
             result.entries.append((js_key, js_value))
 
-    def _string_key(self, key_node, js_key):
+    def _string_key(self, key_node: _YamlNode, js_key: _YamlValue) -> str:
         """addPairToJSMap's stringifyKey: the property name for a key."""
         cls = js_key.__class__
         if js_key is None:
@@ -16222,7 +16291,7 @@ class _YamlToJS(object):
             return JS.number_text(js_key)
         return _yaml_stringify_key(key_node, self._schema11)
 
-    def _alias(self, node):
+    def _alias(self, node: _YamlAlias) -> _YamlValue:
         target = node.target
         if target is None:
             raise _YamlToJSError(
@@ -16244,7 +16313,7 @@ class _YamlToJS(object):
             )
         return data.res
 
-    def _alias_count(self, node):
+    def _alias_count(self, node: _YamlNode) -> int:
         """getAliasCount: the largest expansion factor inside `node`."""
         best = 0
         stack = [node]
@@ -16271,7 +16340,7 @@ class _YamlToJS(object):
                     stack.append(value)
         return best
 
-    def _merge(self, result, value):
+    def _merge(self, result: Dict[str, _YamlValue], value: _YamlNode) -> None:
         """YAML 1.1 `<<`: copy keys of the source map(s) that are missing."""
         source = value.target if value.__class__ is _YamlAlias else value
         if source is None:
@@ -16282,7 +16351,7 @@ class _YamlToJS(object):
         else:
             self._merge_one(result, source)
 
-    def _merge_one(self, result, item):
+    def _merge_one(self, result: Dict[str, _YamlValue], item: _YamlNode) -> None:
         source = item.target if item.__class__ is _YamlAlias else item
         if source.__class__ is not _YamlMap:
             raise _YamlToJSError("Error", "Merge sources must be maps or map aliases")
@@ -16291,13 +16360,13 @@ class _YamlToJS(object):
             if prop not in result:
                 result[prop] = value
 
-    def _map_entries(self, node):
+    def _map_entries(self, node: _YamlMap) -> List[Tuple[_YamlValue, _YamlValue]]:
         """YAMLMap.toJSON(_, ctx, Map): entries with unconverted JS keys."""
-        entries = []
-        index = {}
+        entries: List[Tuple[_YamlValue, _YamlValue]] = []
+        index: Dict[Any, int] = {}
         for key, value in node.pairs:
             if key.__class__ is _YamlScalar and key.value.__class__ is _YamlMergeKey:
-                merged = {}
+                merged: Dict[str, _YamlValue] = {}
                 self._merge(merged, value)
                 for k, v in merged.items():
                     if k not in index:
@@ -16315,7 +16384,7 @@ class _YamlToJS(object):
         return entries
 
 
-def _yaml_js_property_key(value):
+def _yaml_js_property_key(value: _YamlValue) -> str:
     """JS ToPropertyKey for a merged key (merges copy JS Map keys)."""
     if isinstance(value, list):
         # Array.prototype.toString
@@ -16333,7 +16402,7 @@ def _yaml_js_property_key(value):
     return _yaml_js_string(value)
 
 
-def _yaml_map_key_marker(value):
+def _yaml_map_key_marker(value: _YamlValue) -> Tuple[Any, ...]:
     if value is None or isinstance(value, (str, bool)):
         return (type(value).__name__, value)
     if isinstance(value, (int, float)):
@@ -16359,11 +16428,11 @@ _YAML_FORCE_DOUBLE_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _YAML_DOC_MARKER_RE = re.compile(r"(?:^|\n)(?:---|\.\.\.)(?:[\n\t ]|$)")
 
 
-def _yaml_stringify_key(node, schema11=False):
+def _yaml_stringify_key(node: _YamlNode, schema11: bool = False) -> str:
     return _yaml_stringify(node, "", False, schema11)
 
 
-def _yaml_tag_string(tag):
+def _yaml_tag_string(tag: str) -> str:
     """Directives.tagString with the default handles."""
     if tag.startswith(_YAML_TAG_PREFIX):
         suffix = tag[len(_YAML_TAG_PREFIX):]
@@ -16373,7 +16442,7 @@ def _yaml_tag_string(tag):
     return tag if tag.startswith("!") else "!<%s>" % tag
 
 
-def _yaml_props(node):
+def _yaml_props(node: _YamlNode) -> str:
     props = []
     if node.anchor:
         props.append("&" + node.anchor)
@@ -16383,7 +16452,7 @@ def _yaml_props(node):
     return " ".join(props)
 
 
-def _yaml_stringify(node, indent, implicit_key, schema11):
+def _yaml_stringify(node: _YamlNode, indent: str, implicit_key: bool, schema11: bool) -> str:
     """stringify(): properties plus content, in flow context."""
     if node is None:
         return ""
@@ -16401,7 +16470,7 @@ def _yaml_stringify(node, indent, implicit_key, schema11):
     return props + "\n" + indent + text
 
 
-def _yaml_stringify_flow(node, indent, schema11):
+def _yaml_stringify_flow(node: _YamlNode, indent: str, schema11: bool) -> str:
     step = "  "
     item_indent = indent + step
     lines = []
@@ -16435,7 +16504,8 @@ def _yaml_stringify_flow(node, indent, schema11):
     return start + " " + " ".join(lines) + " " + end
 
 
-def _yaml_stringify_pair(key, value, indent, all_null, schema11):
+def _yaml_stringify_pair(key: _YamlNode, value: _YamlNode, indent: str, all_null: bool,
+                         schema11: bool) -> str:
     explicit = key is None or key.__class__ in (_YamlSeq, _YamlMap) or (
         key.__class__ is _YamlScalar and key.style in ("|", ">")
     )
@@ -16455,7 +16525,7 @@ def _yaml_stringify_pair(key, value, indent, all_null, schema11):
     return text + sep + value_text
 
 
-def _yaml_stringify_scalar(node, implicit_key, schema11):
+def _yaml_stringify_scalar(node: _YamlScalar, implicit_key: bool, schema11: bool) -> str:
     value = node.value
     if value is None:
         return node.source if _YAML_NULL_RE.match(node.source) else "null"
@@ -16479,7 +16549,7 @@ def _yaml_stringify_scalar(node, implicit_key, schema11):
     return _yaml_plain_string(value, implicit_key, schema11)
 
 
-def _yaml_plain_string(value, implicit_key, schema11):
+def _yaml_plain_string(value: str, implicit_key: bool, schema11: bool) -> str:
     if (implicit_key and "\n" in value) or _YAML_FLOW_INDICATOR_RE.search(value):
         return _yaml_quoted_string(value, implicit_key)
     if not value or _YAML_PLAIN_FORBIDDEN_RE.search(value):
@@ -16493,13 +16563,13 @@ def _yaml_plain_string(value, implicit_key, schema11):
     return value
 
 
-def _yaml_quoted_string(value, implicit_key):
+def _yaml_quoted_string(value: str, implicit_key: bool) -> str:
     if '"' in value and "'" not in value:
         return _yaml_single_quoted_string(value, implicit_key)
     return _yaml_double_quoted_string(value)
 
 
-def _yaml_single_quoted_string(value, implicit_key):
+def _yaml_single_quoted_string(value: str, implicit_key: bool) -> str:
     if (implicit_key and "\n" in value) or re.search(r"[ \t]\n|\n[ \t]", value):
         return _yaml_double_quoted_string(value)
     return "'" + value.replace("'", "''").replace("\n", "\n\n") + "'"
@@ -16512,7 +16582,7 @@ _YAML_DQ_ESCAPES = {
 }
 
 
-def _yaml_double_quoted_string(value):
+def _yaml_double_quoted_string(value: str) -> str:
     out = ['"']
     for index, ch in enumerate(value):
         esc = _YAML_DQ_ESCAPES.get(ch)
@@ -16531,7 +16601,7 @@ def _yaml_double_quoted_string(value):
     return "".join(out)
 
 
-def _yaml_flow_number(node):
+def _yaml_flow_number(node: _YamlScalar) -> str:
     value = node.value
     if value != value:
         return ".nan"
@@ -16554,7 +16624,7 @@ def _yaml_flow_number(node):
     return text
 
 
-def _yaml_js_exponential(value):
+def _yaml_js_exponential(value: float) -> str:
     """JS Number.prototype.toExponential() with no argument."""
     if value == 0:
         return "0e+0"
@@ -16631,14 +16701,14 @@ _YAML_OUT_KEY_LIMIT = 1024  # an implicit key's written length, in UTF-16 units
 _YAML_OUT_DQ_MULTILINE = 40  # doubleQuotedMinMultiLineLength
 
 
-def _yaml_out_units(text):
+def _yaml_out_units(text: str) -> int:
     """The length of a JS string: UTF-16 code units."""
     if text.isascii():
         return len(text)
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
-def _yaml_out_number(value):
+def _yaml_out_number(value: float) -> str:
     """stringifyNumber for a double (a Python int is the double it stands for)."""
     if not isinstance(value, float):
         value = _yaml_int_to_double(value)
@@ -16651,7 +16721,7 @@ def _yaml_out_number(value):
     return JS.number_text(value)
 
 
-def _yaml_out_json(value):
+def _yaml_out_json(value: str) -> str:
     """JSON.stringify of a string (well-formed: a lone surrogate becomes \\udXXX)."""
     out = ['"']
     for ch in value:
@@ -16666,11 +16736,11 @@ def _yaml_out_json(value):
     return "".join(out)
 
 
-def _yaml_out_double(value, indent, implicit_key):
+def _yaml_out_double(value: str, indent: str, implicit_key: bool) -> str:
     """doubleQuotedString: JSON escapes re-spelled for YAML; long ones break at \\n."""
     json_text = _yaml_out_json(value)
 
-    def at(i):  # JS json[i]: "" past the end
+    def at(i: int) -> str:  # JS json[i]: "" past the end
         return json_text[i] if i < len(json_text) else ""
 
     indent = indent or ("  " if _YAML_OUT_DOC_MARKER_RE.search(value) else "")
@@ -16712,7 +16782,7 @@ def _yaml_out_double(value, indent, implicit_key):
     return "".join(out) + json_text[start:] if start else json_text
 
 
-def _yaml_out_single(value, indent, implicit_key):
+def _yaml_out_single(value: str, indent: str, implicit_key: bool) -> str:
     """singleQuotedString: '' for ', a blank line per line break."""
     if (implicit_key and "\n" in value) or _YAML_OUT_SINGLE_REFUSED_RE.search(value):
         return _yaml_out_double(value, indent, implicit_key)
@@ -16721,14 +16791,14 @@ def _yaml_out_single(value, indent, implicit_key):
     return "'" + body + "'"
 
 
-def _yaml_out_quoted(value, indent, implicit_key):
+def _yaml_out_quoted(value: str, indent: str, implicit_key: bool) -> str:
     """quotedString: single quotes for text with " and no ', else double quotes."""
     if '"' in value and "'" not in value:
         return _yaml_out_single(value, indent, implicit_key)
     return _yaml_out_double(value, indent, implicit_key)
 
 
-def _yaml_out_block(value, indent, force_indent):
+def _yaml_out_block(value: str, indent: str, force_indent: bool) -> str:
     """blockString, literal (lineWidth 0 never folds): |, chomping, indentation indicator."""
     if _YAML_OUT_BLOCK_QUOTED_RE.search(value):
         return _yaml_out_quoted(value, indent, False)
@@ -16765,7 +16835,7 @@ def _yaml_out_block(value, indent, force_indent):
     return "|" + header + "\n" + indent + start + value + end
 
 
-def _yaml_out_plain(value, indent, implicit_key):
+def _yaml_out_plain(value: str, indent: str, implicit_key: bool) -> str:
     """plainString: the value as it is, unless reading it back would change it."""
     if implicit_key and "\n" in value:
         return _yaml_out_quoted(value, indent, implicit_key)
@@ -16785,7 +16855,7 @@ def _yaml_out_plain(value, indent, implicit_key):
     return value
 
 
-def _yaml_out_string(value, indent, implicit_key):
+def _yaml_out_string(value: str, indent: str, implicit_key: bool) -> str:
     """stringifyString for a created scalar: plain, unless a character forces double quotes."""
     value = _yaml_join_surrogates(value)  # a JS string pairs adjacent surrogates
     if _YAML_OUT_FORCE_DOUBLE_RE.search(value):
@@ -16793,7 +16863,7 @@ def _yaml_out_string(value, indent, implicit_key):
     return _yaml_out_plain(value, indent, implicit_key)
 
 
-def _yaml_out_scalar(value, indent):
+def _yaml_out_scalar(value: _YamlValue, indent: str) -> str:
     """stringify() for a scalar at `indent` (never a key): null, true/false, a number or a string."""
     if value is None:
         return "null"
@@ -16809,24 +16879,24 @@ def _yaml_out_scalar(value, indent):
 _YAML_OUT_DONE = object()  # a frame's items are all written
 
 
-class _YamlOutFrame(object):
+class _YamlOutFrame:
     """A non-empty map or sequence being written (stringifyBlockCollection): its lines so far
     and the head of the item under way, `key:` (stringifyPair) or `- `."""
 
     __slots__ = ("ident", "indent", "is_map", "items", "lines", "head", "value_below")
 
-    def __init__(self, value, indent):
+    def __init__(self, value: _YamlValue, indent: str) -> None:  # a non-empty dict or list
         self.ident = id(value)
         self.indent = indent
         self.is_map = isinstance(value, dict)
-        self.items = iter(value.items() if self.is_map else value)
-        self.lines = []
+        self.items: Iterator[Any] = iter(value.items() if self.is_map else value)
+        self.lines: List[str] = []
         self.head = "- "
         self.value_below = False  # a non-empty collection value starts on the next line
 
-    def advance(self):
+    def advance(self) -> _YamlValue:
         """The next item's value, its head made ready; _YAML_OUT_DONE after the last."""
-        entry = next(self.items, _YAML_OUT_DONE)
+        entry: Any = next(self.items, _YAML_OUT_DONE)
         if entry is _YAML_OUT_DONE or not self.is_map:
             return entry
         key, value = entry
@@ -16839,7 +16909,7 @@ class _YamlOutFrame(object):
         self.value_below = not explicit and isinstance(value, (dict, list)) and bool(value)
         return value
 
-    def add(self, text):
+    def add(self, text: str) -> None:
         """Append the item under way, whose value was written as `text`."""
         if not self.is_map:
             line = "- " + text
@@ -16850,7 +16920,8 @@ class _YamlOutFrame(object):
         self.lines.append(line)
 
 
-def _yaml_out_enter(value, indent, stack, path):
+def _yaml_out_enter(value: _YamlValue, indent: str, stack: List[_YamlOutFrame],
+                    path: Set[int]) -> Optional[str]:
     """The text of a scalar or an empty collection, or None after pushing a frame for a
     non-empty collection (`path` holds the ids of the collections being written)."""
     if not isinstance(value, (dict, list)):
@@ -16864,14 +16935,14 @@ def _yaml_out_enter(value, indent, stack, path):
     return None
 
 
-def _yaml_stringify_value(value):
+def _yaml_stringify_value(value: _YamlValue) -> str:
     """stringify(value, {lineWidth: 0, sortMapEntries: false}): the document, then a line break.
 
     Depth-first with a stack of frames rather than recursion, so that any depth the loader
     accepts (800 levels) is written too; every item is written at its parent's indent + 2.
     """
-    stack = []  # the frames of the collections under way, innermost last
-    path = set()
+    stack: List[_YamlOutFrame] = []  # the frames of the collections under way, innermost last
+    path: Set[int] = set()
     text = _yaml_out_enter(value, "", stack, path)
     while stack:
         frame = stack[-1]
@@ -16884,6 +16955,7 @@ def _yaml_stringify_value(value):
             text = ("\n" + frame.indent).join(frame.lines)
         else:
             text = _yaml_out_enter(item, frame.indent + _YAML_OUT_STEP, stack, path)
+    assert text is not None  # the last frame closed with its lines' text
     return text + "\n"
 
 
@@ -16892,7 +16964,7 @@ def _yaml_stringify_value(value):
 # ---------------------------------------------------------------------------
 
 
-def _yaml_bind_pyyaml():
+def _yaml_bind_pyyaml() -> None:
     """Bind PyYAML's token, event and parser classes, which the full route builds on, as globals.
 
     PyYAML is imported the first time a text takes the full route, not with the module: the fast
@@ -16924,31 +16996,31 @@ def _yaml_bind_pyyaml():
 
 
 @functools.lru_cache(maxsize=None)
-def _yaml_pipeline_class():
+def _yaml_pipeline_class() -> type:
     """The full route's scanner and parser, mixed like PyYAML's Loader classes (built once)."""
     _yaml_bind_pyyaml()
 
     class _YamlPurePipeline(_YamlScanner, _YamlParser, _YamlPyParser):
         """Scanner + parser: our scanner and parser rules ahead of PyYAML's Parser."""
 
-        def __init__(self, text):
+        def __init__(self, text: str) -> None:
             _YamlScanner.__init__(self, text)
             _YamlParser.__init__(self)
 
-        def get_token(self):
+        def get_token(self) -> _YamlToken:
             return _YamlParser.get_token(self)
 
     return _YamlPurePipeline
 
 
-def _yaml_compose_pure(source):
+def _yaml_compose_pure(source: str) -> Tuple[_YamlComposer, _YamlParser]:
     """Pure-Python path: (root node or None, pending-error holder)."""
     pipeline = _yaml_pipeline_class()(source)
     composer = _YamlComposer(pipeline, lambda: pipeline.yaml_doc_version == "1.1", pipeline)
     return composer, pipeline
 
 
-def _yaml_convert(root, schema11):
+def _yaml_convert(root: _YamlNode, schema11: bool) -> _YamlValue:
     if root is None:
         return None
     try:
@@ -16962,7 +17034,7 @@ def _yaml_convert(root, schema11):
         raise _FrontmatterYamlError("toJS", "RangeError", "Maximum call stack size exceeded")
 
 
-def _yaml_run(composer, holder):
+def _yaml_run(composer: _YamlComposer, holder: _YamlParser) -> _YamlValue:
     try:
         root = composer.compose()
     except _YamlSyntaxError as error:
@@ -16988,7 +17060,7 @@ def _yaml_run(composer, holder):
     return _yaml_convert(root, composer.schema11)
 
 
-def _yaml_load_pure_python(source):
+def _yaml_load_pure_python(source: str) -> _YamlValue:
     """The pure-Python loader (always available)."""
     return _yaml_run(*_yaml_compose_pure(source))
 
@@ -17069,7 +17141,7 @@ _YAML_FAST_MAX_KEY = 1000
 _YAML_FAST_MAX_DEPTH = 32
 
 
-def _yaml_fast_plain(text):
+def _yaml_fast_plain(text: str) -> _YamlValue:
     """A one-line plain scalar (already stripped) as the composer reads it."""
     if text[0] in _YAML_CORE_FIRST_CHARS:
         resolved = _yaml_resolve_core(text)
@@ -17078,11 +17150,11 @@ def _yaml_fast_plain(text):
     return text
 
 
-def _yaml_fast_flow_seq(text):
+def _yaml_fast_flow_seq(text: str) -> List[_YamlValue]:
     """`[a, "b", 'c']` on one line, nothing but a comment after it."""
     if _YAML_FAST_EMPTY_FLOW_RE.match(text):
         return []
-    items = []
+    items: List[_YamlValue] = []
     match_item = _YAML_FAST_FLOW_ITEM_RE.match
     pos = 1
     while True:
@@ -17105,7 +17177,7 @@ def _yaml_fast_flow_seq(text):
             return items
 
 
-def _yaml_fast_inline(text):
+def _yaml_fast_inline(text: str) -> _YamlValue:
     """The value written on the same line as its key or `- ` (non-empty,
     leading spaces removed)."""
     first = text[0]
@@ -17134,25 +17206,25 @@ def _yaml_fast_inline(text):
     return _yaml_fast_plain(text)
 
 
-def _yaml_fast_is_entry(content):
+def _yaml_fast_is_entry(content: str) -> bool:
     return content[:2] == "- " or content == "-"
 
 
-class _YamlFastReader(object):
+class _YamlFastReader:
     """Recursive descent over the significant lines (column, content)."""
 
-    def __init__(self, columns, contents):
+    def __init__(self, columns: List[int], contents: List[str]) -> None:
         self.columns = columns
         self.contents = contents
         self.count = len(contents)
 
-    def block_map(self, i, column, depth):
+    def block_map(self, i: int, column: int, depth: int) -> Tuple[Dict[str, _YamlValue], int]:
         """The mapping whose keys sit at `column`, from line i; returns
         (dict, index of the first line after it)."""
         if depth > _YAML_FAST_MAX_DEPTH:
             raise _YamlFastDecline()
         columns, contents, count = self.columns, self.contents, self.count
-        result = {}
+        result: Dict[str, _YamlValue] = {}
         while i < count:
             at = columns[i]
             if at < column:
@@ -17186,12 +17258,12 @@ class _YamlFastReader(object):
                 result[key] = None
         return result, i
 
-    def block_seq(self, i, column, depth):
+    def block_seq(self, i: int, column: int, depth: int) -> Tuple[List[_YamlValue], int]:
         """The sequence whose `-` entries sit at `column`, from line i."""
         if depth > _YAML_FAST_MAX_DEPTH:
             raise _YamlFastDecline()
         columns, contents, count = self.columns, self.contents, self.count
-        items = []
+        items: List[_YamlValue] = []
         while i < count and columns[i] == column and _yaml_fast_is_entry(contents[i]):
             content = contents[i]
             rest = content[1:].lstrip(" ")
@@ -17213,12 +17285,12 @@ class _YamlFastReader(object):
         return items, i
 
 
-def _yaml_fast_load(source):
+def _yaml_fast_load(source: str) -> Dict[str, _YamlValue]:
     """The value of a simple document, or _YamlFastDecline."""
     if _YAML_FAST_BAD_CHAR_RE.search(source):
         raise _YamlFastDecline()
-    columns = []
-    contents = []
+    columns: List[int] = []
+    contents: List[str] = []
     for line in source.split("\n"):
         content = line.lstrip(" ")
         if content and content[0] != "#":
@@ -17256,7 +17328,7 @@ def _load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
     return _yaml_load_pure_python(source)
 
 
-class FrontmatterYaml(object):
+class FrontmatterYaml:
     """The YAML engine's door: `load` reads frontmatter as yaml 2.9.0 does, or raises `Error`;
     `stringify` writes a value as the reference's importer has yaml 2.9.0 write it."""
 
@@ -18656,9 +18728,6 @@ class LocaleCollation:
         left, right = _lc_key(a), _lc_key(b)
         return (left > right) - (left < right)
 
-
-if TYPE_CHECKING:  # names for annotations only (the module's typing import is in its preamble)
-    from typing import Iterator, Set
 
 # One collation element (primary, secondary, tertiary); the three levels' text of a string; a
 # contraction's trie: suffix -> (the levels' text where the suffix completes one, longer ones?).
