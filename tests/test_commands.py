@@ -244,7 +244,8 @@ def test_the_server_call_and_hook_name_the_path_and_the_fix(tmp_path):
     root = repository(tmp_path, {"doc/adr/0001-record-architecture-decisions.md": NYGARD})
     expected = ("adrkit-mcp: Configured ADR directory was not found: %s (the ADR folder docs/adr of the "
                 "root %s); fix: create the folder, or pass the right one with --dir" % (root / "docs" / "adr", root))
-    server = subprocess.run([sys.executable, MODULE, "--cwd", str(root)], stdin=subprocess.DEVNULL,
+    server = subprocess.run(support.module_command(MODULE, sys.executable) + ["--cwd", str(root)],
+                            stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     call = run("call", "list_superseded", "{}", "--cwd", str(root))
     for done in (server, call):
