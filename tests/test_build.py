@@ -225,7 +225,6 @@ def _undefined_names(source):
 
 
 @needs_module
-@pytest.mark.skipif(sys.version_info < (3, 9), reason="ast.unparse")
 def test_the_entry_files_are_the_modules_functions_and_use_nothing_else_of_it():
     build_script = load_build_script()
     main, start = build_script.main_source(MODULE), build_script.start_source(MODULE)
