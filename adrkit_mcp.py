@@ -9080,6 +9080,289 @@ def command_hook(options: Any) -> int:
     return HOOK_EXIT_STATUS
 
 
+# --- The .pyz entry point (build.py copies these out by name: ADRs 0005, 0018 and 0023) --------
+#
+# `python3 adrkit-mcp.pyz` starts in the archive's __main__.py, which Python compiles from source
+# on every start: it holds the hook gate above and _pyz_hook_forced and _pyz_hook_early, and
+# answers a hook event for a tool that edits nothing before anything else is read. Everything
+# else goes on to _adrkit_start.py beside it (the rest of this part), compiled only when the gate
+# hands over: where shiv's bootstrap unpacks the bundled packages (shiv's ~/.shiv fails with a
+# read-only or missing HOME), the bytecode compiled once there, and a hook event run straight
+# from a complete unpacked copy. These functions use only the standard library modules each file
+# imports (json, sys; io, os, stat, sys) and each other: tests/test_build.py checks it.
+
+_PYZ_APP = "adrkit-mcp"  # the cache folders' name
+_PYZ_VENDORED = ("yaml", "pathspec", "idna")  # the packages build.py vendors (it checks this list)
+
+
+def _pyz_hook_forced(argv: List[str]) -> Optional[str]:
+    """The --format value of `hook`'s arguments, "" when there is none; None when the command line
+    is not one the gate can read (the module then reports it)."""
+    forced, index = "", 0
+    while index < len(argv):
+        word, value = argv[index], None
+        for flag in ("--format", "--cwd", "--dir"):
+            if word == flag and index + 1 < len(argv) and argv[index + 1] and not argv[index + 1].startswith("--"):
+                value, index = argv[index + 1], index + 1
+            elif word.startswith(flag + "=") and len(word) > len(flag) + 1:
+                value = word[len(flag) + 1:]
+            if value is not None:
+                forced = value if flag == "--format" else forced
+                break
+        if value is None:
+            return None
+        index += 1
+    return forced if forced in HOOK_FORMATS or not forced else None
+
+
+def _pyz_hook_early() -> None:
+    """`adrkit-mcp.pyz hook`: the agent's neutral answer to an event for a tool that edits nothing
+    (or another agent's event), exit 0; any other event goes on to _pyz_hook_onward."""
+    forced = _pyz_hook_forced(sys.argv[2:])
+    stdin = sys.stdin.buffer
+    data = stdin.read(HOOK_MAX_EVENT_BYTES + 1)
+    if forced is not None and len(data) <= HOOK_MAX_EVENT_BYTES:
+        try:
+            event = json.loads(data.decode("utf-8"))
+        except (ValueError, RecursionError):
+            event = None
+        if isinstance(event, dict):
+            try:
+                name, verdict = hook_gate(event, forced or None, HOOK_FORMATS, HOOK_DETECTION_ORDER)
+            except Exception:  # the module meets it again and answers as it does for any failure
+                name, verdict = None, "unknown"
+            if verdict in ("quiet", "foreign"):
+                neutral = HOOK_FORMATS[name]["neutral"] if name else ""
+                if neutral:
+                    sys.stdout.write(neutral + "\n")
+                    sys.stdout.flush()
+                sys.exit(0)
+    __import__("_adrkit_start")._pyz_hook_onward(data, stdin)
+
+
+def _pyz_sentinels() -> Tuple[str, ...]:
+    """The files whose presence makes an unpacked copy complete, relative to its site-packages."""
+    return ("adrkit_mcp.py",) + tuple(os.path.join(module, "__init__.py") for module in _PYZ_VENDORED)
+
+
+def _pyz_roots() -> List[Tuple[str, bool]]:
+    """(folder, shared) where the archive may unpack, in order: $XDG_CACHE_HOME/adrkit-mcp, else
+    ~/.cache/adrkit-mcp (~/Library/Caches/adrkit-mcp on macOS, %LOCALAPPDATA%\\adrkit-mcp\\Cache,
+    then the profile's temp folder, on Windows); then, shared, <tmp>/adrkit-mcp-<uid>."""
+    roots = []
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if xdg and os.path.isabs(xdg):
+        roots.append((os.path.join(xdg, _PYZ_APP), False))
+    if os.name == "nt":
+        local = os.environ.get("LOCALAPPDATA", "")
+        if local and os.path.isabs(local):
+            roots.append((os.path.join(local, _PYZ_APP, "Cache"), False))
+        for var in ("TEMP", "TMP"):
+            temp = os.environ.get(var, "")
+            if temp and os.path.isabs(temp):
+                roots.append((os.path.join(temp, _PYZ_APP), False))
+    else:
+        home = os.path.expanduser("~")
+        if home and os.path.isabs(home):
+            if sys.platform == "darwin":
+                roots.append((os.path.join(home, "Library", "Caches", _PYZ_APP), False))
+            else:
+                roots.append((os.path.join(home, ".cache", _PYZ_APP), False))
+        private = "%s-%d" % (_PYZ_APP, os.geteuid())
+        temps = [os.environ.get(var, "") for var in ("TMPDIR", "TEMP", "TMP")]
+        for temp in temps + ["/tmp", "/var/tmp"]:
+            if temp and os.path.isabs(temp):
+                roots.append((os.path.join(temp, private), True))
+    unique = []
+    seen = set()
+    for root, shared in roots:
+        key = os.path.normcase(os.path.abspath(root))
+        if key not in seen:
+            seen.add(key)
+            unique.append((root, shared))
+    return unique
+
+
+def _pyz_private(path: str) -> bool:
+    """Whether a folder in a shared temp dir is ours and nobody else can write it."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(st.st_mode) or st.st_mode & 0o022:
+        return False
+    return not hasattr(os, "geteuid") or st.st_uid == os.geteuid()
+
+
+def _pyz_usable(root: str, shared: bool) -> bool:
+    """Whether the archive can unpack into `root` (made if missing: mode 0700, private if shared)."""
+    try:
+        if shared:
+            try:
+                os.mkdir(root, 0o700)
+            except FileExistsError:
+                pass
+            if not _pyz_private(root):
+                return False
+        else:
+            os.makedirs(root, 0o700, exist_ok=True)
+        return os.path.isdir(root) and os.access(root, os.W_OK | os.X_OK)
+    except OSError:
+        return False
+
+
+def _pyz_complete(target: str) -> bool:
+    """Whether the unpacked copy `target` holds every sentinel file."""
+    site = os.path.join(target, "site-packages")
+    return all(os.path.isfile(os.path.join(site, name)) for name in _pyz_sentinels())
+
+
+def _pyz_compiled(site: str) -> bool:
+    """Whether this interpreter's bytecode of every sentinel file is in the unpacked copy."""
+    import importlib.util
+    try:
+        return all(os.path.isfile(importlib.util.cache_from_source(os.path.join(site, name)))
+                   for name in _pyz_sentinels())
+    except NotImplementedError:  # an interpreter without a bytecode cache: nothing to add
+        return True
+
+
+def _pyz_add_bytecode(target: str, file_lock: Any) -> None:
+    """A copy unpacked by another Python holds that interpreter's bytecode only: the first run of
+    this interpreter adds its own, once, under the unpacking lock (shiv's FileLock); its later
+    runs write nothing."""
+    site = os.path.join(target, "site-packages")
+    if _pyz_compiled(site):
+        return
+    import compileall
+    lock = os.path.join(os.path.dirname(target), ".%s_lock" % os.path.basename(target))
+    try:
+        with file_lock(lock):
+            if not _pyz_compiled(site) and not compileall.compile_dir(site, quiet=2, workers=1):
+                raise OSError("a file could not be compiled or written")
+    except OSError as exc:
+        sys.stderr.write(
+            "adrkit-mcp: could not add Python %d.%d bytecode to %s: %s; every start compiles "
+            "in memory instead.\n" % (sys.version_info[0], sys.version_info[1], site, exc))
+
+
+class _PyzReplay(io.RawIOBase):
+    """The bytes the gate read, then the rest of the real stdin: the module reads the event whole."""
+
+    def __init__(self, head: bytes, rest: Any) -> None:
+        self.head, self.rest = head, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.head:
+            count = min(len(buffer), len(self.head))
+            buffer[:count], self.head = self.head[:count], self.head[count:]
+            return count
+        data = self.rest.read1(len(buffer)) if hasattr(self.rest, "read1") else self.rest.read(len(buffer))
+        buffer[:len(data)] = data
+        return len(data)
+
+
+def _pyz_hook_onward(data: bytes, stdin: Any) -> None:
+    """The event the entry point read (`data`) and the rest of stdin go to the module, which reads
+    the event whole; from the unpacked copy when it is complete, else through shiv's bootstrap."""
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(_PyzReplay(data, stdin)), encoding="utf-8")
+    _pyz_hook_direct()
+
+
+def _pyz_hook_direct() -> None:
+    """The unpacked copy, looked for as _pyz_cache_path looks (without any write): when it is
+    complete with this interpreter's bytecode, the module runs from it without shiv's bootstrap."""
+    import json
+    import zipimport
+    try:
+        environment = json.loads(zipimport.zipimporter(sys.argv[0]).get_data("environment.json"))
+    except Exception:  # not the archive this was built into: shiv's bootstrap will say why
+        return
+    name = "%s_%s" % (os.path.basename(os.path.realpath(sys.argv[0])), environment.get("build_id"))
+    root = os.environ.get("SHIV_ROOT") or environment.get("root")
+    if root:
+        targets = [os.path.join(os.path.expanduser(root), name)]
+    else:
+        targets = [os.path.join(place, name) for place, shared in _pyz_roots()
+                   if not shared or _pyz_private(place)]
+    for target in targets:
+        site = os.path.join(target, "site-packages")
+        if _pyz_complete(target) and _pyz_compiled(site):
+            sys.path.insert(1, site)  # after the archive itself, as shiv puts it before the rest
+            import adrkit_mcp
+            sys.exit(adrkit_mcp.main())
+
+
+def _pyz_cache_path(shiv: Any, original: Any, archive: Any, root_dir: Optional[str],
+                    build_id: str) -> Any:
+    """shiv's cache_path(archive, root_dir, build_id) for the archive: shiv's own (`original`)
+    when $SHIV_ROOT is set, else the first complete copy in _pyz_roots' folders, else the first
+    folder that can take one; exit 1 with a clear message when none can."""
+    from pathlib import Path
+    if root_dir:
+        target = original(archive, root_dir, build_id)
+        if not _pyz_complete(str(target)):
+            return target
+        _pyz_add_bytecode(str(target), shiv.FileLock)
+        return Path(target)
+    name = "%s_%s" % (os.path.basename(os.path.realpath(archive.filename)), build_id)
+    roots = _pyz_roots()
+    for root, shared in roots:
+        target = os.path.join(root, name)
+        if _pyz_complete(target) and (not shared or _pyz_private(root)):
+            _pyz_add_bytecode(target, shiv.FileLock)
+            return Path(target)
+    for root, shared in roots:
+        target = os.path.join(root, name)
+        if os.path.lexists(target):
+            if _pyz_complete(target) and (not shared or _pyz_private(root)):
+                _pyz_add_bytecode(target, shiv.FileLock)  # another process has just unpacked it
+                return Path(target)
+            continue  # an incomplete or damaged copy: leave it alone, unpack elsewhere
+        if _pyz_usable(root, shared):
+            return Path(target)
+    sys.stderr.write(
+        "adrkit-mcp: found no writable directory to unpack its bundled packages into (tried: %s).\n"
+        "Set SHIV_ROOT to a writable directory; it is written once, on the first run.\n"
+        % ", ".join(root for root, _ in roots)
+    )
+    sys.exit(1)
+
+
+def _pyz_extract(shiv: Any, original: Any, archive: Any, target_path: Any, compile_pyc: bool = False,
+                 compile_workers: int = 0, force: bool = False) -> None:
+    """shiv's extract_site_packages, run as shiv's own (`original`) with the bytecode compiled
+    once, in this process (one worker: no process pool), so later starts import .pyc files; a
+    failure is one clear line and exit 1."""
+    try:
+        original(archive, target_path, True, 1, force)
+    except OSError as exc:
+        sys.stderr.write(
+            "adrkit-mcp: could not unpack its bundled packages into %s: %s\n"
+            "Set SHIV_ROOT to a writable directory; it is written once, on the first run.\n"
+            % (target_path, exc)
+        )
+        sys.exit(1)
+    # Another interpreter may have held the lock and unpacked it first: add this one's bytecode.
+    _pyz_add_bytecode(str(target_path), shiv.FileLock)
+
+
+def _pyz_bootstrap() -> Any:
+    """shiv's bootstrap module (`_bootstrap` in the archive), told to unpack where _pyz_cache_path
+    says and as _pyz_extract does (ADR 0023: shiv 1.0.8 has no public way to choose either at
+    run time); imported only here: a hook run that finds the unpacked copy complete never needs
+    it."""
+    import functools
+    shiv = __import__("_bootstrap")
+    setattr(shiv, "cache_path", functools.partial(_pyz_cache_path, shiv, shiv.cache_path))
+    setattr(shiv, "extract_site_packages",
+            functools.partial(_pyz_extract, shiv, shiv.extract_site_packages))
+    return shiv
+
+
 # ---------------------------------------------------------------------------
 # 10. Commands: `adrkit-mcp migrate --from madr`, the reference CLI's `adr migrate`
 # ---------------------------------------------------------------------------

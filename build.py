@@ -31,9 +31,10 @@ Offline
 
 Where the .pyz unpacks
   shiv unpacks the vendored packages once, on first run, and by default into ~/.shiv, which fails
-  with a read-only or missing HOME.  The archive's entry point (written here: __main__.py, which
-  answers a hook event for a tool that edits nothing and otherwise hands over to _adrkit_start.py,
-  wrapping shiv's own bootstrap) picks instead, in order: $SHIV_ROOT if set; $XDG_CACHE_HOME/adrkit-mcp or
+  with a read-only or missing HOME.  The archive's entry point (__main__.py, which answers a hook
+  event for a tool that edits nothing and otherwise hands over to _adrkit_start.py, wrapping shiv's
+  own bootstrap: functions of adrkit_mcp.py that this build copies out by name, ADR 0023) picks
+  instead, in order: $SHIV_ROOT if set; $XDG_CACHE_HOME/adrkit-mcp or
   ~/.cache/adrkit-mcp (~/Library/Caches/adrkit-mcp on macOS, %LOCALAPPDATA%\\adrkit-mcp\\Cache on
   Windows); a private per-user directory in the temp dir ($TMPDIR/adrkit-mcp-<uid>, mode 0700,
   refused if not owned by the user).  A complete earlier copy anywhere in that list is reused
@@ -110,86 +111,45 @@ DIST_INFO_KEEP = ("METADATA", "top_level.txt", "entry_points.txt", "licenses", "
 START_MODULE = "_adrkit_start.py"  # the entry point's second half, at the root of the archive
 ZIP_EPOCH_MIN = 315532800  # 1980-01-01T00:00:00Z, the earliest time a zip entry can carry
 
-MAIN_PRELUDE = r'''# -*- coding: utf-8 -*-
+# The archive's two entry files are functions of adrkit_mcp.py (its part "The .pyz entry point",
+# in Commands), copied by name below these heads; nothing of them is written here but the imports
+# they use and the lines that call them.
+MAIN_HEAD = """# -*- coding: utf-8 -*-
 # Entry point of adrkit-mcp.pyz, written by adrkit-mcp's build.py around shiv's bootstrap.
 # `adrkit-mcp.pyz hook`, which agents start on every tool call, is answered here when it can be
 # (ADR 0018): the module's hook_gate and HOOK_FORMATS, copied below, answer an event for a tool
 # that edits nothing before anything else is read. Everything else goes on to _adrkit_start.py,
 # beside this file in the archive: where the bundled packages are unpacked, and the module's run.
 # The two are apart because Python compiles this file from source on every start, and the other
-# only when the gate hands over.
+# only when the gate hands over. The code below is adrkit_mcp.py's, copied by name.
 from __future__ import annotations
 
 import json
 import sys
 
-# --- the hook's early answer (copied from adrkit_mcp.py by build.py) ---
-@HOOK_GATE@
-
-def _adrkit_hook_forced(argv):
-    # The --format value, "" when there is none; None when the command line is not one the gate
-    # can read (the module then reports it).
-    forced, index = "", 0
-    while index < len(argv):
-        word, value = argv[index], None
-        for flag in ("--format", "--cwd", "--dir"):
-            if word == flag and index + 1 < len(argv) and argv[index + 1] and not argv[index + 1].startswith("--"):
-                value, index = argv[index + 1], index + 1
-            elif word.startswith(flag + "=") and len(word) > len(flag) + 1:
-                value = word[len(flag) + 1:]
-            if value is not None:
-                forced = value if flag == "--format" else forced
-                break
-        if value is None:
-            return None
-        index += 1
-    return forced if forced in HOOK_FORMATS or not forced else None
-
-
-def _adrkit_hook_early():
-    forced = _adrkit_hook_forced(sys.argv[2:])
-    stdin = sys.stdin.buffer
-    data = stdin.read(HOOK_MAX_EVENT_BYTES + 1)
-    if forced is not None and len(data) <= HOOK_MAX_EVENT_BYTES:
-        try:
-            event = json.loads(data.decode("utf-8"))
-        except (ValueError, RecursionError):
-            event = None
-        if isinstance(event, dict):
-            try:
-                name, verdict = hook_gate(event, forced or None, HOOK_FORMATS, HOOK_DETECTION_ORDER)
-            except Exception:  # the module meets it again and answers as it does for any failure
-                name, verdict = None, "unknown"
-            if verdict in ("quiet", "foreign"):
-                neutral = HOOK_FORMATS[name]["neutral"] if name else ""
-                if neutral:
-                    sys.stdout.write(neutral + "\n")
-                    sys.stdout.flush()
-                sys.exit(0)
-    import _adrkit_start
-    _adrkit_start.hook_onward(data, stdin)
-
+"""
+MAIN_NAMES = ("HOOK_FORMATS", "HOOK_DETECTION_ORDER", "HOOK_MAX_EVENT_BYTES", "_hook_dig",
+              "hook_gate", "_pyz_hook_forced", "_pyz_hook_early")
+MAIN_TAIL = """
 
 if sys.argv[1:2] == ["hook"]:
-    _adrkit_hook_early()
+    _pyz_hook_early()
 
-from _adrkit_start import shiv_bootstrap
+from _adrkit_start import _pyz_bootstrap
 
-_bootstrap = shiv_bootstrap()  # shiv's own, told where to unpack
-'''
-
-START_SOURCE = r'''# -*- coding: utf-8 -*-
+_bootstrap = _pyz_bootstrap()  # shiv's own, told where to unpack
+"""
+START_HEAD = """# -*- coding: utf-8 -*-
 # Start-up of adrkit-mcp.pyz past its entry point (__main__.py), written by adrkit-mcp's build.py.
 # It changes where shiv's bootstrap unpacks the bundled packages on the first run (shiv's default,
-# ~/.shiv, fails when HOME is read-only or missing).  Order of preference:
-#   1. $SHIV_ROOT, when set (shiv's own override, used as given);
-#   2. a per-user cache directory: $XDG_CACHE_HOME/adrkit-mcp, else ~/.cache/adrkit-mcp
-#      (~/Library/Caches/adrkit-mcp on macOS, %LOCALAPPDATA%\adrkit-mcp\Cache on Windows);
-#   3. a private directory in the temp dir: <tmp>/adrkit-mcp-<uid>, mode 0700, which must belong
-#      to this user and be writable by nobody else.
-# A complete copy unpacked earlier anywhere in that list is used as it is, without any write.
-# A hook event the entry point could not answer comes here (hook_onward) and runs the module
-# from the unpacked copy directly when it is complete with this interpreter's bytecode.
+# ~/.shiv, fails when HOME is read-only or missing), in this order: $SHIV_ROOT, when set; a
+# per-user cache directory; a private directory in the temp dir (_pyz_roots). A complete copy
+# unpacked earlier anywhere in that list is used as it is, without any write. A hook event the
+# entry point could not answer comes here (_pyz_hook_onward) and runs the module from the
+# unpacked copy directly when it is complete with this interpreter's bytecode. The code below is
+# adrkit_mcp.py's, copied by name (ADR 0023 says why it replaces two of shiv's functions).
+from __future__ import annotations
+
 import io
 import os
 import stat
@@ -198,240 +158,53 @@ import sys
 # Nothing is written after the one-time unpacking: no __pycache__ next to the unpacked sources.
 sys.dont_write_bytecode = True
 
-_adrkit_app = "adrkit-mcp"
-_adrkit_sentinels = ("adrkit_mcp.py",) + tuple(
-    os.path.join(module, "__init__.py") for module in @VENDORED_MODULES@)
+"""
+START_NAMES = ("_PYZ_APP", "_PYZ_VENDORED", "_pyz_sentinels", "_pyz_roots", "_pyz_private",
+               "_pyz_usable", "_pyz_complete", "_pyz_compiled", "_pyz_add_bytecode", "_PyzReplay",
+               "_pyz_hook_onward", "_pyz_hook_direct", "_pyz_cache_path", "_pyz_extract",
+               "_pyz_bootstrap")
 
 
-def _adrkit_roots():
-    roots = []
-    xdg = os.environ.get("XDG_CACHE_HOME", "")
-    if xdg and os.path.isabs(xdg):
-        roots.append((os.path.join(xdg, _adrkit_app), False))
-    if os.name == "nt":
-        local = os.environ.get("LOCALAPPDATA", "")
-        if local and os.path.isabs(local):
-            roots.append((os.path.join(local, _adrkit_app, "Cache"), False))
-        for var in ("TEMP", "TMP"):
-            temp = os.environ.get(var, "")
-            if temp and os.path.isabs(temp):
-                roots.append((os.path.join(temp, _adrkit_app), False))
-    else:
-        home = os.path.expanduser("~")
-        if home and os.path.isabs(home):
-            if sys.platform == "darwin":
-                roots.append((os.path.join(home, "Library", "Caches", _adrkit_app), False))
-            else:
-                roots.append((os.path.join(home, ".cache", _adrkit_app), False))
-        private = "%s-%d" % (_adrkit_app, os.geteuid())
-        temps = [os.environ.get(var, "") for var in ("TMPDIR", "TEMP", "TMP")]
-        for temp in temps + ["/tmp", "/var/tmp"]:
-            if temp and os.path.isabs(temp):
-                roots.append((os.path.join(temp, private), True))
-    unique = []
-    seen = set()
-    for root, shared in roots:
-        key = os.path.normcase(os.path.abspath(root))
-        if key not in seen:
-            seen.add(key)
-            unique.append((root, shared))
-    return unique
-
-
-def _adrkit_private(path):
-    # A directory in a shared temp dir is trusted only if it is ours and nobody else can write it.
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return False
-    if not stat.S_ISDIR(st.st_mode) or st.st_mode & 0o022:
-        return False
-    return not hasattr(os, "geteuid") or st.st_uid == os.geteuid()
-
-
-def _adrkit_usable(root, shared):
-    try:
-        if shared:
-            try:
-                os.mkdir(root, 0o700)
-            except FileExistsError:
-                pass
-            if not _adrkit_private(root):
-                return False
-        else:
-            os.makedirs(root, 0o700, exist_ok=True)
-        return os.path.isdir(root) and os.access(root, os.W_OK | os.X_OK)
-    except OSError:
-        return False
-
-
-def _adrkit_complete(target):
-    site = os.path.join(target, "site-packages")
-    return all(os.path.isfile(os.path.join(site, name)) for name in _adrkit_sentinels)
-
-
-def _adrkit_compiled(site):
-    # Whether this interpreter's bytecode of every sentinel file is in the unpacked copy.
-    import importlib.util
-    try:
-        return all(os.path.isfile(importlib.util.cache_from_source(os.path.join(site, name)))
-                   for name in _adrkit_sentinels)
-    except NotImplementedError:  # an interpreter without a bytecode cache: nothing to add
-        return True
-
-
-def _adrkit_add_bytecode(target):
-    # A copy unpacked by another Python holds that interpreter's bytecode only.  The first run of
-    # this interpreter adds its own, once, under the unpacking lock; its later runs write nothing.
-    target = str(target)
-    site = os.path.join(target, "site-packages")
-    if _adrkit_compiled(site):
-        return
-    import compileall
-    lock = os.path.join(os.path.dirname(target), ".%s_lock" % os.path.basename(target))
-    try:
-        with _bootstrap.FileLock(lock):
-            if not _adrkit_compiled(site) and not compileall.compile_dir(site, quiet=2, workers=1):
-                raise OSError("a file could not be compiled or written")
-    except OSError as exc:
-        sys.stderr.write(
-            "adrkit-mcp: could not add Python %d.%d bytecode to %s: %s; every start compiles "
-            "in memory instead.\n" % (sys.version_info[0], sys.version_info[1], site, exc))
-
-
-def _adrkit_found(target):
-    _adrkit_add_bytecode(target)
-    return Path(target)
-
-
-class _AdrkitReplay(io.RawIOBase):
-    # The bytes the gate read, then the rest of the real stdin: the module reads the event whole.
-    def __init__(self, head, rest):
-        self.head, self.rest = head, rest
-
-    def readable(self):
-        return True
-
-    def readinto(self, buffer):
-        if self.head:
-            count = min(len(buffer), len(self.head))
-            buffer[:count], self.head = self.head[:count], self.head[count:]
-            return count
-        data = self.rest.read1(len(buffer)) if hasattr(self.rest, "read1") else self.rest.read(len(buffer))
-        buffer[:len(data)] = data
-        return len(data)
-
-
-def hook_onward(data, stdin):
-    # The event the entry point read (`data`) and the rest of stdin go to the module, which reads
-    # the event whole; from the unpacked copy when it is complete, else through shiv's bootstrap.
-    sys.stdin = io.TextIOWrapper(io.BufferedReader(_AdrkitReplay(data, stdin)), encoding="utf-8")
-    _adrkit_hook_direct()
-
-
-def _adrkit_hook_direct():
-    # The unpacked copy, looked for as _adrkit_cache_path looks (without any write): when it is
-    # complete with this interpreter's bytecode, the module runs from it without shiv's bootstrap.
-    import json
-    import zipimport
-    try:
-        environment = json.loads(zipimport.zipimporter(sys.argv[0]).get_data("environment.json"))
-    except Exception:  # not the archive this was built into: shiv's bootstrap will say why
-        return
-    name = "%s_%s" % (os.path.basename(os.path.realpath(sys.argv[0])), environment.get("build_id"))
-    root = os.environ.get("SHIV_ROOT") or environment.get("root")
-    if root:
-        targets = [os.path.join(os.path.expanduser(root), name)]
-    else:
-        targets = [os.path.join(place, name) for place, shared in _adrkit_roots()
-                   if not shared or _adrkit_private(place)]
-    for target in targets:
-        site = os.path.join(target, "site-packages")
-        if _adrkit_complete(target) and _adrkit_compiled(site):
-            sys.path.insert(1, site)  # after the archive itself, as shiv puts it before the rest
-            import adrkit_mcp
-            sys.exit(adrkit_mcp.main())
-
-
-
-def _adrkit_cache_path(archive, root_dir, build_id):
-    if root_dir:
-        target = _adrkit_shiv_cache_path(archive, root_dir, build_id)
-        return _adrkit_found(target) if _adrkit_complete(str(target)) else target
-    name = "%s_%s" % (os.path.basename(os.path.realpath(archive.filename)), build_id)
-    roots = _adrkit_roots()
-    for root, shared in roots:
-        target = os.path.join(root, name)
-        if _adrkit_complete(target) and (not shared or _adrkit_private(root)):
-            return _adrkit_found(target)
-    for root, shared in roots:
-        target = os.path.join(root, name)
-        if os.path.lexists(target):
-            if _adrkit_complete(target) and (not shared or _adrkit_private(root)):
-                return _adrkit_found(target)  # another process has just finished unpacking it
-            continue  # an incomplete or damaged copy: leave it alone, unpack elsewhere
-        if _adrkit_usable(root, shared):
-            return Path(target)
-    sys.stderr.write(
-        "adrkit-mcp: found no writable directory to unpack its bundled packages into (tried: %s).\n"
-        "Set SHIV_ROOT to a writable directory; it is written once, on the first run.\n"
-        % ", ".join(root for root, _ in roots)
-    )
-    sys.exit(1)
-
-
-def _adrkit_extract(archive, target_path, compile_pyc=False, compile_workers=0, force=False):
-    # Compile the bytecode once, inside the one-time unpacking, in this process (one worker: no
-    # process pool), so later starts import .pyc files instead of compiling 10,000 lines each time.
-    try:
-        _adrkit_shiv_extract(archive, target_path, True, 1, force)
-    except OSError as exc:
-        sys.stderr.write(
-            "adrkit-mcp: could not unpack its bundled packages into %s: %s\n"
-            "Set SHIV_ROOT to a writable directory; it is written once, on the first run.\n"
-            % (target_path, exc)
-        )
-        sys.exit(1)
-    # Another interpreter may have held the lock and unpacked it first: add this one's bytecode.
-    _adrkit_add_bytecode(target_path)
-
-
-def shiv_bootstrap():
-    # shiv's bootstrap module, told to unpack where _adrkit_cache_path says (imported only here:
-    # a hook run that finds the unpacked copy complete never needs it).
-    global Path, _bootstrap, _adrkit_shiv_cache_path, _adrkit_shiv_extract
-    from pathlib import Path
-
-    import _bootstrap
-    _adrkit_shiv_cache_path = _bootstrap.cache_path
-    _adrkit_shiv_extract = _bootstrap.extract_site_packages
-    _bootstrap.cache_path = _adrkit_cache_path
-    _bootstrap.extract_site_packages = _adrkit_extract
-    return _bootstrap
-'''
-
-
-HOOK_GATE_NAMES = ("HOOK_FORMATS", "HOOK_DETECTION_ORDER", "HOOK_MAX_EVENT_BYTES", "_hook_dig",
-                   "hook_gate")
-
-
-def hook_gate_source(module):
-    """The module's hook gate for the entry point: HOOK_FORMATS, HOOK_DETECTION_ORDER,
-    HOOK_MAX_EVENT_BYTES, _hook_dig and hook_gate, copied from the module being packed as they are
-    written there (they use nothing else of the module: ADR 0018)."""
-    source = module.read_text(encoding="utf-8")
+def module_pieces(module, names):
+    """The top-level definitions and assignments `names` of the module, in that order, as they are
+    written there (they use nothing else of the module: tests/test_build.py checks it)."""
+    source = Path(module).read_text(encoding="utf-8")
     pieces = {}
     for node in ast.parse(source).body:
-        targets = getattr(node, "targets", [getattr(node, "target", None)])
-        names = [node.name] if isinstance(node, ast.FunctionDef) else [
-            target.id for target in targets if isinstance(target, ast.Name)]
-        for name in names:
-            if name in HOOK_GATE_NAMES:
-                pieces[name] = ast.get_source_segment(source, node)
-    missing = [name for name in HOOK_GATE_NAMES if name not in pieces]
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            found = [node.name]
+        else:
+            targets = getattr(node, "targets", [getattr(node, "target", None)])
+            found = [target.id for target in targets if isinstance(target, ast.Name)]
+        for name in found:
+            if name in names:
+                pieces[name] = (node, ast.get_source_segment(source, node))
+    missing = [name for name in names if name not in pieces]
     if missing:
-        fail("adrkit_mcp.py lacks the hook gate's %s" % ", ".join(missing))
-    return "\n\n".join(pieces[name] for name in HOOK_GATE_NAMES) + "\n"
+        fail("%s lacks the .pyz entry point's %s" % (Path(module).name, ", ".join(missing)))
+    return pieces
+
+
+def module_source(module, names):
+    """The pieces `names` of the module, one after the other."""
+    pieces = module_pieces(module, names)
+    return "\n\n\n".join(pieces[name][1] for name in names) + "\n"
+
+
+def main_source(module):
+    """The archive's __main__.py, up to shiv's bootstrap call (shiv's template adds it)."""
+    return MAIN_HEAD + module_source(module, MAIN_NAMES) + MAIN_TAIL
+
+
+def start_source(module):
+    """The archive's _adrkit_start.py, after checking that the module names the libraries this
+    build vendors (its sentinel files)."""
+    node = module_pieces(module, ("_PYZ_VENDORED",))["_PYZ_VENDORED"][0]
+    vendored = tuple(pin.module for pin in VENDORED)
+    if ast.literal_eval(node.value) != vendored:
+        fail("adrkit_mcp.py's _PYZ_VENDORED is not %r, the packages this build vendors"
+             % (vendored,))
+    return START_HEAD + module_source(module, START_NAMES)
 
 
 def fail(message):
@@ -640,11 +413,11 @@ def load_shiv():
 
 def run_shiv(shiv, site, output, epoch, scratch):
     """Run shiv's own CLI in-process with two small, pinned adjustments (shiv 1.0.8):
-    the archive's __main__.py gets MAIN_PRELUDE in front of shiv's bootstrap call, and shiv's
+    the archive's __main__.py gets main_source() in front of shiv's bootstrap call, and shiv's
     bootstrap files are added in sorted order with fixed permissions (shiv lists them in directory
     order and with the installed files' modes, which vary between machines)."""
     builder = shiv.builder
-    prelude = MAIN_PRELUDE.replace("@HOOK_GATE@", hook_gate_source(Path(site) / "adrkit_mcp.py"))
+    prelude = main_source(Path(site) / "adrkit_mcp.py")
     template = prelude.replace("{", "{{").replace("}", "}}") + "\n{module}.{fn}()\n"
     original_template = builder.MAIN_TEMPLATE
     original_iter = builder.iter_package_files
@@ -704,16 +477,11 @@ def zip_entry(archive, name, data, epoch, mode, compress=zipfile.ZIP_DEFLATED):
     archive.writestr(info, data, compresslevel=9 if compress == zipfile.ZIP_DEFLATED else None)
 
 
-def start_source():
-    """The archive's _adrkit_start.py: START_SOURCE for the libraries this build vendors."""
-    return START_SOURCE.replace("@VENDORED_MODULES@", repr(tuple(pin.module for pin in VENDORED)))
-
-
-def add_licences(pyz, epoch):
+def add_licences(pyz, epoch, module):
     """_adrkit_start.py (the entry point's second half), LICENSE and NOTICE at the root of the
     archive, after shiv's entries."""
     with zipfile.ZipFile(str(pyz), "a") as archive:
-        zip_entry(archive, START_MODULE, start_source().encode("utf-8"), epoch, 0o644)
+        zip_entry(archive, START_MODULE, start_source(module).encode("utf-8"), epoch, 0o644)
         for name in LICENCE_FILES:
             zip_entry(archive, name, (PROJECT / name).read_bytes(), epoch, 0o644)
 
@@ -830,7 +598,7 @@ def build_pyz(site, output, epoch, scratch):
     partial = output.with_name(".%s.%d.partial" % (output.name, os.getpid()))
     try:
         run_shiv(shiv, site, partial, epoch, scratch)
-        add_licences(partial, epoch)
+        add_licences(partial, epoch, Path(site) / "adrkit_mcp.py")
         entries = check_archive(partial)
         os.replace(str(partial), str(output))
     finally:

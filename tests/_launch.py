@@ -1,7 +1,7 @@
 """`python tests/_launch.py [--pycache FOLDER] MODULE ARGS...` runs MODULE as `python MODULE ARGS...`
 would, with its bytecode cached.
 
-Python never keeps bytecode for a script: every `python3 adrkit_mcp.py` compiles the 16,000-line
+Python never keeps bytecode for a script: every `python3 adrkit_mcp.py` compiles the 18,900-line
 module afresh (about 0.3 s), and the suite starts it thousands of times.  This launcher runs the
 module's code the way the script path does (a fresh `__main__` module whose `__file__` is MODULE,
 registered in sys.modules; sys.argv[0] MODULE; MODULE's folder first on sys.path instead of this

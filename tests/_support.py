@@ -14,7 +14,7 @@
   daemon threads (the one pair of pipe pumps the wire tests use).
 * ``module_command`` is how a test starts the module as a process: through
   tests/_launch.py, which keeps its bytecode in this process's ``PYCACHE``
-  folder (a script's never is: each start would compile 16,000 lines);
+  folder (a script's never is: each start would compile 18,900 lines);
   ``script_command`` is the script path itself (`python3 adrkit_mcp.py`),
   for the few tests that prove that path as users configure it.
 

@@ -190,6 +190,76 @@ def test_version_is_a_literal_setuptools_can_read():
     pytest.fail("adrkit_mcp.py has no top-level __version__ = '...'")
 
 
+class _NoAnnotations(ast.NodeTransformer):
+    """Annotations dropped: the entry files never evaluate them (`from __future__ import
+    annotations`), so they may name what the files do not import (typing's names)."""
+
+    def visit_arg(self, node):
+        node.annotation = None
+        return node
+
+    def visit_FunctionDef(self, node):
+        node.returns = None
+        return self.generic_visit(node)
+
+    def visit_AnnAssign(self, node):
+        return ast.Assign(targets=[node.target], value=node.value, lineno=node.lineno)
+
+
+def _undefined_names(source):
+    """The names `source` reads but neither defines, imports nor finds among the builtins."""
+    import builtins
+    import symtable
+    tree_ = ast.fix_missing_locations(_NoAnnotations().visit(ast.parse(source)))
+    top = symtable.symtable(ast.unparse(tree_), "entry", "exec")
+    known = set(dir(builtins)) | {symbol.get_name() for symbol in top.get_symbols()
+                                  if symbol.is_assigned() or symbol.is_imported()}
+    unknown, tables = set(), [top]
+    while tables:
+        table = tables.pop()
+        tables.extend(table.get_children())
+        for symbol in table.get_symbols():
+            if symbol.is_referenced() and (table is top or symbol.is_global()):
+                unknown.add(symbol.get_name())
+    return sorted(unknown - known)
+
+
+@needs_module
+def test_the_entry_files_are_the_modules_functions_and_use_nothing_else_of_it():
+    build_script = load_build_script()
+    main, start = build_script.main_source(MODULE), build_script.start_source(MODULE)
+    # The files are made of the module's own definitions, in the order build.py names them ...
+    for source, names in ((main, build_script.MAIN_NAMES), (start, build_script.START_NAMES)):
+        for name, (_, text) in build_script.module_pieces(MODULE, names).items():
+            assert text in source, name
+        defined = []
+        for node in ast.parse(source).body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                defined.append(node.name)
+            for target in getattr(node, "targets", [getattr(node, "target", None)]):
+                defined.append(getattr(target, "id", None))
+        assert [name for name in defined if name in names] == list(names)
+    # ... which read nothing but each other, the builtins and the few modules each file imports
+    # (the gate's file: json and sys alone, for a fast start).
+    assert _undefined_names(main + "\n_bootstrap.bootstrap()\n") == []
+    assert _undefined_names(start) == []
+    imported = {alias.name for node in ast.parse(main).body if isinstance(node, ast.Import)
+                for alias in node.names}
+    assert imported == {"json", "sys"}
+    # The check sees a name the module defines but the files lack.
+    assert _undefined_names(start.replace("in _pyz_sentinels()", "in HOOK_FORMATS", 1)) == ["HOOK_FORMATS"]
+    assert _undefined_names(start.replace("import stat\n", "")) == ["stat"]
+
+
+def test_the_build_refuses_a_module_that_vendors_other_packages(tmp_path):
+    changed = tmp_path / "adrkit_mcp.py"
+    text = MODULE.read_text(encoding="utf-8")
+    changed.write_text(text.replace('_PYZ_VENDORED = ("yaml", ', '_PYZ_VENDORED = ("ruamel", ', 1),
+                       encoding="utf-8")
+    with pytest.raises(SystemExit):
+        load_build_script().start_source(changed)
+
+
 # ---- the archive ----------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")

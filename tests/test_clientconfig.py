@@ -562,7 +562,9 @@ def test_no_commit_advice_for_a_program_git_ignores(tmp_path):
         shutil.copyfile(str(MODULE), str(root / folder / "adrkit_mcp.py"))
 
     def config(program, *args):
-        return subprocess.run([sys.executable, program, "config", "claude-code", "--portable"] + list(args),
+        # Each copy runs twice: the second run loads the bytecode the first kept (tests/_launch.py).
+        return subprocess.run(support.module_command(program, sys.executable) + ["config", "claude-code", "--portable"]
+                              + list(args),
                               cwd=str(root), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, universal_newlines=True, timeout=60)
     for args in ([], ["--hook"]):

@@ -175,10 +175,9 @@ def test_off_is_byte_identical_absent_empty_and_through_the_embedding_api(server
     absent = transcript_bytes(server_command, corpus.root)
     empty = transcript_bytes(server_command, corpus.root, env={"ADRKIT_MCP_EXPOSE": ""})
     embedded = transcript_bytes(
-        [support.SERVER_PYTHON, "-c", "import importlib.util, sys\n"
-         "spec = importlib.util.spec_from_file_location('adrkit_mcp', %r)\n"
-         "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)\n"
-         "sys.exit(m.run_server(%r, None, 120000, expose=[]))\n" % (server_module, corpus.root)],
+        [support.SERVER_PYTHON, "-c", support.with_cached_module(
+            "import sys\nm = cached_module('adrkit_mcp', %r, CACHE)\n"
+            "sys.exit(m.run_server(%r, None, 120000, expose=[]))\n" % (server_module, corpus.root))],
         None)
     assert absent == empty == embedded
     frames = [json.loads(line) for line in absent]

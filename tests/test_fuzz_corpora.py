@@ -418,11 +418,9 @@ HOSTILE_PATTERNS = ["a*" * 12 + "b", "**/a*/**/a*/**/a*/**/b", "*/**/*/**/*/**/*
                     "**/*a*a*a*a*a*b", "[a-z]*[a-z]*[a-z]*[a-z]*[a-z]*b", "a" * 500 + "*" * 200 + "b",
                     "*(*(*(a)))b", "?" * 1000 + "*b"]
 
-GLOB_RUNNER = textwrap.dedent("""
-    import importlib.util, json, os, sys, time
-    spec = importlib.util.spec_from_file_location("adrkit_mcp_glob_probe", sys.argv[1])
-    m = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(m)
+GLOB_RUNNER = support.with_cached_module(textwrap.dedent("""
+    import json, sys, time
+    m = cached_module("adrkit_mcp_glob_probe", sys.argv[1], CACHE)  # bytecode kept
     config = m.CorpusConfig(sys.argv[2], "docs/adr")
     assert m.check_roots(config) is None
     out = []
@@ -431,7 +429,7 @@ GLOB_RUNNER = textwrap.dedent("""
         result = m.call_tool(config, "get_decision_context", {"files": files, "findingsLimit": 100})
         out.append([time.perf_counter() - start, result["structuredContent"]])
     print(json.dumps(out))
-""")
+"""))
 
 
 def hostile_paths(length, count=32):
@@ -485,16 +483,24 @@ YAML_VALUES = [
 LINE_DECOR = ["", "", "", "  ", "\t", "    ", "# comment ", "- "]
 
 
+# The strategies are built once, here, not inside the draws: Hypothesis validates every strategy
+# object it meets, and building them per draw made drawing the corpora cost more than checking them.
+DIRECTIVES = st.sampled_from(["%YAML 1.1", "%YAML 1.2", "%TAG ! tag:x,2024:", "%YAML 2.0", "---", "..."])
+FRONTMATTER_KEYS = st.one_of(st.sampled_from(KEYS), st.text(max_size=6))
+FRONTMATTER_VALUES = st.one_of(st.sampled_from(YAML_VALUES), st.text(max_size=12))
+ANCHORS = st.sampled_from(["", "", "", "&anc ", "&x "])
+
+
 @st.composite
 def random_frontmatter(draw):
     lines = []
     if draw(st.integers(0, 9)) == 0:
-        lines.append(draw(st.sampled_from(["%YAML 1.1", "%YAML 1.2", "%TAG ! tag:x,2024:", "%YAML 2.0", "---", "..."])))
+        lines.append(draw(DIRECTIVES))
     for _ in range(draw(st.integers(0, 8))):
         decor = draw(st.sampled_from(LINE_DECOR))
-        key = draw(st.one_of(st.sampled_from(KEYS), st.text(max_size=6)))
-        value = draw(st.one_of(st.sampled_from(YAML_VALUES), st.text(max_size=12)))
-        anchor = draw(st.sampled_from(["", "", "", "&anc ", "&x "]))
+        key = draw(FRONTMATTER_KEYS)
+        value = draw(FRONTMATTER_VALUES)
+        anchor = draw(ANCHORS)
         lines.append("%s%s: %s%s" % (decor, key, anchor, value))
     return "\n".join(lines)
 
@@ -505,30 +511,36 @@ titles = st.one_of(st.text(min_size=3, max_size=40), st.sampled_from(["abc", "x"
                                                                         "a\u2028b\u2029c", "nul\x00inside"]))
 refs = st.sampled_from(["0001", "0002", "0003", "0099", "core:0001", "01ARZ3NDEKTSV4RRFFQ69G5FAV"])
 GLOBS = ["src/**", "**/*.ts", "a*a*a*a*b", "!(x)", "[", "/abs", "**", "", "src/{a,b}/*", "+(a|b)", "*(a"]
+STATUSES = st.sampled_from(["draft", "proposed", "accepted", "rejected", "superseded", "deprecated"])
+DATES = st.sampled_from(["2025-01-01", "2024-02-29", "2023-02-29", "2025-13-01"])
+DECIDERS = st.lists(st.sampled_from(["@alice", "team:core", "bob@example.com", "nobody"]), max_size=3)
+TAGS = st.lists(st.sampled_from(["database", "db", "ui", "Bad Tag", "database"]), max_size=3)
+REF_LISTS = st.lists(refs, max_size=3)
+AFFECT_TYPES = st.sampled_from(["path", "package", "entity", "api", "data", "resource"])
+AFFECT_PATTERNS = st.one_of(st.sampled_from(GLOBS), st.text(max_size=10))
+SOME_VIOLATION = st.sampled_from(VIOLATIONS)
 
 
 @st.composite
 def valid_ish_records(draw):
     """Mostly valid records: every field type right, values drawn near their edges."""
-    status = draw(st.sampled_from(["draft", "proposed", "accepted", "rejected", "superseded", "deprecated"]))
+    status = draw(STATUSES)
     record = {"id": draw(record_ids), "title": draw(titles), "status": status,
-              "date": draw(st.sampled_from(["2025-01-01", "2024-02-29", "2023-02-29", "2025-13-01"]))}
+              "date": draw(DATES)}
     if status == "accepted" or draw(st.booleans()):
-        record["deciders"] = draw(st.lists(st.sampled_from(["@alice", "team:core", "bob@example.com", "nobody"]),
-                                           max_size=3))
+        record["deciders"] = draw(DECIDERS)
     if status == "superseded" or draw(st.integers(0, 5)) == 0:
         record["supersededBy"] = draw(refs)
     if draw(st.booleans()):
-        record["tags"] = draw(st.lists(st.sampled_from(["database", "db", "ui", "Bad Tag", "database"]), max_size=3))
+        record["tags"] = draw(TAGS)
     for field in ("supersedes", "relatesTo", "conflictsWith"):
         if draw(st.integers(0, 3)) == 0:
-            record[field] = draw(st.lists(refs, max_size=3))
+            record[field] = draw(REF_LISTS)
     if draw(st.integers(0, 2)) == 0:
-        record["affects"] = [{"type": draw(st.sampled_from(["path", "package", "entity", "api", "data", "resource"])),
-                              "pattern": draw(st.one_of(st.sampled_from(GLOBS), st.text(max_size=10)))}
+        record["affects"] = [{"type": draw(AFFECT_TYPES), "pattern": draw(AFFECT_PATTERNS)}
                              for _ in range(draw(st.integers(1, 3)))]
     if draw(st.integers(0, 4)) == 0:
-        path, value, _ = draw(st.sampled_from(VIOLATIONS))
+        path, value, _ = draw(SOME_VIOLATION)
         record = materialise(record, path, value)
     return record
 
@@ -536,37 +548,44 @@ def valid_ish_records(draw):
 bodies = st.one_of(st.just("Body.\n"), st.text(max_size=80),
                    st.sampled_from(["", "---\n", "body with ---\n---\nmore", "\u2028\u2029", "\x00" * 3,
                                     "postgres " * 50, "# Title\r\n\r\nText\r\n"]))
+BOMBS = st.sampled_from(list(bomb_files().values()))
+SIZES = st.sampled_from([MAX_SOURCE - 1, MAX_SOURCE, MAX_SOURCE + 1])
+DEPTHS = st.sampled_from([10, 799, 801, 2000])
+FENCES = st.sampled_from(["", "---", "---\n", "---\r\n---\r\n", "--- \n---\n", "----\n---\n",
+                          "\n---\nid: x\n---\n", "---\nid: \"0001\"\n", "---\nid: \"0001\"\n--", "---\r---\r"])
+MARKS = st.sampled_from([b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\x00"])
+VALID_ISH_RECORDS = valid_ish_records()
+RANDOM_FRONTMATTER = random_frontmatter()
 
 
 @st.composite
 def file_bytes(draw):
     kind = draw(st.integers(0, 19))
     if kind < 8:
-        text = record_file(draw(valid_ish_records()), block=draw(st.booleans()), body=draw(bodies))
+        text = record_file(draw(VALID_ISH_RECORDS), block=draw(st.booleans()), body=draw(bodies))
     elif kind < 13:
-        text = "---\n%s\n---\n%s" % (draw(random_frontmatter()), draw(bodies))
+        text = "---\n%s\n---\n%s" % (draw(RANDOM_FRONTMATTER), draw(bodies))
     elif kind < 14:
         return draw(st.binary(max_size=200))
     elif kind < 15:
         text = record_text(draw(record_ids), title=draw(titles), body=draw(bodies))
     elif kind < 16:
-        text = draw(st.sampled_from(list(bomb_files().values())))
+        text = draw(BOMBS)
     elif kind < 17:
-        size = draw(st.sampled_from([MAX_SOURCE - 1, MAX_SOURCE, MAX_SOURCE + 1]))
+        size = draw(SIZES)
         head = record_text("0001")
         text = head + "x" * (size - len(head.encode("utf-8")))
     elif kind < 18:
-        depth = draw(st.sampled_from([10, 799, 801, 2000]))
+        depth = draw(DEPTHS)
         text = "---\n" + "[" * depth + "]" * draw(st.sampled_from([0, depth])) + "\n---\n"
     else:
-        text = draw(st.sampled_from(["", "---", "---\n", "---\r\n---\r\n", "--- \n---\n", "----\n---\n",
-                                     "\n---\nid: x\n---\n", "---\nid: \"0001\"\n", "---\nid: \"0001\"\n--", "---\r---\r"]))
+        text = draw(FENCES)
     data = text.encode("utf-8", "surrogatepass")
     # Transformations: CRLF, a BOM, truncation, a flipped byte.
     if draw(st.integers(0, 5)) == 0:
         data = data.replace(b"\n", b"\r\n")
     if draw(st.integers(0, 7)) == 0:
-        data = draw(st.sampled_from([b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\x00"])) + data
+        data = draw(MARKS) + data
     if data and draw(st.integers(0, 7)) == 0:
         data = data[:draw(st.integers(0, len(data)))]
     if data and draw(st.integers(0, 9)) == 0:
@@ -579,14 +598,19 @@ DECOYS = {"README.md": b"---\nid: \"0009\"\n---\n", "0000-template.md": record_t
           "notes.txt": b"x", ".0001-hidden.md": b"", "0001-not-a-record.markdown": b"x"}
 
 
+NAMES = st.sampled_from(["a", "b-c", "caf\u00e9", "x y"])
+DECOY_NAMES = st.sampled_from(sorted(DECOYS))
+FILE_BYTES = file_bytes()
+
+
 @st.composite
 def corpora(draw):
     files = {}
     for index in range(draw(st.integers(1, 6))):
-        name = "%04d-%s.md" % (draw(st.integers(1, 4)) + index * 10, draw(st.sampled_from(["a", "b-c", "caf\u00e9", "x y"])))
-        files[name] = draw(file_bytes())
+        name = "%04d-%s.md" % (draw(st.integers(1, 4)) + index * 10, draw(NAMES))
+        files[name] = draw(FILE_BYTES)
     if draw(st.integers(0, 4)) == 0:
-        decoy = draw(st.sampled_from(sorted(DECOYS)))
+        decoy = draw(DECOY_NAMES)
         files[decoy] = DECOYS[decoy]
     return files
 

@@ -31,7 +31,11 @@ import yaml
 
 import adrkit_mcp
 
+import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
+
 PROJECT = Path(__file__).resolve().parent.parent
+# The module as `python adrkit_mcp.py` runs it, with its bytecode kept (tests/_launch.py).
+PROGRAM = support.module_command(str(PROJECT / "adrkit_mcp.py"), sys.executable)
 CASES = PROJECT / "tests" / "data" / "pr-comments"
 OWNER, REPO, NUMBER, TOKEN = "octo", "demo", 7, "test-token-123"
 BOT = {"login": "github-actions[bot]", "type": "Bot"}
@@ -430,7 +434,7 @@ def test_the_whole_program_posts_the_reference_comment_for_the_recorded_corpus(t
     env.update(GITHUB_EVENT_PATH=str(event), GITHUB_REPOSITORY="%s/%s" % (OWNER, REPO),
                GITHUB_API_URL=github.url, GITHUB_TOKEN=TOKEN, GITHUB_STEP_SUMMARY=str(summary),
                ADRKIT_MCP_CWD=str(tmp_path))
-    run = subprocess.run([sys.executable, str(PROJECT / "adrkit_mcp.py"), "pr-check"],
+    run = subprocess.run(PROGRAM + ["pr-check"],
                          cwd=str(tmp_path), env=env, stdin=subprocess.DEVNULL,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
     expected = (CASES / (name + ".md")).read_bytes()
@@ -585,7 +589,7 @@ def run_hook(hook, root, files):
     program, command = hook["entry"].split()
     assert program == "adrkit-mcp"
     files = [name for name in files if re.search(hook.get("files", ""), name)]
-    return subprocess.run([sys.executable, str(PROJECT / "adrkit_mcp.py"), command] + files,
+    return subprocess.run(PROGRAM + [command] + files,
                           cwd=str(root), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
 

@@ -125,8 +125,8 @@ def test_a_record_saved_atomically_after_the_look_is_read_as_natively(make_repo,
 
 
 # ---------------------------------------------------------------------------
-# Where the .pyz unpacks, on each system (build.py writes _adrkit_roots into the archive's
-# __main__.py): the macOS and Windows branches, forced here by the names the function reads.
+# Where the .pyz unpacks, on each system (build.py copies the module's _pyz_roots into the
+# archive's _adrkit_start.py): the macOS and Windows branches, forced here by the names it reads.
 # ---------------------------------------------------------------------------
 
 class _System(object):
@@ -140,17 +140,19 @@ class _System(object):
 
 
 def _roots(os_name, platform, env):
-    """_adrkit_roots() from the archive prelude build.py writes, run as on another system."""
+    """_pyz_roots() as build.py copies it into the archive, run as on another system."""
+    import importlib.util
     import sys
-    with open(os.path.join(support.REPO_ROOT, "build.py"), encoding="utf-8") as handle:
-        source = handle.read()
-    start = source.index("def _adrkit_roots():")
-    end = source.index("\ndef ", start + 1)
+    spec = importlib.util.spec_from_file_location("adrkit_build_roots",
+                                                  os.path.join(support.REPO_ROOT, "build.py"))
+    build_script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_script)
+    source = build_script.module_source(support.MODULE_PATH, ("_PYZ_APP", "_pyz_roots"))
     system = _System(os, name=os_name, environ=env, geteuid=lambda: 4242)
-    namespace = {"os": system, "sys": _System(sys, platform=platform),
-                 "_adrkit_app": "adrkit-mcp"}
-    exec(compile(source[start:end], "build.py:_adrkit_roots", "exec"), namespace)
-    return namespace["_adrkit_roots"]()
+    namespace = {"os": system, "sys": _System(sys, platform=platform)}
+    exec(compile("from __future__ import annotations\n" + source, "adrkit_mcp.py:_pyz_roots", "exec"),
+         namespace)
+    return namespace["_pyz_roots"]()
 
 
 def test_the_pyz_unpacks_where_each_system_keeps_caches(monkeypatch):

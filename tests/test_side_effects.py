@@ -16,7 +16,9 @@ show:
   (its prefixes and site-packages, which the child reports, and the module).
 
 The child runs with ``-B`` so that the interpreter does not cache bytecode
-(that would be the interpreter writing, not the server).  ``os.open`` relative
+(that would be the interpreter writing, not the server); the module's own bytecode is read, or
+written once, in the test process's private folder (tests/_support.py, PYCACHE) before the hook
+is installed.  ``os.open`` relative
 to a directory descriptor is logged with its bare name: a relative name is
 accepted only when it is a file of the ADR folder.
 
@@ -44,7 +46,7 @@ record_text = support.record_text
 BOOTSTRAP = r'''
 import json, os, site, sys
 log = os.open(os.environ["ADRKIT_AUDIT_LOG"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-module_path, arguments = sys.argv[1], sys.argv[2:]
+module_path, cache, arguments = sys.argv[1], sys.argv[2], sys.argv[3:]
 roots = [sys.prefix, sys.base_prefix, sys.exec_prefix]
 try:
     roots += site.getsitepackages()
@@ -77,12 +79,20 @@ def hook(event, args):
         except Exception:
             pass
 
-sys.addaudithook(hook)
-import importlib.util
+# The module's code, kept compiled in the test process's own bytecode folder (-B alone would
+# compile its 18,000 lines at every start); read before the hook, as the loader's reading is not
+# the server's. Its import-time code and everything after run under the hook.
 spec = importlib.util.spec_from_file_location("adrkit_mcp", module_path)
+settings = sys.pycache_prefix, sys.dont_write_bytecode
+sys.pycache_prefix, sys.dont_write_bytecode = cache, False
+try:
+    code = spec.loader.get_code("adrkit_mcp")
+finally:
+    sys.pycache_prefix, sys.dont_write_bytecode = settings
+sys.addaudithook(hook)
 module = importlib.util.module_from_spec(spec)
 sys.modules["adrkit_mcp"] = module
-spec.loader.exec_module(module)
+exec(code, module.__dict__)
 sys.exit(module.main(arguments))
 '''
 
@@ -197,7 +207,7 @@ def run_audited(module, repo, tmp_path, drive, extra=()):
     log_path = str(tmp_path / ("audit-%d.log" % len(os.listdir(str(tmp_path)))))
     neutral = tmp_path / "cwd"
     neutral.mkdir(exist_ok=True)
-    command = [wire.SERVER_PYTHON, "-B", "-c", BOOTSTRAP, module]
+    command = [wire.SERVER_PYTHON, "-B", "-c", BOOTSTRAP, module, support.PYCACHE]
     session = wire.Session(command, ["--cwd", repo.root] + list(extra), env={"ADRKIT_AUDIT_LOG": log_path})
     try:
         drive(session)

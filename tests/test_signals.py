@@ -272,11 +272,9 @@ def test_a_sigint_the_parent_ignored_stays_ignored(hooked_command, repo_root, ma
 
 
 EMBEDDER = r'''
-import importlib.util, json, os, signal, sys, threading
+import json, os, signal, sys, threading
 MODULE, ROOT = sys.argv[1:3]
-spec = importlib.util.spec_from_file_location("adrkit_mcp", MODULE)
-m = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(m)
+m = cached_module("adrkit_mcp", MODULE, CACHE)  # bytecode kept (tests/_support.py)
 
 caught = threading.Event()
 def mine(signum, frame):
@@ -314,7 +312,7 @@ def test_an_embedder_in_a_non_main_thread_keeps_its_own_signals(server_module, r
     """start() in a thread of the embedder installs no handler; the embedder's handlers see
     SIGTERM and SIGINT (the server's threads block them), and close() still ends start()."""
     script = tmp_path / "embedder.py"
-    script.write_text(EMBEDDER, encoding="utf-8")
+    script.write_text(support.with_cached_module(EMBEDDER), encoding="utf-8")
     completed = subprocess.run([support.SERVER_PYTHON, str(script), server_module, repo_root],
                                capture_output=True, timeout=HANG_GUARD_S * 3, stdin=subprocess.DEVNULL,
                                preexec_fn=_default_sigint)
