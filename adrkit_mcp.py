@@ -183,7 +183,7 @@ _ENV_FROM = "ADRKIT_MCP_FROM"
 _ENV_MARKERS = "ADRKIT_MCP_MARKERS"
 
 
-class _Absent(object):
+class _Absent:
     """Marks a missing member, where None would mean JSON null."""
 
     __slots__ = ()
@@ -273,7 +273,7 @@ def _describe_id(request_id):
         return "?"
 
 
-class _FrameWriter(object):
+class _FrameWriter:
     """Serialises frames onto the output, one whole line at a time.
 
     Every thread that answers (the reader for quick methods, workers for tool
@@ -491,7 +491,7 @@ def _capabilities(expose: Sequence[str] = (), revision: str = _MODERN_VERSION) -
     notification is ever sent and no capability may promise one.  No `subscribe`, no logging.
     Without --expose this is `{"tools": {}}`, as it always was.
     """
-    capabilities = {"tools": {}}  # type: Dict[str, Any]
+    capabilities: Dict[str, Any] = {"tools": {}}
     for part in EXPOSE_PARTS:
         if part in expose:
             capabilities[part] = {}
@@ -595,7 +595,7 @@ _CLOSING_WRITES_S = 1.0
 _SHUTDOWN_SIGNALS = frozenset(getattr(signal, name) for name in ("SIGTERM", "SIGINT") if hasattr(signal, name))
 
 
-class _SignalsBlocked(object):
+class _SignalsBlocked:
     """`with _SignalsBlocked():` SIGTERM and SIGINT blocked in this thread, then the old mask.
 
     A thread started inside inherits the mask, so it blocks both from its first
@@ -632,7 +632,7 @@ def _start_thread(target: Callable[[], None], name: str) -> threading.Thread:
 # 3. Dispatch: tool calls, deadlines, batches
 # ---------------------------------------------------------------------------
 
-class _ToolCall(object):
+class _ToolCall:
     """One tools/call on its way through a worker.
 
     Exactly one of three things concludes it -- its result, a cancellation,
@@ -651,7 +651,7 @@ class _ToolCall(object):
         self.reply = reply
         # A request of --expose (ADR 0015) rides the same slots, deadline and cancellation:
         # work(should_stop) gives its result; `name` is then its method.
-        self.work = work  # type: Optional[Callable[[ShouldStop], Dict[str, Any]]]
+        self.work: Optional[Callable[[ShouldStop], Dict[str, Any]]] = work
         self.stopped = self.done = False
         self.lock = threading.Lock()
         self.deadline = None  # its entry in _Deadlines, cancelled once the call concludes
@@ -662,14 +662,14 @@ class _ToolCall(object):
         return self.stopped
 
 
-class _Deadlines(object):
+class _Deadlines:
     """One daemon thread firing callbacks at monotonic deadlines."""
 
     def __init__(self):
         self._cond = threading.Condition(threading.Lock())
-        self._heap = []  # type: List[Tuple[float, int, Callable[[], None]]]
+        self._heap: List[Tuple[float, int, Callable[[], None]]] = []
         self._order = itertools.count()
-        self._thread = None  # type: Optional[threading.Thread]
+        self._thread: Optional[threading.Thread] = None
         self._closed = False
         self._cancelled = 0
 
@@ -727,7 +727,7 @@ class _Deadlines(object):
                     self._cond.acquire()
 
 
-class _BatchCollector(object):
+class _BatchCollector:
     """Gathers the answers to one batch and writes them as one array.
 
     Each element reports once (None for a notification or a cancelled call);
@@ -762,7 +762,7 @@ class _BatchCollector(object):
 # 3. Dispatch: one stdio connection
 # ---------------------------------------------------------------------------
 
-class _Connection(object):
+class _Connection:
     """Serves one stdio connection: a reader thread, tool workers, a timer.
 
     The reader thread splits input into lines, parses them, and answers
@@ -781,19 +781,19 @@ class _Connection(object):
         self._writer = _FrameWriter(write_bytes, self._output_failed)
         self._timeout_ms = request_timeout_ms
         self._era = _ERA_UNDECIDED
-        self._legacy_version = None  # type: Optional[str]
+        self._legacy_version: Optional[str] = None
         self._lock = threading.Lock()
-        self._in_flight = {}  # type: Dict[Tuple[bool, Any], List[_ToolCall]]
-        self._calls = queue.Queue()  # type: queue.Queue
-        self._workers = []  # type: List[threading.Thread]
+        self._in_flight: Dict[Tuple[bool, Any], List[_ToolCall]] = {}
+        self._calls: queue.Queue = queue.Queue()
+        self._workers: List[threading.Thread] = []
         self._deadlines = _Deadlines()
         self._room = threading.Condition(self._lock)  # signalled when a call concludes or we end
         self._admitted = 0  # calls holding a slot, at most _MAX_IN_FLIGHT
-        self._waiting = collections.deque()  # type: collections.deque  # unadmitted calls, in order
-        self._listens = {}  # type: Dict[Tuple[bool, Any], Tuple[Any, threading.Event]]  # open: (id, acknowledged)
+        self._waiting: collections.deque = collections.deque()  # unadmitted calls, in order
+        self._listens: Dict[Tuple[bool, Any], Tuple[Any, threading.Event]] = {}  # open: (id, acknowledged)
         self._ended = threading.Event()
-        self._end_reason = None  # type: Optional[str]
-        self._end_error = None  # type: Optional[BaseException]
+        self._end_reason: Optional[str] = None
+        self._end_error: Optional[BaseException] = None
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -1307,7 +1307,7 @@ def _check_expose(expose: Iterable[str]) -> Tuple[str, ...]:
     return tuple(part for part in EXPOSE_PARTS if part in parts)
 
 
-class _Server(object):
+class _Server:
     """The state behind a handle from create_server."""
 
     def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms, expose=(), source=None, markers=False):
@@ -1319,7 +1319,7 @@ class _Server(object):
         self.expose = expose
         self.lock = threading.Lock()
         self.state = "new"
-        self.connection = None  # type: Optional[_Connection]
+        self.connection: Optional[_Connection] = None
 
     def start(self):
         with self.lock:
@@ -1364,7 +1364,7 @@ class _Server(object):
             connection.shutdown("closed")
 
 
-class _ServerHandle(object):
+class _ServerHandle:
     """The sealed handle create_server returns: start() and close(), nothing else."""
 
     __slots__ = ("_server",)
@@ -1517,7 +1517,7 @@ def _serve(cwd, adr_dir, request_timeout_ms, expose, source, markers=False):
     # Frames go to fd 1 directly; anything print()ed by accident lands on
     # stderr instead of corrupting the protocol stream.
     real_stdout = sys.stdout
-    previous_handlers = {}  # type: Dict[int, Any]
+    previous_handlers: Dict[int, Any] = {}
     try:
         sys.stdout = sys.stderr
         previous_handlers = _install_signal_handlers()
@@ -4063,7 +4063,7 @@ def usual_adr_folder(root: str, adr_dir: str) -> Optional[str]:
     return None
 
 
-class Projection(object):
+class Projection:
     """What one tool call sees: records in (id, sourcePath) order, findings, fingerprint."""
 
     __slots__ = ("records", "by_id", "findings", "fingerprint", "record_count", "excluded_count")
@@ -4115,7 +4115,7 @@ def _settled(identity: Tuple[int, ...], load_started_ns: int) -> bool:
             and max(mtime_ns, ctime_ns) < load_started_ns - RACY_WINDOW_NS)
 
 
-class _Memo(object):
+class _Memo:
     """One parsed file as the latest load saw it: its identity, content key and parse."""
 
     __slots__ = ("identity", "settled", "key", "parsed")
@@ -4127,7 +4127,7 @@ class _Memo(object):
         self.parsed = parsed
 
 
-class RecordCache(object):
+class RecordCache:
     """The parsed files of one corpus, owned by one CorpusConfig (one server instance).
 
     A file is reused without being read when its stat identity is unchanged and it was
@@ -4138,9 +4138,9 @@ class RecordCache(object):
     """
 
     def __init__(self):
-        self.memos = {}  # type: Dict[str, _Memo]
-        self.last = None  # type: Optional[Tuple[Any, Projection]]
-        self.parses = {}  # type: Dict[Tuple[str, Any], _ParsedFile]  # --from madr: by path and content
+        self.memos: Dict[str, _Memo] = {}
+        self.last: Optional[Tuple[Any, Projection]] = None
+        self.parses: Dict[Tuple[str, Any], _ParsedFile] = {}  # --from madr: by path and content
         self.imports = MadrImport.Memo()  # --from madr: the importer's per-file work, between calls
         self.reported = set()  # content keys whose engine failure is already on stderr
         self._gate = threading.Condition(threading.Lock())
@@ -4292,7 +4292,7 @@ def _verified_roots(config):
     return canonical_root, canonical_dir
 
 
-class _Load(object):
+class _Load:
     """The state of one load: where it reads, what it found, and what it must re-check."""
 
     def __init__(self, cache, dir_fd, canonical_dir, prefix):
@@ -4300,13 +4300,13 @@ class _Load(object):
         self.dir_fd, self.canonical_dir = dir_fd, canonical_dir  # where it reads
         self.prefix = prefix  # of every display path: the ADR folder, repo-relative
         self.started_ns = _wall_clock_ns()
-        self.parsed = []  # type: List[_ParsedFile]
-        self.pre_read_findings = []  # type: List[Dict[str, Any]]
-        self.checked = []  # type: List[Tuple[str, Tuple[int, ...]]]
+        self.parsed: List[_ParsedFile] = []
+        self.pre_read_findings: List[Dict[str, Any]] = []
+        self.checked: List[Tuple[str, Tuple[int, ...]]] = []
         self.recheck_upto = 0  # files checked before the latest read are checked again at the end
-        self.memos = {}  # type: Dict[str, _Memo]
-        self.failed_keys = set()  # type: set
-        self.folder = None  # type: Optional[Tuple[int, ...]]
+        self.memos: Dict[str, _Memo] = {}
+        self.failed_keys: set = set()
+        self.folder: Optional[Tuple[int, ...]] = None
 
     def take_all(self, names, should_stop):
         """Account for every candidate: reuse a memo when proven unchanged, else read the file."""
@@ -4495,7 +4495,7 @@ def start_background_warmup(config: CorpusConfig) -> threading.Thread:
     return thread
 
 
-class CorpusConfig(object):
+class CorpusConfig:
     """Where the corpus lives, as configured (flags, environment or defaults), and its cache.
 
     Each server instance builds its own config, so each owns its own RecordCache: two
@@ -4547,8 +4547,8 @@ def walk_madr_candidates(path: str, visit: Callable[[Optional[int], str, Tuple[s
     `path`, depth first, symlinks never followed; returns the names of the record files directly
     in `path` (regular files named like records: the id seed). WalkFailed when a folder cannot
     be listed or opened."""
-    records = []  # type: List[str]
-    stack = [(dir_fd, path, (), _walk_entries(dir_fd, path))]  # type: List[_WalkFolder]
+    records: List[str] = []
+    stack: List[_WalkFolder] = [(dir_fd, path, (), _walk_entries(dir_fd, path))]
     try:
         while stack:
             fd, folder, parts, entries = stack[-1]
@@ -4605,7 +4605,7 @@ def import_prefix(root: str, adr_dir: str) -> str:
     return "" if relative == os.curdir else relative.replace(os.sep, "/") + "/"
 
 
-class _MadrMemo(object):
+class _MadrMemo:
     """One candidate as the latest load read it: stat identity, whether settled, its outcome."""
 
     __slots__ = ("identity", "settled", "data")
@@ -4614,15 +4614,15 @@ class _MadrMemo(object):
         self.identity, self.settled, self.data = identity, settled, data
 
 
-class _MadrLoad(object):
+class _MadrLoad:
     """One `--from madr` load: the candidates read, each reused from the last load when its stat
     proves it unchanged, and what the run that would migrate them leaves on disk."""
 
     def __init__(self, cache, started_ns, should_stop):
         self.cache, self.started_ns, self.should_stop = cache, started_ns, should_stop
-        self.memos = {}    # type: Dict[Tuple[str, ...], _MadrMemo]
-        self.files = {}    # type: Dict[Tuple[str, ...], Any]   # bytes, or (reason, detail)
-        self.checked = []  # type: List[Tuple[str, str, Tuple[int, ...]]]  # folder, name, identity
+        self.memos: Dict[Tuple[str, ...], _MadrMemo] = {}
+        self.files: Dict[Tuple[str, ...], Any] = {}  # bytes, or (reason, detail)
+        self.checked: List[Tuple[str, str, Tuple[int, ...]]] = []  # folder, name, identity
         self.recheck_upto = 0  # candidates checked before the latest read are checked again
         self.read_any = False  # False: every candidate was proven unchanged by its stat
         self.old = cache.memos
@@ -4670,7 +4670,7 @@ class _MadrLoad(object):
         files = [MadrImport.File(prefix + "/".join(key), key[-1], len(key) > 1,
                                  (data if isinstance(data, bytes) else data[1]).decode("utf-8", "replace"))
                  for key, data in self.files.items() if isinstance(data, bytes) or data[1] is not None]
-        texts = {}  # type: Dict[str, str]
+        texts: Dict[str, str] = {}
         run = MadrImport.migrate(files, record_names, False, lambda file, name: False,
                                  lambda file, text, name: texts.__setitem__(file.path, text), self.cache.imports)
         if run.crashed is not None:
@@ -4783,7 +4783,7 @@ def _cli_expand(paths, folder, cwd):
     """expandRecordInputs: the files a run checks, once each, by display path."""
     if not paths:
         return cli_discover(folder, cwd)
-    expanded = []  # type: List[str]
+    expanded: List[str] = []
     for given in paths:
         absolute = cli_resolve(cwd, given)
         try:
@@ -4844,7 +4844,8 @@ def cli_lint_corpus(cwd: str, adr_dir: str, paths: Sequence[str] = ()) -> CliCor
     """lintCorpus({dir, paths, cwd}) of @adrkit/core 0.8.0: every file it checks, its findings
     and the valid records; OSError when the ADR folder (or a folder in `paths`) cannot be listed."""
     files = _cli_expand(list(paths), cli_resolve(cwd, adr_dir), cwd)
-    records, findings = [], []  # type: Tuple[List[Record], List[Finding]]
+    records: List[Record] = []
+    findings: List[Finding] = []
     for path in files:
         parsed = _cli_read(path, cli_display_path(path, cwd))
         findings.extend(parsed.findings)
@@ -4857,7 +4858,7 @@ def cli_lint_corpus(cwd: str, adr_dir: str, paths: Sequence[str] = ()) -> CliCor
         scanned = [cli_resolve(cwd, adr_dir)]
     checked = set(files)
     for folder in scanned:
-        found = []  # type: List[Tuple[str, str]]
+        found: List[Tuple[str, str]] = []
         _cli_skipped(folder, 0, found)
         for path, reason in sorted(found, key=lambda item: utf16_key(cli_display_path(item[0], cwd))):
             if path not in checked:
@@ -4886,7 +4887,7 @@ def cli_lint_corpus(cwd: str, adr_dir: str, paths: Sequence[str] = ()) -> CliCor
 # Python's `re`: `^`/`$` with the m flag see all four JS line terminators, `.` stops at them, and
 # `\s` is JavaScript's whitespace set.
 
-class _MadrPatterns(object):
+class _MadrPatterns:
     """The reference's regular expressions, compiled on first use (the JS text engine's door,
     which gives JavaScript's whitespace set and flagless regexes, is defined further down)."""
 
@@ -4993,7 +4994,7 @@ class _MadrFile(NamedTuple):
     text: str
 
 
-class _Source(object):
+class _Source:
     """readMadrFile's answer for a file that reads as MADR."""
 
     __slots__ = ("file", "frontmatter", "body", "title", "fields", "fingerprint", "raw_id")
@@ -5053,7 +5054,7 @@ def _madr_body_fields(body):
     first_section = patterns.first_section.search(body)
     region = body if first_section is None else body[:first_section.start()]
     folded = body.translate(_ASCII_LOWER)  # both patterns need the field's name: look for it first
-    found = {}  # type: Dict[str, Optional[str]]
+    found: Dict[str, Optional[str]] = {}
     for field in _MADR_FIELDS:
         value = _madr_bullet(region, field) if field in folded else None
         found[field] = value if value is not None or field not in folded else _madr_section(body, field)
@@ -5314,7 +5315,7 @@ def _madr_target_name(ident, title):
     return "%s-%s.md" % (ident, slug or "record")
 
 
-class _Migration(object):
+class _Migration:
     """What one run reports: results, divergence and findings, in the reference's order.
 
     `crashed` is the message of the uncaught error that stopped the run (None when it ran to
@@ -5324,11 +5325,11 @@ class _Migration(object):
     __slots__ = ("results", "divergence", "findings", "crashed", "memo")
 
     def __init__(self, memo):
-        self.memo = memo      # type: _ImportMemo
-        self.results = []     # type: List[Dict[str, Any]]
-        self.divergence = []  # type: List[Dict[str, Any]]
-        self.findings = []    # type: List[Finding]
-        self.crashed = None   # type: Optional[str]
+        self.memo: _ImportMemo = memo
+        self.results: List[Dict[str, Any]] = []
+        self.divergence: List[Dict[str, Any]] = []
+        self.findings: List[Finding] = []
+        self.crashed: Optional[str] = None
 
 
 def _madr_seed(record_names):
@@ -5341,7 +5342,7 @@ def _madr_seed(record_names):
     return JS.number_text(highest + 1).rjust(4, "0")
 
 
-class _Allocator(object):
+class _Allocator:
     """createIdAllocator: an updated record keeps its id, then the source's own id, then the
     file name's number while unused, then the next free number from the seed."""
 
@@ -5386,7 +5387,7 @@ def _madr_existing(files, memo):
 def _madr_buckets(sources, records):
     """classifyReimport, as the CLI runs it (no edit detector, so never `diverged`):
     path -> (bucket, id of the record that came from it)."""
-    by_ref = {}  # type: Dict[str, Tuple[str, Dict[str, Any]]]
+    by_ref: Dict[str, Tuple[str, Dict[str, Any]]] = {}
     for ident, _path, frontmatter in records:
         origin = frontmatter.get("provenance", {}).get("importedFrom")
         if origin and origin["sourceKind"] == "madr":
@@ -5417,7 +5418,7 @@ def _madr_incomplete(records):
     return findings
 
 
-class _ImportMemo(object):
+class _ImportMemo:
     """The per-file work of the latest run, for a caller that runs the import again and again
     over mostly unchanged files (the `--from madr` read-through). An entry is keyed by all it
     depends on: a read or a record check by the file (path, name, place, text); a merge also by
@@ -5429,8 +5430,8 @@ class _ImportMemo(object):
     _TABLES = ("reads", "records", "merges", "keys")
 
     def __init__(self):
-        self.old = {table: {} for table in self._TABLES}  # type: Dict[str, Dict[Any, Any]]
-        self.new = {table: {} for table in self._TABLES}  # type: Dict[str, Dict[Any, Any]]
+        self.old: Dict[str, Dict[Any, Any]] = {table: {} for table in self._TABLES}
+        self.new: Dict[str, Dict[Any, Any]] = {table: {} for table in self._TABLES}
 
     def begin(self):
         self.new = {table: {} for table in self._TABLES}
@@ -5464,18 +5465,18 @@ def _madr_merge(memo, source, ident, final_path, resolve_ref):
     found = memo.take("merges", key)
     if found is not _NOT_KEPT and all(resolve_ref(ref) == answer for ref, answer in found[0]):
         return found[1]
-    asked = []  # type: List[Tuple[str, Optional[str]]]
+    asked: List[Tuple[str, Optional[str]]] = []
 
     def resolve(ref):
         answer = resolve_ref(ref)
         asked.append((ref, answer))
         return answer
-    findings = []  # type: List[Finding]
+    findings: List[Finding] = []
     try:
         candidate = _madr_candidate(source, ident, final_path, resolve, findings)
         frontmatter = _madr_validated(candidate, source.file.path)
     except _MadrSkip as skip:
-        outcome = ("skip", skip.findings)  # type: Tuple[Any, ...]
+        outcome: Tuple[Any, ...] = ("skip", skip.findings)
     else:
         try:
             outcome = ("ok", findings, frontmatter, _madr_render(frontmatter, source.body))
@@ -5485,7 +5486,7 @@ def _madr_merge(memo, source, ident, final_path, resolve_ref):
     return outcome
 
 
-class MadrImport(object):
+class MadrImport:
     """The importer's door: `migrate`, one run of the reference's `adr migrate --from madr`."""
 
     __slots__ = ()
@@ -5534,7 +5535,7 @@ def _madr_run(run, files, record_names, rename, exists, commit):
                            [record[0] for record in records] + [s.raw_id for s in sources if s.raw_id])
     allocated = {source.file.path: allocator.allocate(source, buckets[source.file.path][1])
                  for source in sources if buckets[source.file.path][0] != "unchanged"}
-    numbers = {}  # type: Dict[str, str]
+    numbers: Dict[str, str] = {}
     for source in sources:
         number = _MADR_FILE_NUMBER.match(source.file.name)
         declared = source.raw_id or (number.group(1) if number else None)
@@ -5662,7 +5663,7 @@ def _issue_finding(issue, path, raw_id):
     return finding
 
 
-class Record(object):
+class Record:
     """One valid decision record: its typed frontmatter (defaults filled in) and its body.
 
     `head` is the file's text before the body (the fences and the YAML as written), so
@@ -5732,7 +5733,7 @@ _MATCHED_FIELDS = tuple(tuple(name for bit, name in enumerate(("body", "id", "ta
                         for mask in range(16))
 
 
-class _ParsedFile(object):
+class _ParsedFile:
     """The outcome of reading one candidate: a Record, or findings, never both.
 
     `failure` is set when an engine raised unexpectedly (a bug or a resource
@@ -5758,7 +5759,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # scan_marker_text is the pure grammar. Nothing here reads past the header window, follows a
 # symlink, opens anything but a regular file beneath the root, or blocks on a FIFO.
 
-class MarkerScan(object):
+class MarkerScan:
     """What one marker scan saw. `state`: scanned, absent, unreadable or out-of-tree.
 
     `markers`: {path, ref, id, [log], line} in file order. `scanned_bytes` and `file_bytes`
@@ -5778,7 +5779,7 @@ class MarkerScan(object):
         self.file_bytes = file_bytes
 
 
-class MarkerBatch(object):
+class MarkerBatch:
     """check's scans: the first MARKER_SCAN_FILE_CAP distinct paths, and the rest as skipped."""
 
     __slots__ = ("scans", "skipped", "limit", "total")
@@ -6055,7 +6056,7 @@ _SLUG_SOURCE = r"^[a-z0-9][a-z0-9-]*$"
 _SCHEMA_VERSION_SOURCE = r"^\d+\.\d+\.\d+$"
 
 
-class _Node(object):
+class _Node:
     """A schema node; `check` appends (code, path, message) issues and returns the output value."""
 
     default = None          # a factory for the value used when the key is absent
@@ -6333,7 +6334,7 @@ class _Object(_Node):
         return output
 
 
-class _Missing(object):
+class _Missing:
     """An absent key: reported as 'received undefined' (a required-field finding)."""
 
     js_class = "undefined"
@@ -7141,7 +7142,7 @@ def command_call(options: Any) -> int:
     return 1 if outcome == "corpus-unavailable" else 0
 
 
-class _Report(object):
+class _Report:
     """What doctor says, kept until the end so that its first line can be the diagnosis: the
     headline, the lead (what to do first), then one line per check, each with one label."""
 
@@ -7536,7 +7537,7 @@ def _doctor_handshake(report, options, canonical_root, adr_dir):
             report.fail("could not run %s: %s" % (" ".join(command), error),
                         "check that the interpreter and the program path exist and are executable")
             continue
-        answers = {}  # type: Dict[Any, Dict[str, Any]]
+        answers: Dict[Any, Dict[str, Any]] = {}
         for line in child.stdout.decode("utf-8", "replace").splitlines():
             _doctor_answer(line, answers)
         tools = answers.get(2, {}).get("result", {}).get("tools", [])
@@ -7609,7 +7610,7 @@ def _doctor_exchange(command: List[str], messages: List[Dict[str, Any]]) -> Tupl
     every request is answered or 60 s have passed (then the child is killed)."""
     import subprocess
     wanted = {message["id"] for message in messages if "id" in message}
-    answers = {}  # type: Dict[Any, Dict[str, Any]]
+    answers: Dict[Any, Dict[str, Any]] = {}
     try:
         child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     except OSError as error:
@@ -8547,7 +8548,7 @@ def _config_notes(options: Any, wanted: List[str], program: Optional[str], comma
         warning = _config_machine_paths(absolute, command, lead)
         if warning is not None:
             _config_say(warning)
-    roots = []  # type: List[str]
+    roots: List[str] = []
     for client_id in wanted:
         client_root = _config_root(options, for_vscode=client_id == "vscode")
         if client_root is not None and client_root not in roots:
@@ -9059,14 +9060,14 @@ class _MigrateStop(Exception):
     """A write migrate cannot make: the run stops here (exit 1) with this sentence."""
 
 
-class _MigrateFolder(object):
+class _MigrateFolder:
     """The candidates under the ADR folder, read whole, and what each is called."""
 
     def __init__(self, cwd, folder):
         self.cwd, self.folder = cwd, folder
-        self.files = []    # type: List[Any]
-        self.where = {}    # type: Dict[str, str]      # display path -> the folder it is in
-        self.failures = {}  # type: Dict[str, str]     # display path -> the error the read gave
+        self.files: List[Any] = []
+        self.where: Dict[str, str] = {}  # display path -> the folder it is in
+        self.failures: Dict[str, str] = {}  # display path -> the error the read gave
 
     def visit(self, fd, folder, parts, name):
         path = os.path.join(folder, name)
@@ -9304,7 +9305,7 @@ def _dir_given(options: Any) -> bool:
 def lint_findings_text(findings: List[Finding]) -> str:
     """renderHumanLint: the findings under their paths ("(corpus)" for none), paths in
     localeCompare order, each finding as renderFinding writes it."""
-    groups = {}  # type: Dict[str, List[Finding]]
+    groups: Dict[str, List[Finding]] = {}
     for finding in findings:
         groups.setdefault(finding.get("path") or LINT_CORPUS_GROUP, []).append(finding)
     return "".join(path + "\n" + "".join(finding_line(finding) for finding in groups[path])
@@ -9348,7 +9349,7 @@ def decision_graph(records: List[Record]) -> Dict[str, Any]:
     an edge only between two ids the corpus holds, once."""
     ordered = sorted(records, key=lambda record: LocaleCollation.key(record.id))
     ids = {record.id for record in ordered}
-    edges = {}  # type: Dict[Tuple[str, str, str], Dict[str, str]]
+    edges: Dict[Tuple[str, str, str], Dict[str, str]] = {}
 
     def edge(source, target, kind):
         if source in ids and target in ids:
@@ -9805,7 +9806,7 @@ _PR_RATE_LIMIT = re.compile("rate limit", re.IGNORECASE)
 _PR_REFUSED_APP = re.compile("not accessible by integration", re.IGNORECASE)
 
 
-class GitHubPullRequest(object):
+class GitHubPullRequest:
     """The five GitHub REST calls of the reference Action, for one pull request, on urllib: who the
     token is, the changed files and the comments (every page), create and update a comment. The
     token goes only to the API's own origin: redirects and `next` links elsewhere are refused."""
