@@ -4193,16 +4193,13 @@ def _settled(identity: Tuple[int, ...], load_started_ns: int) -> bool:
             and max(mtime_ns, ctime_ns) < load_started_ns - RACY_WINDOW_NS)
 
 
-class _Memo:
+class _Memo(NamedTuple):
     """One parsed file as the latest load saw it: its identity, content key and parse."""
 
-    __slots__ = ("identity", "settled", "key", "parsed")
-
-    def __init__(self, identity: Tuple[int, ...], settled: bool, key: bytes, parsed: _ParsedFile) -> None:
-        self.identity = identity
-        self.settled = settled
-        self.key = key
-        self.parsed = parsed
+    identity: Tuple[int, ...]
+    settled: bool
+    key: bytes
+    parsed: _ParsedFile
 
 
 class RecordCache:
@@ -4691,13 +4688,12 @@ def import_prefix(root: str, adr_dir: str) -> str:
     return "" if relative == os.curdir else relative.replace(os.sep, "/") + "/"
 
 
-class _MadrMemo:
+class _MadrMemo(NamedTuple):
     """One candidate as the latest load read it: stat identity, whether settled, its outcome."""
 
-    __slots__ = ("identity", "settled", "data")
-
-    def __init__(self, identity: Tuple[int, ...], settled: bool, data: bytes) -> None:
-        self.identity, self.settled, self.data = identity, settled, data
+    identity: Tuple[int, ...]
+    settled: bool
+    data: bytes
 
 
 class _MadrLoad:
