@@ -2275,8 +2275,9 @@ TOOL_OUTPUT_SCHEMAS = {
 # hook_gate, so an event for a tool that edits nothing is answered before anything else loads.
 #
 #   marks    keys (dotted, `.0` indexes a list) every event of the agent carries: the detection;
-#            `not`, keys no event of the agent carries (Copilot CLI runs .claude/settings.json
-#            entries with its own PascalCase event, which has a `timestamp` Claude Code never sends)
+#            `not`, keys no event of the agent carries (Copilot CLI and Cursor run
+#            .claude/settings.json entries with their own events, which carry a `timestamp` or
+#            `workspace_roots` Claude Code never sends)
 #   event    where the event name is, and `events` the names that mean "about to edit" (or "just
 #            edited", where only that event can carry context); copilot's camelCase payloads carry
 #            no name: its postToolUse is the one with a toolResult, resultType "success"
@@ -2286,6 +2287,8 @@ TOOL_OUTPUT_SCHEMAS = {
 #            `list[].field`, a patch's text `patch:field` (every file it names; `patch:` alone: the
 #            arguments are the patch itself), or a shell command `shell:field`, an edit only when
 #            it runs apply_patch (Codex intercepts `apply_patch <<'EOF'` run through its shell)
+#   when     (optional) per tool, argument values that make the call an edit; any other value is
+#            quiet (Copilot CLI's str_replace_editor also views files: `command` "view")
 #   base     where a relative path starts (the first key present; else the root)
 #   root     the repository root when neither --cwd nor ADRKIT_MCP_CWD says it (first key
 #            present, then `root_env`, then the working directory)
@@ -2297,7 +2300,7 @@ TOOL_OUTPUT_SCHEMAS = {
 
 HOOK_FORMATS: Dict[str, Dict[str, Any]] = {
     "claude": {
-        "agent": "Claude Code", "marks": ["tool_name"], "not": ["timestamp"],
+        "agent": "Claude Code", "marks": ["tool_name"], "not": ["timestamp", "workspace_roots"],
         "event": "hook_event_name", "events": ["PreToolUse"], "tool": "tool_name",
         "input": "tool_input",
         "tools": {"Edit": ["file_path"], "MultiEdit": ["file_path"],
@@ -2323,8 +2326,9 @@ HOOK_FORMATS: Dict[str, Dict[str, Any]] = {
         "agent": "GitHub Copilot CLI", "marks": ["toolName", "toolResult"], "not": [],
         "event": "toolResult.resultType", "events": ["success"], "tool": "toolName",
         "input": "toolArgs",
-        "tools": {"apply_patch": ["patch:", "patch:input"], "create": ["path"], "edit": ["path"],
-                  "str_replace_editor": ["path"]},
+        "tools": {"apply_patch": ["patch:", "patch:input", "patch:patch"], "create": ["path"],
+                  "edit": ["path"], "str_replace_editor": ["path"]},
+        "when": {"str_replace_editor": {"command": ["create", "edit", "insert", "str_replace"]}},
         "base": ["cwd"], "root": ["cwd"], "root_env": [],
         "answer": "additionalContext", "neutral": ""},
     "gemini": {
@@ -2337,7 +2341,7 @@ HOOK_FORMATS: Dict[str, Dict[str, Any]] = {
         "agent": "Cursor", "marks": ["tool_name", "workspace_roots"], "not": [],
         "event": "hook_event_name", "events": ["postToolUse"], "tool": "tool_name",
         "input": "tool_input",
-        "tools": {"Edit": ["file_path"], "MultiEdit": ["file_path"], "Write": ["file_path"]},
+        "tools": {"Delete": ["file_path"], "Write": ["file_path"]},
         "base": ["cwd", "workspace_roots.0"], "root": ["workspace_roots.0"], "root_env": [],
         "answer": "additional_context", "neutral": "{}"},
     "cline": {
@@ -3109,6 +3113,17 @@ def tool_get_decision(projection: Projection, args: Dict[str, Any],
 CONTEXT_BUCKETS = {"accepted": "governing", "draft": "activeProposals", "proposed": "activeProposals"}
 
 
+# --markers: the scans get_decision_context keeps between calls, reused while a file's stat proves
+# it unchanged by ADR 0010's rule (as a record's parse is); the Reader bounds how many.
+_CONTEXT_MARKER_SCANS: Dict[Tuple[str, str], Tuple[Tuple[int, ...], "MarkerScan"]] = {}
+
+
+def _reusable_identity(info: os.stat_result, started_ns: int) -> Optional[Tuple[int, ...]]:
+    """A file's stat identity when a later call may reuse what was read from it, else None."""
+    identity = _stat_identity(info)
+    return identity if _settled(identity, started_ns) else None
+
+
 def context_entries(projection: Projection, files: List[str], should_stop: ShouldStop,
                     markers_root: Optional[str] = None) -> Tuple[List[Dict[str, Any]], List[Finding]]:
     """(entries, derived findings) of get_decision_context: every record whose affects fire on
@@ -3124,7 +3139,7 @@ def context_entries(projection: Projection, files: List[str], should_stop: Shoul
     derived: List[Finding] = []
     declared: Dict[str, List[Dict[str, Any]]] = {}
     if markers_root is not None:
-        scans = read_source_markers_batch(markers_root, files).scans
+        scans = read_source_markers_batch(markers_root, files, _CONTEXT_MARKER_SCANS, _reusable_identity).scans
         matches, derived = resolve_markers(projection.records, [m for scan in scans for m in scan.markers])
         declared = dict(matches)
     verdicts: Dict[str, Tuple[bool, Optional[str]]] = {}
@@ -4841,10 +4856,13 @@ def cli_resolve(cwd: str, path: str) -> str:
 def cli_display_path(path: str, cwd: str) -> str:
     """normalizeDisplayPath: relative to cwd, '/'-separated; the base name when it is cwd."""
     absolute = cli_resolve(cwd, path)
-    try:
-        relative = os.path.relpath(absolute, cwd)
-    except ValueError:  # another drive (Windows): Node's relative() gives the absolute path
-        relative = absolute
+    if absolute.startswith(cwd + os.sep) and cwd == os.path.normpath(cwd):  # what relpath gives, cheaply
+        relative = absolute[len(cwd) + 1:]
+    else:
+        try:
+            relative = os.path.relpath(absolute, cwd)
+        except ValueError:  # another drive (Windows): Node's relative() gives the absolute path
+            relative = absolute
     return (os.path.basename(absolute) if relative == os.curdir else relative).replace(os.sep, "/")
 
 
@@ -5769,7 +5787,7 @@ class Record:
     head + body is the file as read: what a resource read serves (ADR 0015).
     """
 
-    __slots__ = ("path", "frontmatter", "body", "head", "id", "digest", "_normalized")
+    __slots__ = ("path", "frontmatter", "body", "head", "id", "_digest", "_normalized")
 
     def __init__(self, path: str, frontmatter: Dict[str, Any], body: str, head: str = "") -> None:
         self.path = path
@@ -5778,13 +5796,19 @@ class Record:
         self.head = head
         self.id = frontmatter["id"]
         self._normalized: Optional[Tuple[str, str, Tuple[str, ...], str]] = None
-        # What the fingerprint covers: path, parsed frontmatter (not its bytes: a re-serialised
-        # but equal frontmatter keeps the fingerprint) and body. Any deterministic encoding will
-        # do, since clients only compare fingerprints; the C JSON encoder is the cheap one.
-        digest = hashlib.sha256(path.encode("utf-8", "surrogatepass"))
-        digest.update(b"\0" + stable_json(frontmatter).encode("ascii") + b"\0")
-        digest.update(body.encode("utf-8", "surrogatepass"))
-        self.digest = digest.digest()
+        self._digest: Optional[bytes] = None  # computed when the fingerprint first asks (the CLI never does)
+
+    @property
+    def digest(self) -> bytes:
+        """What the fingerprint covers: path, parsed frontmatter (not its bytes: a re-serialised
+        but equal frontmatter keeps the fingerprint) and body. Any deterministic encoding will
+        do, since clients only compare fingerprints; the C JSON encoder is the cheap one."""
+        if self._digest is None:
+            digest = hashlib.sha256(self.path.encode("utf-8", "surrogatepass"))
+            digest.update(b"\0" + stable_json(self.frontmatter).encode("ascii") + b"\0")
+            digest.update(self.body.encode("utf-8", "surrogatepass"))
+            self._digest = digest.digest()
+        return self._digest
 
     def source(self) -> str:
         """The record's file as read (UTF-8, a malformed byte replaced by U+FFFD)."""
@@ -5879,6 +5903,11 @@ class MarkerScan:
         self.file_bytes = file_bytes
 
 
+# A kept scan: (what its file's stat was, the scan); an identity rule: (lstat, batch start) -> tuple.
+MarkerMemo = Dict[Tuple[str, str], Tuple[Tuple[int, ...], MarkerScan]]
+MarkerIdentity = Callable[[os.stat_result, int], Optional[Tuple[int, ...]]]
+
+
 class MarkerBatch:
     """check's scans: the first MARKER_SCAN_FILE_CAP distinct paths, and the rest as skipped."""
 
@@ -5956,7 +5985,7 @@ def _marker_fence(line: str, fence: Optional[Tuple[str, int]]) -> Tuple[bool, Op
 def _marker_lines(text: str) -> Iterable[Tuple[int, str]]:
     """(0-based index, line) of the lines that may hold a marker or a fence, in order; lines are
     split at CRLF, CR or LF. Without a fence run in the text only the `@adr` lines are visited."""
-    if "``" in text or "~~" in text:
+    if ("`" in text and "``" in text) or ("~" in text and "~~" in text):  # one-character finds first: memchr
         for index, line in enumerate(_MARKER_LINE_BREAK.split(text)):
             if _MARKER_TOKEN in line or "``" in line or "~~" in line:
                 yield index, line
@@ -6022,10 +6051,13 @@ def _marker_state(error: BaseException) -> str:
 def _marker_beneath(root: str, target: str) -> Optional[str]:
     """`target`'s path relative to `root` when it lies strictly beneath it (both resolved), else
     None: path arithmetic only."""
-    try:
-        rel = os.path.relpath(target, root) if target != root else ""
-    except ValueError:  # Windows: another drive
-        return None
+    if target.startswith(root + os.sep):  # the usual case: what relpath gives, without its two abspaths
+        rel = target[len(root) + 1:]
+    else:
+        try:
+            rel = os.path.relpath(target, root) if target != root else ""
+        except ValueError:  # Windows: another drive
+            return None
     inside = rel not in ("", ".", "..") and not os.path.isabs(rel) and not rel.startswith(".." + os.sep)
     return rel if inside else None
 
@@ -6044,14 +6076,21 @@ def _marker_root(root: str) -> Tuple[str, Optional[str], str]:
         return root, None, _marker_state(error)
 
 
-def _lstat_no_symlink(root: str, rel: str) -> Optional[os.stat_result]:
-    """lstat of every component of `rel` beneath `root`; None when one of them is a symlink."""
+def _lstat_no_symlink(root: str, rel: str, folders: Optional[set[str]] = None) -> Optional[os.stat_result]:
+    """lstat of every component of `rel` beneath `root`; None when one of them is a symlink.
+    `folders`: the leading components this batch already found not to be links (skipped, added to)."""
     current, info = root, None
-    for segment in rel.split(os.sep):
+    segments = rel.split(os.sep)
+    last = len(segments) - 1
+    for index, segment in enumerate(segments):
         current = os.path.join(current, segment)
+        if folders is not None and index < last and current in folders:
+            continue
         info = os.lstat(current)
         if stat.S_ISLNK(info.st_mode):
             return None
+        if folders is not None and index < last:
+            folders.add(current)
     return info
 
 
@@ -6079,7 +6118,9 @@ def _read_marker_window(candidate: str) -> Tuple[Optional[bytes], int]:
         os.close(fd)
 
 
-def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state: str) -> MarkerScan:
+def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state: str,
+                      folders: Optional[set[str]] = None, memo: Optional[MarkerMemo] = None,
+                      identity: Optional[MarkerIdentity] = None, started_ns: int = 0) -> MarkerScan:
     path = _marker_path(path)
     if real_root is None:
         return MarkerScan(path, root_state or "unreadable")
@@ -6088,9 +6129,13 @@ def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state
     if rel is None:
         return MarkerScan(path, "out-of-tree")  # decided before any I/O
     try:
-        info = _lstat_no_symlink(root, rel)
+        info = _lstat_no_symlink(root, rel, folders)
         if info is None or not stat.S_ISREG(info.st_mode):
             return MarkerScan(path, "unreadable")
+        proof = identity(info, started_ns) if memo is not None and identity is not None else None
+        kept = memo.get((root, path)) if memo is not None and proof is not None else None
+        if kept is not None and kept[0] == proof:
+            return kept[1]  # its stat proves it the file scanned before
         # No component is a link, so the file's real path is the real root joined with `rel`,
         # which holds no `..`: beneath the real root by construction (the reference checks it
         # again; the answer cannot differ).
@@ -6107,7 +6152,12 @@ def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state
     text = data[:extent].decode("utf-8", "replace")
     if text.startswith("\ufeff"):  # TextDecoder drops one BOM
         text = text[1:]
-    return MarkerScan(path, "scanned", scan_marker_text(text, path, truncated), truncated, extent, size)
+    scan = MarkerScan(path, "scanned", scan_marker_text(text, path, truncated), truncated, extent, size)
+    if memo is not None and proof is not None:
+        if len(memo) >= MARKER_SCAN_FILE_CAP:
+            memo.clear()
+        memo[(root, path)] = (proof, scan)
+    return scan
 
 
 def read_source_markers(root: str, path: str) -> MarkerScan:
@@ -6120,13 +6170,20 @@ def read_source_markers(root: str, path: str) -> MarkerScan:
     return _scan_marker_file(path, *_marker_root(root))
 
 
-def read_source_markers_batch(root: str, paths: Sequence[str]) -> MarkerBatch:
+def read_source_markers_batch(root: str, paths: Sequence[str], memo: Optional[MarkerMemo] = None,
+                              identity: Optional[MarkerIdentity] = None) -> MarkerBatch:
     """check's scans: distinct normalised paths in code-unit order, the first MARKER_SCAN_FILE_CAP
-    scanned, the others returned as skipped (never dropped silently)."""
+    scanned, the others returned as skipped (never dropped silently).
+
+    `memo` and `identity` (the server's --markers): scans kept between batches by (root, path),
+    reused while `identity(lstat, batch start ns)` gives back the tuple kept with them; it gives
+    None for a file that must be read every time. At most MARKER_SCAN_FILE_CAP are kept."""
     candidates = sorted(set(_marker_path(path) for path in paths), key=utf16_key)
     selected = candidates[:MARKER_SCAN_FILE_CAP]
     prepared = _marker_root(root) if selected else ("", None, "")
-    scans = [_scan_marker_file(path, *prepared) for path in selected]
+    folders: set[str] = set()  # leading folders found not to be links, lstat'ed once per batch
+    started_ns = time.time_ns()
+    scans = [_scan_marker_file(path, *prepared, folders, memo, identity, started_ns) for path in selected]
     return MarkerBatch(scans, candidates[MARKER_SCAN_FILE_CAP:], MARKER_SCAN_FILE_CAP, len(candidates))
 
 
@@ -7964,8 +8021,8 @@ def _doctor_event(fmt: str, root: str, target: str) -> Dict[str, Any]:
                 "tool_response": {"llmContent": "edited", "returnDisplay": "edited"}}
     if fmt == "cursor":
         return {"conversation_id": "adrkit-mcp-doctor", "generation_id": "doctor",
-                "hook_event_name": "postToolUse", "workspace_roots": [root], "tool_name": "Edit",
-                "tool_input": {"file_path": path}, "tool_output": "{}", "tool_use_id": "doctor",
+                "hook_event_name": "postToolUse", "workspace_roots": [root], "tool_name": "Write",
+                "tool_input": {"file_path": path, "content": ""}, "tool_output": "{}", "tool_use_id": "doctor",
                 "cwd": root, "duration": 1}
     if fmt == "cline":
         return {"clineVersion": "doctor", "hookName": "PreToolUse", "timestamp": "1767225600000",
@@ -8535,8 +8592,8 @@ _config_hook_notes = {
     "gemini": "the context arrives just after the edit (AfterTool), appended to the tool's result: "
               "BeforeTool cannot carry context. Gemini CLI asks before it runs a new project hook; "
               "its timeout is in milliseconds.",
-    "cursor": "the context arrives just after the edit (postToolUse additional_context, which "
-              "Cursor documents only in part; see the README).",
+    "cursor": "the context arrives just after the edit (postToolUse additional_context), for "
+              "Cursor's editing tools Write and Delete.",
     "cline": "save it as .clinerules/hooks/PreToolUse, make it executable (chmod +x) and turn on "
              "Hooks in Cline's settings; Cline runs hooks on macOS and Linux only. The context "
              "reaches the model with its next request.",
@@ -8720,10 +8777,10 @@ def hook_gate(event: Any, forced: Optional[str], formats: Dict[str, Any],
     """(agent format, verdict) of one event, from HOOK_FORMATS alone.
 
     "edit": an editing tool of the agent (the caller reads its paths); "quiet": the agent's edit
-    event for a tool that edits nothing (a shell command that runs no apply_patch, or arguments an
-    adapter emptied: Cline passes a patch sent as bare text as `parameters: {}`); "foreign": not
-    the forced format's event (another agent runs this entry, as VS Code and Copilot CLI run the
-    hook files they find); "wrong-event": the agent's event, but not one it can be answered in;
+    event for a tool that edits nothing (a shell command that runs no apply_patch, a call whose
+    `when` values say it only reads, or arguments an adapter emptied: Cline passes a patch sent as
+    bare text as `parameters: {}`); "foreign": not the forced format's event (another agent runs
+    this entry, as VS Code, Copilot CLI and Cursor run the hook files they find); "wrong-event": the agent's event, but not one it can be answered in;
     "unknown": no agent's. Without a forced format the first agent in `order` whose marks, event
     and tool with one of its path places fit wins, else the first whose tool fits (its argument
     missing: the caller refuses it). Uses nothing of the module but _hook_dig: build.py copies
@@ -8752,7 +8809,9 @@ def hook_gate(event: Any, forced: Optional[str], formats: Dict[str, Any],
                           and (kind != "shell" or "apply_patch" in value or "applypatch" in value))
             else:
                 found += value is not None
-        if places is None or (not found and shells == len(places)) or arguments == {}:
+        when = fmt.get("when", {}).get(tool, {}) if places else {}
+        edits = all(_hook_dig(arguments, key) in values for key, values in when.items())
+        if places is None or (not found and shells == len(places)) or arguments == {} or not edits:
             quiet = quiet or name
         elif forced or found:
             return name, "edit"
@@ -10234,6 +10293,9 @@ def _pr_check(options: Any) -> int:
 # tests/test_vectors_frontmatter.py and tests/test_vectors_semver.py.
 # Door: the `JS` class; everything else here is private.
 
+if TYPE_CHECKING:  # typing names the engines' annotations use, beyond the preamble's import
+    from typing import Iterator, NoReturn, Set, TypeVar
+
 _JS_WHITESPACE = (
     "\t\n\x0b\x0c\r \xa0\u1680"
     "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
@@ -10257,19 +10319,19 @@ def _js_regex(source: str) -> Callable[[str], bool]:
     """`RegExp.prototype.test` of the flagless JS regex `source`, as a Python predicate (cached)."""
     compiled = re.compile(_js_regex_translate(source))
 
-    def test(text):
+    def test(text: str) -> bool:
         return compiled.search(_js_code_units(text)) is not None
     return test
 
 
-def _js_code_units(text):
+def _js_code_units(text: str) -> str:
     """One Python character per UTF-16 code unit (astral characters become surrogate pairs)."""
     if text.isascii() or _JS_ASTRAL.search(text) is None:
         return text
     return _JS_ASTRAL.sub(_js_surrogate_pair, text)
 
 
-def _js_number_text(value):
+def _js_number_text(value: float) -> str:
     """`Number.prototype.toString()` of a double: the shortest digits, JavaScript's layout."""
     if value != value:
         return "NaN"
@@ -10284,8 +10346,8 @@ def _js_number_text(value):
     text = repr(abs(value))
     # Decompose Python's shortest repr into digits and a decimal exponent.
     if "e" in text:
-        mantissa, exponent = text.split("e")
-        exponent = int(exponent)
+        mantissa, exponent_text = text.split("e")
+        exponent = int(exponent_text)
     else:
         mantissa, exponent = text, 0
     if "." in mantissa:
@@ -10314,7 +10376,7 @@ def _js_number_text(value):
     return sign + mant + "e" + ("+" if exp >= 0 else "-") + str(abs(exp))
 
 
-def _js_json(value, indent, level=0):
+def _js_json(value: Any, indent: int, level: int = 0) -> str:
     """`JSON.stringify(value, null, indent)` of JSON-shaped data (dict order kept)."""
     if isinstance(value, dict):
         if not value:
@@ -10337,16 +10399,19 @@ def _js_json(value, indent, level=0):
     raise TypeError("not JSON data: %r" % (value,))
 
 
-def _js_json_string(text):
+def _js_json_string(text: str) -> str:
     """JSON.stringify of a string: a lone surrogate is written as its \\uXXXX escape."""
+    if _JS_JSON_PLAIN.fullmatch(text):  # nothing to escape: the common case, without json.dumps
+        return '"' + text + '"'
     quoted = json.dumps(text, ensure_ascii=False)
     return _JS_LONE_SURROGATE.sub(lambda match: "\\u%04x" % ord(match.group()), quoted)
 
 
 _JS_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+_JS_JSON_PLAIN = re.compile('[^\x00-\x1f"\\\\\ud800-\udfff]*')  # what JSON.stringify writes as it is
 
 
-def _js_surrogate_pair(match):
+def _js_surrogate_pair(match: re.Match[str]) -> str:
     offset = ord(match.group()) - 0x10000
     return chr(0xD800 + (offset >> 10)) + chr(0xDC00 + (offset & 0x3FF))
 
@@ -10361,9 +10426,11 @@ class _JsParseArgsError(Exception):
     """The message Node's parseArgs throws (ERR_PARSE_ARGS_*), to the letter."""
 
 
-def _js_parse_args(args, options):
+def _js_parse_args(args: List[str], options: Dict[str, str]) -> Tuple[Dict[str, Any], List[str]]:
     """(values, positionals); `options` maps each long name to "boolean" or "string"."""
-    values, positionals, tokens = {}, [], []
+    values: Dict[str, Union[bool, str, None]] = {}
+    positionals: List[str] = []
+    tokens: List[Tuple[str, str, Optional[str], bool]] = []
     index = 0
     while index < len(args):
         arg, index = args[index], index + 1
@@ -10378,8 +10445,8 @@ def _js_parse_args(args, options):
                 tokens.append((units[1], units[1], None, False))
         elif len(units) > 2 and units.startswith("--"):
             if arg.find("=") > 2:
-                name, _, value = arg[2:].partition("=")
-                tokens.append((name, "--" + name, value, True))
+                name, _, given = arg[2:].partition("=")
+                tokens.append((name, "--" + name, given, True))
             elif options.get(arg[2:]) == "string" and index < len(args):
                 tokens.append((arg[2:], arg, args[index], False))
                 index += 1
@@ -10393,7 +10460,8 @@ def _js_parse_args(args, options):
     return values, positionals
 
 
-def _js_parse_args_check(options, name, raw, value, inline):
+def _js_parse_args_check(options: Dict[str, str], name: str, raw: str, value: Optional[str],
+                         inline: bool) -> None:
     if name not in options:
         raw = _JS_LONE_SURROGATE.sub("\ufffd", raw)  # the runtime writes a lone half as U+FFFD
         raise _JsParseArgsError(
@@ -10409,7 +10477,7 @@ def _js_parse_args_check(options, name, raw, value, inline):
             "To specify an option argument starting with a dash use '%s=-XYZ'." % (raw, raw, raw))
 
 
-def _js_regex_translate(source):
+def _js_regex_translate(source: str) -> str:
     out = []
     index = 0
     in_class = False
@@ -10437,7 +10505,7 @@ def _js_regex_translate(source):
     return "".join(out)
 
 
-def _js_regex_escape(letter, in_class):
+def _js_regex_escape(letter: str, in_class: bool) -> str:
     if letter in _JS_CLASS_ESCAPES:
         body = _JS_CLASS_ESCAPES[letter]
         return body if in_class else "[%s]" % body
@@ -10448,7 +10516,7 @@ def _js_regex_escape(letter, in_class):
     raise ValueError("JS.regex: unsupported escape \\%s" % letter)
 
 
-class JS(object):
+class JS:
     """The door: ECMAScript string behaviours that Python spells differently."""
 
     __slots__ = ()
@@ -10664,10 +10732,10 @@ class _GlobRope:
 
     __slots__ = ("prev", "chunk", "length")
 
-    def __init__(self, prev, chunk: str):
+    def __init__(self, prev: Optional[_GlobRope], chunk: str) -> None:
         self.prev = prev
         self.chunk = chunk
-        self.length = len(chunk) + (prev.length if prev is not None else 0)
+        self.length: int = len(chunk) + (prev.length if prev is not None else 0)
 
     def __add__(self, text: str) -> "_GlobRope":
         return _GlobRope(self, text) if text else self
@@ -10685,7 +10753,9 @@ class _GlobRope:
         while node.length > count:
             start = node.length - len(node.chunk)
             if start >= count:
-                node = node.prev
+                prev = node.prev
+                assert prev is not None  # only the empty rope has none, and its length is 0
+                node = prev
             else:
                 return _GlobRope(node.prev, node.chunk[:count - start])
         return node
@@ -10696,7 +10766,7 @@ class _GlobRope:
 
     def __str__(self) -> str:
         chunks = []
-        node = self
+        node: Optional[_GlobRope] = self
         while node is not None:
             chunks.append(node.chunk)
             node = node.prev
@@ -10778,7 +10848,7 @@ def _glob_has_repeated_char_prefix_overlap(branches: List[str]) -> bool:
     return False
 
 
-def _glob_parse_repeated_extglob(pattern: str, require_end: bool = True):
+def _glob_parse_repeated_extglob(pattern: str, require_end: bool = True) -> Optional[Tuple[str, str, int]]:
     """(kind, body, index of the closing paren) for a leading ``+(...)`` or
     ``*(...)``, else None."""
     if len(pattern) < 2 or pattern[0] not in "+*" or pattern[1] != "(":
@@ -10900,12 +10970,12 @@ class _GlobToken:
         "dots", "comma", "output_index", "tokens_index",
     )
 
-    def __init__(self, type_, value, output=None, extglob=False):
+    def __init__(self, type_: str, value: str, output: Optional[str] = None, extglob: bool = False) -> None:
         self.type = type_
         self.value = value
         # None stands for JavaScript's `undefined` (''/undefined differ).
         self.output = output
-        self.prev = None
+        self.prev: Optional[_GlobToken] = None
         self.extglob = extglob
         self.star = self.posix = self.dots = self.comma = False
         self.output_index = self.tokens_index = 0
@@ -10934,7 +11004,7 @@ class _GlobExtglob:
         "@": ("at", "(?:", ")"),
     }
 
-    def __init__(self, char):
+    def __init__(self, char: str) -> None:
         self.type, self.open, self.close = self._KINDS[char]
         self.inner = ""
 
@@ -11001,6 +11071,7 @@ class _GlobParser:
             is_extglob = tok.extglob or (bool(self.extglobs) and tok.type == "paren")
             if tok.type not in ("slash", "paren") and not is_brace and not is_extglob:
                 # A `**` followed by anything but a separator is just a star.
+                assert prev.output is not None  # a globstar token carries its regex text
                 self.output = self.output.drop_tail(len(prev.output))
                 prev.type = "star"
                 prev.value = "*"
@@ -11090,7 +11161,7 @@ class _GlobParser:
         text = self.input
         saw_backslash = False
 
-        def replace(m):
+        def replace(m: re.Match[str]) -> str:
             nonlocal saw_backslash
             esc, chars, first, rest = m.group(1), m.group(2), m.group(3), m.group(4)
             if first == "\\":
@@ -11319,6 +11390,7 @@ class _GlobParser:
             if prev.value == ".":
                 prev.output = _GLOB_DOT_LITERAL
             prev.type = "dots"
+            assert prev.output is not None  # a dot token carries its regex text
             prev.output += value
             prev.value += value
             self.brace_stack[-1].dots = True
@@ -11407,6 +11479,7 @@ class _GlobParser:
             if self.peek() != "*":
                 guard += _GLOB_ONE_CHAR
             self.output += guard
+            assert prev.output is not None  # bos, a slash or a dot: each carries its regex text
             prev.output += guard
         self.push(tok)
 
@@ -11415,6 +11488,8 @@ class _GlobParser:
         """A second star: `**`, a globstar where it fills a whole segment."""
         value = "*"
         prior = prev.prev
+        # A star follows another token (bos at least), and carries its regex text.
+        assert prior is not None and prev.output is not None
         before = prior.prev
         is_start = prior.type in ("slash", "bos")
         after_star = before is not None and before.type in ("star", "globstar")
@@ -11438,8 +11513,10 @@ class _GlobParser:
             self.output = _GLOB_EMPTY_ROPE + prev.output
             return
 
-        if prior.type == "slash" and prior.prev.type != "bos" and not after_star and self.eos():
+        if prior.type == "slash" and before is not None and before.type != "bos" and not after_star \
+                and self.eos():
             # Trailing `/**` also matches the bare directory.
+            assert prior.output is not None  # a slash token carries its regex text
             self.output = self.output.drop_tail(len(prior.output + prev.output))
             prior.output = "(?:" + prior.output
             prev.type = "globstar"
@@ -11448,7 +11525,9 @@ class _GlobParser:
             self.output += prior.output + prev.output
             return
 
-        if prior.type == "slash" and prior.prev.type != "bos" and self.rest_starts_with("/"):
+        if prior.type == "slash" and before is not None and before.type != "bos" \
+                and self.rest_starts_with("/"):
+            assert prior.output is not None  # a slash token carries its regex text
             end = "|$" if self.peek(2) is not None else ""
             self.output = self.output.drop_tail(len(prior.output + prev.output))
             prior.output = "(?:" + prior.output
@@ -11550,6 +11629,13 @@ _GLOB_RX_WORDB = 7      # (kind, negated)
 _GLOB_RX_LOOK = 8       # (kind, child, behind, negated)
 _GLOB_RX_BACKREF = 9    # (kind, capture_index)
 
+# For annotations: a node (its items vary with its kind, as listed above), a character set, and
+# what a fold over the tree yields (see _glob_rx_fold).
+_GlobRxNode = Tuple[Any, ...]
+_GlobRanges = Tuple[Tuple[int, int], ...]
+if TYPE_CHECKING:  # a name for annotations only
+    _GlobFolded = TypeVar("_GlobFolded")
+
 _GLOB_MAX_UNIT = 0xFFFF
 # V8 limits, measured with Node 20: captures per regex, and atoms in a run of
 # text before compiling the regex fails.
@@ -11581,7 +11667,7 @@ class _GlobTooComplexError(ValueError):
     """The regex needs a bigger NFA program than this port builds."""
 
 
-def _glob_ranges_normalise(ranges) -> tuple:
+def _glob_ranges_normalise(ranges: Iterable[Tuple[int, int]]) -> _GlobRanges:
     merged: List[List[int]] = []
     for lo, hi in sorted(ranges):
         if merged and lo <= merged[-1][1] + 1:
@@ -11592,8 +11678,8 @@ def _glob_ranges_normalise(ranges) -> tuple:
     return tuple((lo, hi) for lo, hi in merged)
 
 
-def _glob_ranges_invert(ranges) -> tuple:
-    inverted = []
+def _glob_ranges_invert(ranges: Iterable[Tuple[int, int]]) -> _GlobRanges:
+    inverted: List[Tuple[int, int]] = []
     nxt = 0
     for lo, hi in ranges:
         if lo > nxt:
@@ -11666,13 +11752,14 @@ class _GlobRxFrame:
     __slots__ = ("kind", "capture", "behind", "negated", "alternatives",
                  "terms", "quantifiable", "first_capture", "term_first_capture")
 
-    def __init__(self, kind, capture=0, behind=False, negated=False, first_capture=0):
+    def __init__(self, kind: str, capture: int = 0, behind: bool = False, negated: bool = False,
+                 first_capture: int = 0) -> None:
         self.kind = kind            # "group", "look" or "root"
         self.capture = capture      # capture index, 0 if non-capturing
         self.behind = behind
         self.negated = negated
-        self.alternatives = []
-        self.terms = []
+        self.alternatives: List[List[_GlobRxNode]] = []
+        self.terms: List[_GlobRxNode] = []
         # Whether the last term may take a quantifier.
         self.quantifiable = False
         # First capture index this group could enclose.
@@ -11701,14 +11788,14 @@ class _GlobRxParser:
         self.max_count = 0
         self.max_text_run = 0
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         raise _GlobRegexSyntaxError(message)
 
     def peek(self, offset: int = 0) -> str:
         i = self.pos + offset
         return self.src[i] if i < len(self.src) else ""
 
-    def parse(self):
+    def parse(self) -> _GlobRxNode:
         root = _GlobRxFrame("root")
         stack = [root]
         src = self.src
@@ -11757,7 +11844,7 @@ class _GlobRxParser:
         tree = self.close_frame(root)
         return self.resolve_names(tree)
 
-    def close_frame(self, frame: _GlobRxFrame):
+    def close_frame(self, frame: _GlobRxFrame) -> _GlobRxNode:
         alternatives = frame.alternatives + [frame.terms]
         for terms in alternatives:
             run = 0
@@ -11828,7 +11915,7 @@ class _GlobRxParser:
                 self.error("Invalid capture group name")
             name.append(ch)
 
-    def braced_quantifier(self):
+    def braced_quantifier(self) -> Optional[Tuple[int, Optional[int], int]]:
         """Parse ``{n}``, ``{n,}`` or ``{n,m}`` at pos; None if not one."""
         m = _GLOB_BRACED_QUANTIFIER_RE.match(self.src, self.pos)
         if not m:
@@ -11843,6 +11930,7 @@ class _GlobRxParser:
         return low, high, m.end()
 
     def quantifier(self, frame: _GlobRxFrame) -> None:
+        high: Optional[int]
         ch = self.peek()
         if ch == "*":
             low, high, end = 0, None, self.pos + 1
@@ -11874,7 +11962,7 @@ class _GlobRxParser:
                             frame.term_first_capture, self.capture_count))
         frame.quantifiable = False
 
-    def atom(self):
+    def atom(self) -> Tuple[_GlobRxNode, bool]:
         """Parse one term at pos: (node, quantifiable), or None if no node."""
         src = self.src
         ch = src[self.pos]
@@ -11898,7 +11986,7 @@ class _GlobRxParser:
         self.pos += 1
         return (_GLOB_RX_SET, ((ord(ch), ord(ch)),)), True
 
-    def atom_escape(self):
+    def atom_escape(self) -> Tuple[_GlobRxNode, bool]:
         src = self.src
         nxt = self.peek(1)
         if nxt == "":
@@ -11911,6 +11999,7 @@ class _GlobRxParser:
             return (_GLOB_RX_SET, _GLOB_CLASS_ESCAPES[nxt]), True
         if "1" <= nxt <= "9":
             m = _GLOB_DIGITS_RE.match(src, self.pos + 1)
+            assert m is not None  # nxt is a digit
             if int(m.group()) <= self.capture_total:
                 self.pos = m.end()
                 self.has_backrefs = True
@@ -11966,8 +12055,8 @@ class _GlobRxParser:
             self.error("Invalid escape")
         return ord(nxt)
 
-    def class_atom(self):
-        """One class atom at pos: (code, None) or (None, ranges of an escape)."""
+    def class_atom(self) -> Tuple[int, Optional[_GlobRanges]]:
+        """One class atom at pos: (code, None) or (-1, the ranges of a class escape)."""
         src = self.src
         ch = src[self.pos]
         if ch != "\\":
@@ -11981,7 +12070,7 @@ class _GlobRxParser:
             return 0x08, None
         if nxt in _GLOB_CLASS_ESCAPES:
             self.pos += 2
-            return None, _GLOB_CLASS_ESCAPES[nxt]
+            return -1, _GLOB_CLASS_ESCAPES[nxt]
         if nxt == "c":
             letter = self.peek(2)
             if letter and ("a" <= letter <= "z" or "A" <= letter <= "Z"
@@ -11995,7 +12084,7 @@ class _GlobRxParser:
             return ord(nxt), None
         return self.character_escape(in_class=True), None
 
-    def char_class(self) -> tuple:
+    def char_class(self) -> _GlobRanges:
         src = self.src
         self.pos += 1
         negated = self.peek() == "^"
@@ -12032,13 +12121,13 @@ class _GlobRxParser:
         normalised = _glob_ranges_normalise(ranges)
         return _glob_ranges_invert(normalised) if negated else normalised
 
-    def resolve_names(self, tree):
+    def resolve_names(self, tree: _GlobRxNode) -> _GlobRxNode:
         """Replace named back-references by their capture indices."""
         if not self.named_refs:
             return tree
         names = self.names
 
-        def rebuild(node, kids):
+        def rebuild(node: _GlobRxNode, kids: List[_GlobRxNode]) -> _GlobRxNode:
             kind = node[0]
             if kind == _GLOB_RX_BACKREF and isinstance(node[1], str):
                 return (_GLOB_RX_BACKREF, names[node[1]])
@@ -12047,7 +12136,7 @@ class _GlobRxParser:
         return _glob_rx_fold(tree, rebuild)
 
 
-def _glob_rx_children(node) -> tuple:
+def _glob_rx_children(node: _GlobRxNode) -> Tuple[_GlobRxNode, ...]:
     kind = node[0]
     if kind in (_GLOB_RX_SEQ, _GLOB_RX_ALT):
         return node[1]
@@ -12056,7 +12145,7 @@ def _glob_rx_children(node) -> tuple:
     return ()
 
 
-def _glob_rx_with_children(node, kids):
+def _glob_rx_with_children(node: _GlobRxNode, kids: Sequence[_GlobRxNode]) -> _GlobRxNode:
     kind = node[0]
     if kind in (_GLOB_RX_SEQ, _GLOB_RX_ALT):
         return (kind, tuple(kids))
@@ -12065,17 +12154,18 @@ def _glob_rx_with_children(node, kids):
     return node
 
 
-def _glob_rx_fold(root, combine, into_lookarounds: bool = True):
+def _glob_rx_fold(root: _GlobRxNode, combine: Callable[[_GlobRxNode, List[_GlobFolded]], _GlobFolded],
+                  into_lookarounds: bool = True) -> _GlobFolded:
     """Post-order fold ``combine(node, child_results)`` without recursion.
 
     With *into_lookarounds* False, lookaround nodes are folded as leaves.
     """
-    results: List[Any] = []
+    results: List[_GlobFolded] = []
     stack = [(root, False)]
     while stack:
         node, expanded = stack.pop()
         if node[0] == _GLOB_RX_LOOK and not into_lookarounds:
-            kids: Tuple[Any, ...] = ()
+            kids: Tuple[_GlobRxNode, ...] = ()
         else:
             kids = _glob_rx_children(node)
         if expanded:
@@ -12143,9 +12233,11 @@ _GLOB_RE_STEP_BUDGET = 2_000_000
 _GLOB_POLY_MAX_DEGREE = 8
 _GLOB_RE_MAX_DEPTH = 150
 _GLOB_RE_MAX_LENGTH = 1 << 20
+# A polynomial's coefficients, lowest degree first; None: over the budget (unbounded).
+_GlobPoly = Optional[Tuple[int, ...]]
 
 
-def _glob_poly_clip(poly):
+def _glob_poly_clip(poly: _GlobPoly) -> _GlobPoly:
     """Drop polynomials that exceed the budget for every N >= 1 (-> None)."""
     if poly is None or len(poly) - 1 > _GLOB_POLY_MAX_DEGREE:
         return None
@@ -12154,7 +12246,7 @@ def _glob_poly_clip(poly):
     return poly
 
 
-def _glob_poly_add(p, q):
+def _glob_poly_add(p: _GlobPoly, q: _GlobPoly) -> _GlobPoly:
     if p is None or q is None:
         return None
     if len(p) < len(q):
@@ -12162,7 +12254,7 @@ def _glob_poly_add(p, q):
     return _glob_poly_clip(tuple(a + (q[i] if i < len(q) else 0) for i, a in enumerate(p)))
 
 
-def _glob_poly_mul(p, q):
+def _glob_poly_mul(p: _GlobPoly, q: _GlobPoly) -> _GlobPoly:
     if p is None or q is None:
         return None
     out = [0] * (len(p) + len(q) - 1)
@@ -12173,7 +12265,7 @@ def _glob_poly_mul(p, q):
     return _glob_poly_clip(tuple(out))
 
 
-def _glob_poly_eval(poly, x: int) -> int:
+def _glob_poly_eval(poly: Tuple[int, ...], x: int) -> int:
     total = 0
     for coefficient in reversed(poly):
         total = total * x + coefficient
@@ -12184,8 +12276,13 @@ _GLOB_POLY_ONE = (1,)
 _GLOB_POLY_N_PLUS_ONE = (1, 1)
 
 
-def _glob_rx_cost(node, kids):
+def _glob_rx_cost(node: _GlobRxNode, kids: List[Tuple[_GlobPoly, _GlobPoly]]) -> Tuple[_GlobPoly, _GlobPoly]:
     """(P, T) for *node* given its children's; None entries mean unbounded."""
+    paths: _GlobPoly
+    steps: _GlobPoly
+    iteration_paths: _GlobPoly
+    iteration_steps: _GlobPoly
+    choices: Tuple[int, ...]
     kind = node[0]
     if kind in (_GLOB_RX_SET, _GLOB_RX_BOL, _GLOB_RX_EOL):
         return _GLOB_POLY_ONE, _GLOB_POLY_ONE
@@ -12242,23 +12339,24 @@ def _glob_rx_cost(node, kids):
     raise _GlobTooComplexError("no cost model for this node")
 
 
-def _glob_rx_fixed_width(node, kids):
+def _glob_rx_fixed_width(node: _GlobRxNode, kids: List[Optional[int]]) -> Optional[int]:
     """Width in code units if every match of *node* has the same width."""
     kind = node[0]
     if kind == _GLOB_RX_SET:
         return 1
     if kind in (_GLOB_RX_BOL, _GLOB_RX_EOL, _GLOB_RX_WORDB, _GLOB_RX_LOOK):
         return 0
-    if None in kids:
+    widths = [kid for kid in kids if kid is not None]
+    if len(widths) != len(kids):
         return None
     if kind == _GLOB_RX_GROUP:
-        return kids[0]
+        return widths[0]
     if kind == _GLOB_RX_SEQ:
-        return sum(kids)
+        return sum(widths)
     if kind == _GLOB_RX_ALT:
-        return kids[0] if len(set(kids)) == 1 else None
+        return widths[0] if len(set(widths)) == 1 else None
     if kind == _GLOB_RX_REPEAT and node[2] == node[3]:
-        return node[2] * kids[0]
+        return node[2] * widths[0]
     return None
 
 
@@ -12269,7 +12367,7 @@ def _glob_py_char(code: int) -> str:
     return "\\x%02x" % code if code < 0x100 else "\\u%04x" % code
 
 
-def _glob_py_set(ranges) -> str:
+def _glob_py_set(ranges: _GlobRanges) -> str:
     if not ranges:
         # Candidates hold no astral characters (see JS.code_units), so this
         # class matches nothing, yet can take a quantifier like any class.
@@ -12295,7 +12393,7 @@ _GLOB_PY_NOT_WORDB = "(?:(?<=%s)(?=%s)|(?<!%s)(?!%s))" % ((_GLOB_PY_WORD,) * 4)
 _GLOB_PY_ATOM, _GLOB_PY_SEQ, _GLOB_PY_ALT = 0, 1, 2
 
 
-def _glob_rx_to_python(node, kids):
+def _glob_rx_to_python(node: _GlobRxNode, kids: List[Tuple[Optional[str], int]]) -> Tuple[Optional[str], int]:
     """(text, shape) of the Python regex for *node*; text None if impossible."""
     kind = node[0]
     if kind == _GLOB_RX_SET:
@@ -12306,14 +12404,15 @@ def _glob_rx_to_python(node, kids):
         return "\\Z", _GLOB_PY_SEQ
     if kind == _GLOB_RX_WORDB:
         return (_GLOB_PY_NOT_WORDB if node[1] else _GLOB_PY_WORDB), _GLOB_PY_SEQ
-    if kind == _GLOB_RX_BACKREF or any(text is None for text, _ in kids):
+    texts = [text for text, _ in kids if text is not None]
+    if kind == _GLOB_RX_BACKREF or len(texts) != len(kids):
         # JS back-references (empty when unset, reset per iteration) have
         # no Python equivalent; the NFA engine handles them.
         return None, _GLOB_PY_ATOM
     if kind == _GLOB_RX_GROUP:
         return kids[0]
     if kind == _GLOB_RX_LOOK:
-        body = kids[0][0]
+        body = texts[0]
         if node[2]:
             if _glob_rx_fold(node[1], _glob_rx_fixed_width) is None:
                 # Python lookbehinds need a fixed width; JS ones do not.
@@ -12323,12 +12422,13 @@ def _glob_rx_to_python(node, kids):
             opener = "(?!" if node[3] else "(?="
         return opener + body + ")", _GLOB_PY_SEQ
     if kind == _GLOB_RX_SEQ:
-        text = "".join("(?:" + t + ")" if shape == _GLOB_PY_ALT else t for t, shape in kids)
+        text = "".join("(?:" + t + ")" if shape == _GLOB_PY_ALT else t
+                       for t, (_, shape) in zip(texts, kids))
         return text, _GLOB_PY_SEQ
     if kind == _GLOB_RX_ALT:
-        return "|".join(t for t, _ in kids), _GLOB_PY_ALT
+        return "|".join(texts), _GLOB_PY_ALT
     low, high, greedy = node[2], node[3], node[4]
-    text, shape = kids[0]
+    text, shape = texts[0], kids[0][1]
     if shape != _GLOB_PY_ATOM:
         text = "(?:" + text + ")"
     if high is None:
@@ -12341,7 +12441,7 @@ def _glob_rx_to_python(node, kids):
     return text + quantifier + ("" if greedy else "?"), _GLOB_PY_SEQ
 
 
-def _glob_rx_anchored(tree) -> bool:
+def _glob_rx_anchored(tree: _GlobRxNode) -> bool:
     """True if every match must start at position 0 (each branch opens with ^)."""
     pending = [tree]
     while pending:
@@ -12360,7 +12460,7 @@ def _glob_rx_anchored(tree) -> bool:
     return True
 
 
-def _glob_python_engine(regex: _GlobRegex):
+def _glob_python_engine(regex: _GlobRegex) -> Tuple[Optional[Callable[[str], Any]], int]:
     """(match function, longest candidate it may take) or (None, -1)."""
     if regex.has_backrefs or regex.max_depth > _GLOB_RE_MAX_DEPTH:
         return None, -1
@@ -12427,6 +12527,10 @@ _GLOB_VM_MAX_LOOK_NESTING = 100
 _GLOB_BACKREF_STEP_BUDGET = 1_000_000
 _GLOB_LOOKAHEAD_RE_BUDGET = 10_000
 _GLOB_SMALL_SET = 256
+# One instruction (op, a, b): what a and b hold depends on op (see the list above). Captures: a
+# (start, end, pending start) triple per group, -1 when unset (see _GlobCaptureRun).
+_GlobInstruction = Tuple[int, Any, Any]
+_GlobCaptures = Tuple[int, ...]
 
 
 class _GlobMatchError(ValueError):
@@ -12445,13 +12549,13 @@ class _GlobFragment:
 
     __slots__ = ("size", "parts")
 
-    def __init__(self, parts):
+    def __init__(self, parts: List[Union[_GlobFragment, _GlobInstruction]]) -> None:
         size = 0
         for part in parts:
             size += part.size if isinstance(part, _GlobFragment) else 1
         if size > _GLOB_VM_MAX_PROGRAM:
             raise _GlobTooComplexError("regex program too large")
-        self.size = size
+        self.size: int = size
         # Fragments nest instead of being copied, so building stays linear
         # however deep the regex nests.
         self.parts = parts
@@ -12500,12 +12604,13 @@ class _GlobMachine:
         main = self._compile(programs, {}, self._tree, False, 0, length_cap)
         return programs, main
 
-    def _compile(self, programs, known, tree, backward: bool, depth: int, length_cap) -> int:
+    def _compile(self, programs: List[_GlobProgram], known: Dict[Tuple[Any, ...], int], tree: _GlobRxNode,
+                 backward: bool, depth: int, length_cap: Optional[int]) -> int:
         if depth > _GLOB_VM_MAX_LOOK_NESTING:
             raise _GlobTooComplexError("lookarounds nested too deeply")
         captures = self.captures
 
-        def combine(node, kids):
+        def combine(node: _GlobRxNode, kids: List[_GlobFragment]) -> _GlobFragment:
             kind = node[0]
             if kind == _GLOB_RX_SET:
                 return _GlobFragment([_glob_vm_set_instruction(node[1])])
@@ -12579,7 +12684,7 @@ class _GlobMachine:
         return nfa.run(main, starts), nfa.steps
 
 
-def _glob_vm_set_instruction(ranges) -> tuple:
+def _glob_vm_set_instruction(ranges: _GlobRanges) -> _GlobInstruction:
     size = sum(hi - lo + 1 for lo, hi in ranges)
     if size <= _GLOB_SMALL_SET:
         return (_GLOB_OP_IN, frozenset(chr(c) for lo, hi in ranges for c in range(lo, hi + 1)), 0)
@@ -12589,7 +12694,7 @@ def _glob_vm_set_instruction(ranges) -> tuple:
     return (_GLOB_OP_RANGES, tuple(lo for lo, _ in ranges), tuple(hi for _, hi in ranges))
 
 
-def _glob_vm_repeat(node, body: _GlobFragment, captures: bool,
+def _glob_vm_repeat(node: _GlobRxNode, body: _GlobFragment, captures: bool,
                     length_cap: Optional[int]) -> _GlobFragment:
     low, high, greedy, first_capture, last_capture = node[2:7]
     if captures and first_capture <= last_capture:
@@ -12604,7 +12709,7 @@ def _glob_vm_repeat(node, body: _GlobFragment, captures: bool,
     needed = body.size * low + (body.size + 2 if optional is None else (body.size + 1) * optional)
     if needed > _GLOB_VM_MAX_PROGRAM:
         raise _GlobTooComplexError("regex program too large")
-    parts: List[object] = [body] * low
+    parts: List[Union[_GlobFragment, _GlobInstruction]] = [body] * low
     if optional is None:
         enter, leave = 1, body.size + 2
         parts.append((_GLOB_OP_SPLIT, enter, leave) if greedy else (_GLOB_OP_SPLIT, leave, enter))
@@ -12665,7 +12770,7 @@ def _glob_vm_link(fragment: _GlobFragment, backward: bool) -> _GlobProgram:
     return program
 
 
-def _glob_lookahead_re(body):
+def _glob_lookahead_re(body: _GlobRxNode) -> Optional[Callable[[str, int], Any]]:
     """re match function for a lookahead body of constant cost, else None."""
     text, _ = _glob_rx_fold(body, _glob_rx_to_python)
     if text is None:
@@ -12703,13 +12808,13 @@ class _GlobNfaRun:
 
     __slots__ = ("programs", "text", "memo", "steps")
 
-    def __init__(self, programs, text: str):
+    def __init__(self, programs: List[_GlobProgram], text: str) -> None:
         self.programs = programs
         self.text = text
         self.memo: Dict[Tuple[int, int], bool] = {}
         self.steps = 0  # instructions executed, lookarounds answered without the NFA as one each
 
-    def run(self, index: int, starts) -> bool:
+    def run(self, index: int, starts: Iterable[int]) -> bool:
         """Does program *index* reach MATCH from any start?"""
         return _glob_nfa_search(self, self.programs[index], self.text, starts)
 
@@ -12731,7 +12836,7 @@ class _GlobNfaRun:
         return found
 
 
-def _glob_nfa_search(nfa: _GlobNfaRun, program: _GlobProgram, text: str, starts) -> bool:
+def _glob_nfa_search(nfa: _GlobNfaRun, program: _GlobProgram, text: str, starts: Iterable[int]) -> bool:
     """The hot loop of _GlobNfaRun.run, on locals only."""
     ops, arg_a, arg_b, joins = program.ops, program.arg_a, program.arg_b, program.joins
     backward = program.backward
@@ -12806,7 +12911,7 @@ def _glob_vm_holds(op: int, negated: bool, text: str, pos: int) -> bool:
     return boundary != negated
 
 
-def _glob_vm_unit_ok(op: int, a, b, ch: str) -> bool:
+def _glob_vm_unit_ok(op: int, a: Any, b: Any, ch: str) -> bool:
     """Does a consuming instruction accept the code unit *ch*?"""
     if op == _GLOB_OP_IN:
         return ch in a
@@ -12825,17 +12930,17 @@ class _GlobCaptureRun:
     first match, as in JS.
     """
 
-    def __init__(self, programs, text: str):
+    def __init__(self, programs: List[_GlobProgram], text: str) -> None:
         self.programs = programs
         self.text = text
         self.steps = 0
-        self.memo: Dict[Tuple[int, int, tuple], Optional[tuple]] = {}
+        self.memo: Dict[Tuple[int, int, _GlobCaptures], Optional[_GlobCaptures]] = {}
         group_count = max((a for prog in programs
                            for op, a in zip(prog.ops, prog.arg_a)
                            if op in (_GLOB_OP_OPEN, _GLOB_OP_BACKREF)), default=0)
         self.empty_captures = (-1,) * (3 * (group_count + 1))
 
-    def run(self, index: int, starts, captures):
+    def run(self, index: int, starts: Iterable[int], captures: _GlobCaptures) -> Optional[_GlobCaptures]:
         """Captures after the first match from *starts*, or None."""
         program = self.programs[index]
         ops, arg_a, arg_b = program.ops, program.arg_a, program.arg_b
@@ -12869,7 +12974,8 @@ class _GlobCaptureRun:
                 pc += 1
         return None
 
-    def _step(self, op: int, a, b, pos: int, caps: tuple, backward: bool):
+    def _step(self, op: int, a: Any, b: Any, pos: int, caps: _GlobCaptures,
+              backward: bool) -> Optional[Tuple[int, _GlobCaptures]]:
         """(position, captures) after one instruction, or None where it fails."""
         text = self.text
         if op <= _GLOB_OP_RANGES:
@@ -12899,7 +13005,8 @@ class _GlobCaptureRun:
             return None if inner is None else (pos, inner)
         return (pos, caps) if _glob_vm_holds(op, b, text, pos) else None
 
-    def _backref(self, slot: int, pos: int, caps: tuple, backward: bool):
+    def _backref(self, slot: int, pos: int, caps: _GlobCaptures,
+                 backward: bool) -> Optional[Tuple[int, _GlobCaptures]]:
         begin, end = caps[slot], caps[slot + 1]
         if begin < 0:
             return pos, caps  # an unset group matches the empty string, as in JS
@@ -12928,13 +13035,13 @@ def _glob_normalise_candidate(path: str) -> str:
     return path[2:] if path.startswith("./") else path
 
 
-def _glob_literal_prefix(tree) -> str:
+def _glob_literal_prefix(tree: _GlobRxNode) -> str:
     """The text every match of the regex starts with: the literal code units right after its
     leading ^, through groups of one branch ("" when it does not start with ^). Surrogates end it,
     so that a str prefix test is a code-unit prefix test."""
     units: List[str] = []
 
-    def walk(nodes) -> bool:  # False at the first node that is not a plain literal
+    def walk(nodes: Sequence[_GlobRxNode]) -> bool:  # False at the first node that is not a plain literal
         for node in nodes:
             kind = node[0]
             if kind == _GLOB_RX_SET and len(node[1]) == 1 and node[1][0][0] == node[1][0][1] \
@@ -13080,7 +13187,7 @@ class _GlobPathMatcher:
 
     match = search
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, _GlobPathMatcher) and other.pattern == self.pattern
 
     def __hash__(self) -> int:
@@ -13244,6 +13351,22 @@ every string the other vector files load to (tests/test_vectors_yaml_stringify.p
 # 13. YAML: Public types
 # ---------------------------------------------------------------------------
 
+if TYPE_CHECKING:  # PyYAML's names, for annotations and as _yaml_bind_pyyaml() binds them
+    from yaml.events import (
+        AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent, MappingStartEvent,
+        ScalarEvent, SequenceEndEvent, SequenceStartEvent, StreamEndEvent
+    )
+    from yaml.tokens import (
+        AliasToken, AnchorToken, BlockEndToken, BlockEntryToken, BlockMappingStartToken,
+        BlockSequenceStartToken, DirectiveToken, DocumentEndToken, DocumentStartToken,
+        FlowEntryToken, FlowMappingEndToken, FlowMappingStartToken, FlowSequenceEndToken,
+        FlowSequenceStartToken, KeyToken, ScalarToken, StreamEndToken, StreamStartToken, TagToken,
+        ValueToken
+    )
+    # The names _yaml_bind_pyyaml() binds at run time, as the type checker sees them.
+    _YAML_NODE_END_TOKENS: Tuple[Any, ...]
+    _YAML_ITEM_START_TOKENS: Tuple[Any, ...]
+
 
 class _FrontmatterYamlError(Exception):
     """The YAML step failed the way the JS library fails.
@@ -13263,24 +13386,25 @@ class _FrontmatterYamlError(Exception):
         self.message = message
 
 
-class _YamlJSObject(object):
+class _YamlJSObject:
     """A JS object the door returns for a tagged value, equal by content."""
 
-    __slots__ = ()
+    __slots__: Tuple[str, ...] = ()  # each subclass names its one content slot
     # Unhashable, as the data model spells it (equal by content, like JS
     # objects compared deeply); typeshed types object.__hash__ as a method.
-    __hash__ = None  # type: ignore[assignment]
+    __hash__: Optional[Callable[[], int]] = None  # type: ignore[assignment]
 
-    def _content(self):
+    def _content(self) -> Any:
         return getattr(self, self.__slots__[0])
 
-    def __eq__(self, other):
-        return type(other) is type(self) and other._content() == self._content()
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, _YamlJSObject) \
+            and other._content() == self._content()
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         return not self.__eq__(other)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "%s(%r)" % (type(self).__name__, self._content())
 
 
@@ -13291,10 +13415,10 @@ class _YamlDate(_YamlJSObject):
     __slots__ = ("iso",)
     js_class = "Date"
 
-    def __init__(self, iso):
+    def __init__(self, iso: Optional[str]) -> None:
         self.iso = iso
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(("YamlDate", self.iso))
 
 
@@ -13304,7 +13428,7 @@ class _YamlOrderedMap(_YamlJSObject):
     __slots__ = ("entries",)
     js_class = "Map"
 
-    def __init__(self, entries=None):
+    def __init__(self, entries: Optional[List[Tuple[Any, Any]]] = None) -> None:
         self.entries = [] if entries is None else entries
 
 
@@ -13314,7 +13438,7 @@ class _YamlSet(_YamlJSObject):
     __slots__ = ("items",)
     js_class = "Set"
 
-    def __init__(self, items=None):
+    def __init__(self, items: Optional[List[Any]] = None) -> None:
         self.items = [] if items is None else items
 
 
@@ -13331,7 +13455,7 @@ class _YamlSyntaxError(Exception):
     first), so such earlier-recorded problems must not take precedence.
     """
 
-    def __init__(self, code, message, at=None, pos=None):
+    def __init__(self, code: str, message: str, at: Optional[int] = None, pos: Optional[int] = None) -> None:
         Exception.__init__(self, message)
         self.code = code
         self.message = message
@@ -13344,7 +13468,7 @@ class _YamlSyntaxError(Exception):
 class _YamlToJSError(Exception):
     """An error thrown while converting to plain data (JS toJS stage)."""
 
-    def __init__(self, name, message):
+    def __init__(self, name: str, message: str) -> None:
         Exception.__init__(self, message)
         self.name = name
         self.message = message
@@ -13395,12 +13519,20 @@ _YAML_PLAIN_STOP_FLOW = re.compile(r"[ \t\n\r:,\[\]{}]")
 # token classes: _yaml_bind_pyyaml() binds them with the classes.
 
 
-class _YamlSimpleKey(object):
+# A PyYAML token or event (our scanner's tokens carry extra `_yaml_*` attributes). Code dispatches
+# on `token.__class__` and reads the attributes of that class, which mypy does not narrow (see
+# _YamlNode): to the checker both are Any.
+_YamlToken = Any
+_YamlEvent = Any
+
+
+class _YamlSimpleKey:
     """A token that may turn out to be an implicit key (PyYAML's idea)."""
 
     __slots__ = ("token_number", "required", "index", "line", "start_line", "column", "tab", "inline")
 
-    def __init__(self, token_number, required, index, line, column, tab, inline):
+    def __init__(self, token_number: int, required: bool, index: int, line: int, column: int, tab: bool,
+                 inline: bool) -> None:
         self.token_number = token_number
         self.required = required
         self.index = index
@@ -13414,7 +13546,7 @@ class _YamlSimpleKey(object):
         self.inline = inline
 
 
-class _YamlScanner(object):
+class _YamlScanner:
     """Turns YAML 1.2 text into PyYAML tokens.
 
     The token stream has PyYAML's shape (BLOCK-MAPPING-START, KEY, VALUE,
@@ -13429,7 +13561,7 @@ class _YamlScanner(object):
     inside flow collections follows the JSON-compatible adjacency rule.
     """
 
-    def __init__(self, text):
+    def __init__(self, text: str) -> None:
         # CRLF is a single line break in YAML 1.2; folding it to LF up front
         # keeps every later rule simple.  A lone CR stays an ordinary
         # character, as it is for the JS lexer.
@@ -13448,26 +13580,27 @@ class _YamlScanner(object):
         self.flow_level = 0
         # A deque: long flow collections used as keys keep many tokens
         # queued, and popping from the front of a list would be quadratic.
-        self.tokens = collections.deque([StreamStartToken(0, 0, encoding=None)])
+        self.tokens: collections.deque[_YamlToken] = collections.deque(
+            [StreamStartToken(0, 0, encoding=None)])
         self.tokens_taken = 0
         self.indent = -1
-        self.indents = []
+        self.indents: List[int] = []
         # Kind ("map"/"seq") of each open block collection, parallel to the
         # indentation stack; error codes depend on it.
-        self._kinds = []
-        self._kind = None
+        self._kinds: List[Optional[str]] = []
+        self._kind: Optional[str] = None
         # Indentation depths of mappings hit by the JS "empty item" quirk.
-        self._impossible = set()
+        self._impossible: Set[int] = set()
         self.allow_simple_key = True
-        self.possible_simple_keys = {}
-        self._key_min_level = None
+        self.possible_simple_keys: Dict[int, _YamlSimpleKey] = {}
+        self._key_min_level: Optional[int] = None
         # JS lexer state.
         self._in_document = False
         self._indent_next = 0
         self._indent_value = 0
         self._flow_key = False
         # Per open flow collection: (bracket, is_document_root).
-        self._flow_stack = []
+        self._flow_stack: List[Tuple[str, bool]] = []
         self._collections_seen = False
         # Line bookkeeping for tab and compact-mapping rules.
         # True until the first non-indicator token of the line; `-`, `?`
@@ -13492,14 +13625,17 @@ class _YamlScanner(object):
         self._content_before = None
         self._line_quirk = False
         self._line_quirk_pos = -1
-        self._stale_key = None
+        self._stale_key: Optional[_YamlSimpleKey] = None
         # A continuable error waiting for the next token (see _soft).
-        self._soft_next = None
+        self._soft_next: Optional[Tuple[str, str]] = None
         self._begin_line(0)
+
+    if TYPE_CHECKING:  # the parser's, which the scanner always runs mixed with (_yaml_pipeline_class)
+        def _yaml_record(self, code: str, message: str, pos: Optional[int] = None) -> None: ...
 
     # -- PyYAML scanner interface -------------------------------------------
 
-    def check_token(self, *choices):
+    def check_token(self, *choices: type) -> bool:
         while self._need_more_tokens():
             self._fetch_more_tokens()
         if self.tokens:
@@ -13508,14 +13644,14 @@ class _YamlScanner(object):
             return isinstance(self.tokens[0], choices)
         return False
 
-    def peek_token(self):
+    def peek_token(self) -> _YamlToken:
         while self._need_more_tokens():
             self._fetch_more_tokens()
         if self.tokens:
             return self.tokens[0]
         return None
 
-    def get_token(self):
+    def get_token(self) -> _YamlToken:
         while self._need_more_tokens():
             self._fetch_more_tokens()
         if self.tokens:
@@ -13525,11 +13661,11 @@ class _YamlScanner(object):
 
     # -- helpers -------------------------------------------------------------
 
-    def _error(self, code, message):
+    def _error(self, code: str, message: str) -> NoReturn:
         """A fatal error: scanning cannot sensibly go on."""
         raise _YamlSyntaxError(code, message, None, self._pos)
 
-    def _soft(self, code, message):
+    def _soft(self, code: str, message: str) -> None:
         """A continuable error belonging to the next token.
 
         The JS library reports such problems while composing the node the
@@ -13540,7 +13676,7 @@ class _YamlScanner(object):
         if self._soft_next is None:
             self._soft_next = (code, message)
 
-    def _soft_after(self, code, message):
+    def _soft_after(self, code: str, message: str) -> None:
         """A continuable error belonging to the token just scanned."""
         last = self._last_token
         if last is not None and any(t is last for t in self.tokens):
@@ -13549,11 +13685,11 @@ class _YamlScanner(object):
         else:
             self._yaml_record(code, message, self._pos)
 
-    def _empty_at(self, pos):
+    def _empty_at(self, pos: int) -> bool:
         """True when `pos` is past the end or holds a blank (JS isEmpty)."""
         return pos >= self._n or self._s[pos] in _YAML_BLANK
 
-    def _add(self, token, start, end):
+    def _add(self, token: _YamlToken, start: int, end: int) -> None:
         if self._soft_next is not None:
             token._yaml_soft = self._soft_next
             self._soft_next = None
@@ -13572,25 +13708,25 @@ class _YamlScanner(object):
         self._last_start = start
         self._last_end = end
 
-    def _set_inline(self, pos):
+    def _set_inline(self, pos: int) -> None:
         """Remember an implicit key's `:`: the rest of its line is the
         key's compact value (where the JS library forbids a mapping)."""
         self._inline_value_pos = pos
         eol = self._s.find("\n", pos, self._n)
         self._inline_value_eol = self._n if eol < 0 else eol
 
-    def _inline_at(self, pos):
+    def _inline_at(self, pos: int) -> bool:
         """Is `pos` on the line of the last implicit key's `:`, after it?"""
         return self._inline_value_pos < pos <= self._inline_value_eol
 
-    def _advance_lines(self, start, end):
+    def _advance_lines(self, start: int, end: int) -> None:
         """Account for line breaks inside a multi-line token."""
         count = self._s.count("\n", start, end)
         if count:
             self._line += count
             self._line_start = self._s.rfind("\n", start, end) + 1
 
-    def _need_more_tokens(self):
+    def _need_more_tokens(self) -> bool:
         if self.done:
             return False
         if not self.tokens:
@@ -13600,7 +13736,7 @@ class _YamlScanner(object):
             return True
         return False
 
-    def _next_possible_simple_key(self):
+    def _next_possible_simple_key(self) -> Optional[int]:
         # Keys at lower flow levels were saved earlier, so the lowest level
         # holds the smallest token number; tracking that level keeps this
         # O(1) even inside deeply nested flow collections.
@@ -13609,7 +13745,7 @@ class _YamlScanner(object):
             return None
         return self.possible_simple_keys[level].token_number
 
-    def _drop_key(self, level):
+    def _drop_key(self, level: int) -> Optional[_YamlSimpleKey]:
         key = self.possible_simple_keys.pop(level, None)
         if key is not None and level == self._key_min_level:
             keys = self.possible_simple_keys
@@ -13618,7 +13754,7 @@ class _YamlScanner(object):
 
     # -- simple keys ---------------------------------------------------------
 
-    def _stale_possible_simple_keys(self):
+    def _stale_possible_simple_keys(self) -> None:
         # Only block-context keys go stale, and only when a line break
         # follows them: the JS library reports over-long keys
         # (KEY_OVER_1024_CHARS) and keys spanning lines
@@ -13635,7 +13771,7 @@ class _YamlScanner(object):
         if key.required:
             self._key_without_value(key)
 
-    def _key_without_value(self, key):
+    def _key_without_value(self, key: _YamlSimpleKey) -> None:
         """A token sits where a mapping key must be, but no `:` follows.
 
         The JS library still reads it as a key (and its value as empty) and
@@ -13650,7 +13786,7 @@ class _YamlScanner(object):
             if self._kinds and self._kinds[-1] == "map":
                 self._error("BAD_INDENT", _YAML_MSG_MAP_COLUMN)
             self._error("UNEXPECTED_TOKEN", "Unexpected scalar at node end")
-        token = KeyToken(key.index, key.index)
+        token: _YamlToken = KeyToken(key.index, key.index)
         token._yaml_missing_value = True
         if key.tab:
             token._yaml_soft = ("TAB_AS_INDENT", _YAML_MSG_TAB_INDENT)
@@ -13659,7 +13795,7 @@ class _YamlScanner(object):
             token._yaml_soft_pos = self._content_start(key.token_number - self.tokens_taken)
         self.tokens.insert(key.token_number - self.tokens_taken, token)
 
-    def _save_possible_simple_key(self):
+    def _save_possible_simple_key(self) -> None:
         if not self.allow_simple_key:
             return
         required = not self.flow_level and self.indent == self._pos - self._line_start
@@ -13677,7 +13813,7 @@ class _YamlScanner(object):
             self._inline_at(self._pos),
         )
 
-    def _remove_possible_simple_key(self):
+    def _remove_possible_simple_key(self) -> None:
         key = self._drop_key(self.flow_level)
         if key is not None and key.required:
             # Another token follows the would-be key on its line.
@@ -13685,31 +13821,31 @@ class _YamlScanner(object):
 
     # -- indentation ---------------------------------------------------------
 
-    def _content_start(self, index):
+    def _content_start(self, index: int) -> int:
         """Start of the first non-property token queued from `index`."""
         for token in list(self.tokens)[index:]:
             if not isinstance(token, (AnchorToken, TagToken)):
                 return token.start_mark
         return self._pos
 
-    def _flow_key_token(self, index):
+    def _flow_key_token(self, index: int) -> bool:
         for token in list(self.tokens)[index:]:
             if not isinstance(token, (AnchorToken, TagToken)):
                 return isinstance(token, (FlowSequenceStartToken, FlowMappingStartToken))
         return False
 
-    def _unwind_indent(self, column):
+    def _unwind_indent(self, column: int) -> None:
         while self.indent > column:
             depth = len(self.indents)
             self.indent = self.indents.pop()
             self._kind = self._kinds.pop()
-            token = BlockEndToken(self._pos, self._pos)
+            token: _YamlToken = BlockEndToken(self._pos, self._pos)
             if depth in self._impossible:
                 self._impossible.discard(depth)
                 token._yaml_soft = ("IMPOSSIBLE", "Map comment with trailing content")
             self._add(token, self._pos, self._pos)
 
-    def _add_indent(self, column, kind):
+    def _add_indent(self, column: int, kind: str) -> bool:
         if self.indent < column:
             self.indents.append(self.indent)
             self._kinds.append(self._kind)
@@ -13718,13 +13854,13 @@ class _YamlScanner(object):
             return True
         return False
 
-    def _check_depth(self):
+    def _check_depth(self) -> None:
         if self.flow_level + len(self.indents) > _YAML_MAX_DEPTH:
             self._error("RESOURCE_EXHAUSTION", "Maximum call stack size exceeded")
 
     # -- whitespace, comments, line starts ------------------------------------
 
-    def _scan_to_next_token(self):
+    def _scan_to_next_token(self) -> None:
         s = self._s
         n = self._n
         pos = self._pos
@@ -13763,7 +13899,7 @@ class _YamlScanner(object):
         if crossed and self.flow_level:
             self._check_flow_line()
 
-    def _begin_line(self, pos):
+    def _begin_line(self, pos: int) -> None:
         """JS parseLineStart bookkeeping for a fresh line."""
         s = self._s
         self._tab_pending = False
@@ -13785,7 +13921,7 @@ class _YamlScanner(object):
         if self._indent_next > indent and not self._empty_at(first + 1):
             self._indent_next = indent
 
-    def _check_flow_line(self):
+    def _check_flow_line(self) -> None:
         """A new line inside a flow collection must stay indented."""
         s = self._s
         pos = self._pos
@@ -13812,7 +13948,7 @@ class _YamlScanner(object):
             if not at_end_marker:
                 self._unterminated_flow()
 
-    def _unterminated_flow(self):
+    def _unterminated_flow(self) -> None:
         bracket, root = self._flow_stack[-1]
         name = "Flow sequence" if bracket == "[" else "Flow map"
         end = "]" if bracket == "[" else "}"
@@ -13824,7 +13960,7 @@ class _YamlScanner(object):
             % (name, end),
         )
 
-    def _check_tab_indent(self, block_collection):
+    def _check_tab_indent(self, block_collection: bool) -> None:
         """Tabs may separate tokens but never indent a block node.
 
         JS rules (resolveProps): a tab right before a token that starts a
@@ -13840,7 +13976,7 @@ class _YamlScanner(object):
             if self._line_indent <= parent:
                 self._soft("TAB_AS_INDENT", _YAML_MSG_TAB_INDENT)
 
-    def _check_tab_before_props(self):
+    def _check_tab_before_props(self) -> None:
         # Before an anchor or tag a tab counts as indentation at the start
         # of a line or right after a block `-` / `?`.
         if self._tab_pending and (self._tab_at_line_start or self._after_block_indicator):
@@ -13848,7 +13984,7 @@ class _YamlScanner(object):
 
     # -- token dispatch --------------------------------------------------------
 
-    def _fetch_more_tokens(self):
+    def _fetch_more_tokens(self) -> None:
         self._scan_to_next_token()
         self._stale_possible_simple_keys()
         pos = self._pos
@@ -13905,7 +14041,7 @@ class _YamlScanner(object):
             )
         return self._fetch_common(ch)
 
-    def _fetch_flow_token(self, ch, nxt_empty):
+    def _fetch_flow_token(self, ch: str, nxt_empty: bool) -> None:
         s = self._s
         pos = self._pos
         if ch == "[" or ch == "{":
@@ -13944,7 +14080,7 @@ class _YamlScanner(object):
             return
         return self._fetch_common(ch)
 
-    def _fetch_common(self, ch):
+    def _fetch_common(self, ch: str) -> None:
         """Tokens that look the same in block and flow context."""
         if ch == "*":
             return self._fetch_alias_or_anchor(AliasToken)
@@ -13971,7 +14107,7 @@ class _YamlScanner(object):
 
     # -- stream / document -----------------------------------------------------
 
-    def _fetch_stream_end(self):
+    def _fetch_stream_end(self) -> None:
         if self.flow_level:
             self._unterminated_flow()
         if self._tab_at_line_start and isinstance(self._last_token, (ValueToken, BlockEntryToken)):
@@ -13986,7 +14122,7 @@ class _YamlScanner(object):
         self._add(StreamEndToken(self._pos, self._pos), self._pos, self._pos)
         self.done = True
 
-    def _fetch_directive(self):
+    def _fetch_directive(self) -> None:
         s = self._s
         n = self._n
         start = self._pos
@@ -14011,7 +14147,7 @@ class _YamlScanner(object):
         self._pos = end
         self._add(DirectiveToken(name, parts[1:], start, end), start, end)
 
-    def _fetch_document_indicator(self, is_start):
+    def _fetch_document_indicator(self, is_start: bool) -> None:
         self._unwind_indent(-1)
         self._remove_possible_simple_key()
         self.allow_simple_key = False
@@ -14021,6 +14157,7 @@ class _YamlScanner(object):
         self._indent_value = 0
         self._at_block_start = False
         self._tab_pending = False
+        token: _YamlToken
         if is_start:
             self._in_document = True
             token = DocumentStartToken(start, start + 3)
@@ -14031,7 +14168,7 @@ class _YamlScanner(object):
 
     # -- block indicators ------------------------------------------------------
 
-    def _note_block_indicator(self):
+    def _note_block_indicator(self) -> None:
         """JS indentNext/indentValue updates for `-`, `?` and `:`."""
         if self.flow_level:
             return
@@ -14045,7 +14182,7 @@ class _YamlScanner(object):
         else:
             self._indent_next = self._indent_value + 1
 
-    def _fetch_block_entry(self):
+    def _fetch_block_entry(self) -> None:
         pos = self._pos
         if not self.allow_simple_key or self._inline_at(pos):
             self._misplaced_block_indicator("seq")
@@ -14061,7 +14198,7 @@ class _YamlScanner(object):
         self._add(BlockEntryToken(pos, pos + 1), pos, pos + 1)
         self._after_block_indicator = True
 
-    def _misplaced_block_indicator(self, kind):
+    def _misplaced_block_indicator(self, kind: str) -> None:
         """`- x` or `? x` where no block collection may start."""
         last = self._last_token
         on_line = self._last_end >= self._line_start
@@ -14084,7 +14221,7 @@ class _YamlScanner(object):
         name = "seq-item-ind" if kind == "seq" else "explicit-key-ind"
         self._error("UNEXPECTED_TOKEN", "Unexpected %s at node end" % name)
 
-    def _fetch_key(self):
+    def _fetch_key(self) -> None:
         pos = self._pos
         if not self.flow_level:
             if not self.allow_simple_key or self._inline_at(pos):
@@ -14102,12 +14239,12 @@ class _YamlScanner(object):
         self._add(KeyToken(pos, pos + 1), pos, pos + 1)
         self._after_block_indicator = not self.flow_level
 
-    def _fetch_value(self):
+    def _fetch_value(self) -> None:
         pos = self._pos
         level = self.flow_level
         key = self._drop_key(level)
         if key is not None:
-            key_token = KeyToken(key.index, key.index)
+            key_token: _YamlToken = KeyToken(key.index, key.index)
             if not level:
                 # Reported before the key itself is composed (only the
                 # first of these matters).
@@ -14175,7 +14312,7 @@ class _YamlScanner(object):
         self._pos = pos + 1
         self._add(ValueToken(pos, pos + 1), pos, pos + 1)
 
-    def _deeper_value_indicator(self, pos):
+    def _deeper_value_indicator(self, pos: int) -> bool:
         """A `:` line indented deeper than the mapping it belongs to.
 
         PyYAML would open a nested mapping; the JS parser instead gives the
@@ -14206,7 +14343,7 @@ class _YamlScanner(object):
         self._add(ValueToken(pos, pos + 1), pos, pos + 1)
         return True
 
-    def _check_simple_key(self, key):
+    def _check_simple_key(self, key: _YamlSimpleKey) -> None:
         """JS checks on an implicit key once its `:` is found."""
         pos = self._pos
         if self.flow_level:
@@ -14231,14 +14368,14 @@ class _YamlScanner(object):
                 "implicit block mapping key",
             )
 
-    def _utf16_length(self, start, end):
+    def _utf16_length(self, start: int, end: int) -> int:
         # JS measures the 1024-character limit in UTF-16 code units.
         length = end - start
         if length > 512:
             length += sum(1 for c in self._s[start:end] if ord(c) > 0xFFFF)
         return length
 
-    def _flow_value_as_key(self):
+    def _flow_value_as_key(self) -> bool:
         """`a: [b]: c` -- the JS parser gives the `:` an empty key.
 
         After a flow collection that is itself a value on its key's line, the
@@ -14262,7 +14399,7 @@ class _YamlScanner(object):
         self._add(ValueToken(pos, pos + 1), pos, pos + 1)
         return True
 
-    def _misplaced_value(self):
+    def _misplaced_value(self) -> None:
         """A block `:` where PyYAML's grammar allows no value indicator."""
         last = self._last_token
         on_line = self._last_end >= self._line_start
@@ -14295,14 +14432,14 @@ class _YamlScanner(object):
             )
         self._error("UNEXPECTED_TOKEN", "Unexpected map-value-ind at node end")
 
-    def _doc_start_on_line(self):
+    def _doc_start_on_line(self) -> bool:
         s = self._s
         ls = self._line_start
         return ls + 3 <= self._n and s[ls:ls + 3] == "---" and self._empty_at(ls + 3)
 
     # -- flow collections -------------------------------------------------------
 
-    def _fetch_flow_collection_start(self, ch):
+    def _fetch_flow_collection_start(self, ch: str) -> None:
         pos = self._pos
         if not self.flow_level and self.indent >= 0:
             # (At document level a tab before `[`/`{` is mere white space.)
@@ -14322,12 +14459,12 @@ class _YamlScanner(object):
         self._at_block_start = False
         self._add_indicator(FlowSequenceStartToken if ch == "[" else FlowMappingStartToken, pos)
 
-    def _add_indicator(self, token_class, pos):
+    def _add_indicator(self, token_class: type, pos: int) -> None:
         """A one-character indicator token at *pos*; scanning goes on after it."""
         self._pos = pos + 1
         self._add(token_class(pos, pos + 1), pos, pos + 1)
 
-    def _fetch_flow_collection_end(self, ch):
+    def _fetch_flow_collection_end(self, ch: str) -> None:
         pos = self._pos
         self._remove_possible_simple_key()
         bracket = self._flow_stack[-1][0]
@@ -14340,7 +14477,7 @@ class _YamlScanner(object):
         self._flow_key = True
         self._add_indicator(FlowSequenceEndToken if ch == "]" else FlowMappingEndToken, pos)
 
-    def _fetch_flow_entry(self):
+    def _fetch_flow_entry(self) -> None:
         pos = self._pos
         self.allow_simple_key = True
         self._remove_possible_simple_key()
@@ -14350,7 +14487,7 @@ class _YamlScanner(object):
 
     # -- anchors, aliases, tags ---------------------------------------------------
 
-    def _after_props(self, pos):
+    def _after_props(self, pos: int) -> None:
         """An anchor or tag must be followed by white space (or , ] })."""
         s = self._s
         if pos < self._n and s[pos] not in _YAML_BLANK and (
@@ -14358,7 +14495,7 @@ class _YamlScanner(object):
         ):
             self._soft("MISSING_CHAR", _YAML_MSG_PROPS_SPACE)
 
-    def _fetch_alias_or_anchor(self, token_class):
+    def _fetch_alias_or_anchor(self, token_class: type) -> None:
         if not self.flow_level:
             if token_class is AnchorToken:
                 self._check_tab_before_props()
@@ -14368,7 +14505,9 @@ class _YamlScanner(object):
         self.allow_simple_key = False
         self._at_block_start = False
         start = self._pos
-        end = _YAML_ANCHOR_RE.match(self._s, start + 1, self._n).end()
+        name_run = _YAML_ANCHOR_RE.match(self._s, start + 1, self._n)
+        assert name_run is not None  # a starred class matches, if only the empty string
+        end = name_run.end()
         name = self._s[start + 1:end]
         if token_class is AnchorToken:
             self._after_props(end)
@@ -14376,7 +14515,7 @@ class _YamlScanner(object):
         self._pos = end
         self._add(token_class(name, start, end), start, end)
 
-    def _fetch_tag(self):
+    def _fetch_tag(self) -> None:
         if not self.flow_level:
             self._check_tab_before_props()
         self._save_possible_simple_key()
@@ -14392,7 +14531,9 @@ class _YamlScanner(object):
             if end < n and s[end] == ">":
                 end += 1
         else:
-            end = _YAML_TAG_RE.match(s, start + 1, n).end()
+            tag_run = _YAML_TAG_RE.match(s, start + 1, n)
+            assert tag_run is not None  # a starred group matches, if only the empty string
+            end = tag_run.end()
         self._after_props(end)
         self._pos = end
         # The parser resolves the raw tag text against the %TAG handles.
@@ -14400,7 +14541,7 @@ class _YamlScanner(object):
 
     # -- scalars --------------------------------------------------------------
 
-    def _continue_scalar(self, offset):
+    def _continue_scalar(self, offset: int) -> int:
         """JS continueScalar: may a scalar go on at the line at `offset`?"""
         s = self._s
         if self._indent_next > 0:
@@ -14415,7 +14556,7 @@ class _YamlScanner(object):
             return -1
         return offset
 
-    def _begin_flow_scalar(self):
+    def _begin_flow_scalar(self) -> None:
         """What every plain or quoted scalar does first: it may be a key."""
         if not self.flow_level:
             self._check_tab_indent(False)
@@ -14423,7 +14564,7 @@ class _YamlScanner(object):
         self.allow_simple_key = False
         self._at_block_start = False
 
-    def _fetch_plain(self):
+    def _fetch_plain(self) -> None:
         self._begin_flow_scalar()
         s = self._s
         n = self._n
@@ -14443,8 +14584,8 @@ class _YamlScanner(object):
                 end = j
             ch = s[j]
             if ch == ":":
-                nxt = j + 1
-                if nxt >= n or s[nxt] in _YAML_BLANK or (in_flow and s[nxt] in _YAML_FLOW_CHARS):
+                after = j + 1
+                if after >= n or s[after] in _YAML_BLANK or (in_flow and s[after] in _YAML_FLOW_CHARS):
                     break
                 i = j + 1
                 end = i
@@ -14474,7 +14615,7 @@ class _YamlScanner(object):
             self._flow_key = False
         self._add(ScalarToken(value, True, start, end), start, end)
 
-    def _fetch_quoted(self, double):
+    def _fetch_quoted(self, double: bool) -> None:
         self._begin_flow_scalar()
         s = self._s
         n = self._n
@@ -14527,7 +14668,7 @@ class _YamlScanner(object):
         style = '"' if double else "'"
         self._add(ScalarToken(value, False, start, end + 1, style), start, end + 1)
 
-    def _fetch_block_scalar(self, folded):
+    def _fetch_block_scalar(self, folded: bool) -> None:
         self._check_tab_indent(False)
         self.allow_simple_key = True
         self._remove_possible_simple_key()
@@ -14552,7 +14693,7 @@ class _YamlScanner(object):
         token_end = after - 1 if after > start and s[after - 1] == "\n" else after
         self._add(ScalarToken(value, False, start, token_end, ">" if folded else "|"), start, token_end)
 
-    def _block_scalar_header(self, start):
+    def _block_scalar_header(self, start: int) -> Tuple[str, int, int]:
         """(chomp, explicit indentation, body offset) of the header at *start*."""
         s = self._s
         n = self._n
@@ -14591,7 +14732,7 @@ class _YamlScanner(object):
             p = eol
         return chomp, explicit, (p + 1 if p < n else n)
 
-    def _block_scalar_end(self, body, chomp, explicit):
+    def _block_scalar_end(self, body: int, chomp: str, explicit: int) -> int:
         """Offset of the scalar's last line break (JS parseBlockScalar)."""
         s = self._s
         n = self._n
@@ -14650,7 +14791,7 @@ class _YamlScanner(object):
 # ---------------------------------------------------------------------------
 
 
-def _yaml_fold_lines(source):
+def _yaml_fold_lines(source: str) -> str:
     """Fold a multi-line plain or single-quoted scalar (JS foldLines)."""
     lines = source.split("\n")
     res = lines[0].rstrip(" \t")
@@ -14692,7 +14833,7 @@ _YAML_HEX_RE = re.compile(r"[0-9a-fA-F]+\Z")
 _YAML_SURROGATE_PAIR_RE = re.compile("[\ud800-\udbff][\udc00-\udfff]")
 
 
-def _yaml_join_surrogates(text):
+def _yaml_join_surrogates(text: str) -> str:
     # `\uD83D\uDE00` forms one character in a JS (UTF-16) string; Python
     # strings hold code points, so a pair built from escapes is combined.
     # Lone surrogates stay as they are, as in JS.
@@ -14702,7 +14843,7 @@ def _yaml_join_surrogates(text):
     )
 
 
-def _yaml_double_quoted(inner, on_error, last=""):
+def _yaml_double_quoted(inner: str, on_error: Callable[[str, str], None], last: str = "") -> str:
     """Decode the text between double quotes (JS doubleQuotedValue).
 
     *last* is the scalar's final character (its closing quote when closed):
@@ -14767,7 +14908,8 @@ def _yaml_double_quoted(inner, on_error, last=""):
     return _yaml_join_surrogates(text) if surrogate else text
 
 
-def _yaml_block_value(source, folded, chomp, explicit, trim_base, at_root, on_error):
+def _yaml_block_value(source: str, folded: bool, chomp: str, explicit: int, trim_base: int, at_root: bool,
+                      on_error: Callable[[str, str], None]) -> str:
     """Value of a literal/folded block scalar (JS resolveBlockScalar)."""
     if not source:
         return ""
@@ -14811,7 +14953,8 @@ def _yaml_block_value(source, folded, chomp, explicit, trim_base, at_root, on_er
     return value
 
 
-def _yaml_block_indent(lines, chomp_start, trim_base, explicit, at_root, on_error):
+def _yaml_block_indent(lines: List[Tuple[int, str]], chomp_start: int, trim_base: int, explicit: int,
+                       at_root: bool, on_error: Callable[[str, str], None]) -> Tuple[int, int]:
     """(indentation to trim, index of the first content line) of a block scalar."""
     trim = trim_base
     content_start = 0
@@ -14836,7 +14979,8 @@ def _yaml_block_indent(lines, chomp_start, trim_base, explicit, at_root, on_erro
     return trim, content_start
 
 
-def _yaml_block_join(parts, lines, trim, folded, explicit, on_error):
+def _yaml_block_join(parts: List[str], lines: List[Tuple[int, str]], trim: int, folded: bool, explicit: int,
+                     on_error: Callable[[str, str], None]) -> None:
     """Append the content *lines* to *parts*, literal or folded."""
     sep = ""
     more_indented = False
@@ -14884,12 +15028,12 @@ _YAML_VERSION_RE = re.compile(r"[0-9]+\.[0-9]+\Z")
 _YAML_PERCENT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 
 
-def _yaml_decode_uri_component(text):
+def _yaml_decode_uri_component(text: str) -> str:
     """JS decodeURIComponent for tag suffixes (strict UTF-8)."""
     if "%" not in text:
         return text
 
-    def decode(match):
+    def decode(match: re.Match[str]) -> str:
         raw = bytes(int(h, 16) for h in match.group()[1:].split("%"))
         return raw.decode("utf-8")
 
@@ -14912,7 +15056,21 @@ class _YamlParser(_YamlParserBase):
     builds it when PyYAML is first needed.
     """
 
-    def __init__(self):
+    if TYPE_CHECKING:  # the scanner's, which the parser always runs mixed with (_yaml_pipeline_class)
+        _s: str
+        _n: int
+        _pos: int
+        _indent_value: int
+        _last_start: int
+        indent: int
+        done: bool
+        tokens: collections.deque[_YamlToken]
+
+        def check_token(self, *choices: type) -> bool: ...
+        def peek_token(self) -> _YamlToken: ...
+        def _fetch_more_tokens(self) -> None: ...
+
+    def __init__(self) -> None:
         _YamlPyParser.__init__(self)
         self.yaml_doc_version = None
         self._yaml_tags = {"!!": "tag:yaml.org,2002:"}
@@ -14923,23 +15081,23 @@ class _YamlParser(_YamlParserBase):
         self._yaml_value_missing = False
         # Per open block mapping: did the latest value start on its key's
         # line?  (Decides between two JS error codes.)
-        self._yaml_map_inline = []
+        self._yaml_map_inline: List[bool] = []
         # Columns of the open indentless sequences (`key:\n- item`).
-        self._yaml_indentless = []
+        self._yaml_indentless: List[int] = []
         # Continuable errors as (position, sequence, code, message).  The JS
         # library reports problems in the order it composes the document,
         # which is nearly source order; the position given with each error
         # is where the JS composer gets to it.
-        self._yaml_errors = []
+        self._yaml_errors: List[Tuple[int, int, str, str]] = []
 
-    def _yaml_record(self, code, message, pos=None):
+    def _yaml_record(self, code: str, message: str, pos: Optional[int] = None) -> None:
         if pos is None:
             last = self._yaml_last_taken
             pos = last.start_mark if last is not None else self._pos
         self._yaml_errors.append((pos, len(self._yaml_errors), code, message))
 
     @property
-    def _yaml_pending(self):
+    def _yaml_pending(self) -> Optional[Tuple[str, str, Optional[int]]]:
         """The continuable error the JS library would report first."""
         if not self._yaml_errors:
             return None
@@ -14948,8 +15106,8 @@ class _YamlParser(_YamlParserBase):
 
     # Remember the previous token: several error codes depend on whether the
     # offending token shares a line with it.
-    def get_token(self):
-        token = _YamlScanner.get_token(self)
+    def get_token(self) -> _YamlToken:
+        token = _YamlScanner.get_token(self)  # type: ignore[arg-type]  # self: the pipeline, a scanner too
         if token.__class__ is not BlockEndToken:
             # (BLOCK-END tokens carry the position of the next token.)
             self._yaml_last_taken = token
@@ -14960,7 +15118,7 @@ class _YamlParser(_YamlParserBase):
             self._yaml_value_missing = True
         return token
 
-    def _yaml_same_line(self, token):
+    def _yaml_same_line(self, token: _YamlToken) -> bool:
         last = self._yaml_last_taken
         if last is None:
             return False
@@ -14968,7 +15126,7 @@ class _YamlParser(_YamlParserBase):
 
     # -- documents -------------------------------------------------------------
 
-    def parse_implicit_document_start(self):
+    def parse_implicit_document_start(self) -> _YamlEvent:
         if self.check_token(DirectiveToken, DocumentStartToken, StreamEndToken):
             return self.parse_document_start()
         self._yaml_docs = 1
@@ -14981,7 +15139,7 @@ class _YamlParser(_YamlParserBase):
             self.state = self.parse_block_node
         return DocumentStartEvent(token.start_mark, token.start_mark, explicit=False)
 
-    def parse_document_start(self):
+    def parse_document_start(self) -> _YamlEvent:
         if self._yaml_docs:
             return self._yaml_after_document()
         while self.check_token(DocumentEndToken):
@@ -15008,7 +15166,7 @@ class _YamlParser(_YamlParserBase):
         self.state = self.parse_document_content
         return DocumentStartEvent(token.start_mark, end, explicit=True)
 
-    def _yaml_after_document(self):
+    def _yaml_after_document(self) -> _YamlEvent:
         """Anything but the end of input after the first document."""
         try:
             if self.check_token(StreamEndToken):
@@ -15041,7 +15199,7 @@ class _YamlParser(_YamlParserBase):
             "Source contains multiple documents; please use YAML.parseAllDocuments()",
         )
 
-    def parse_document_end(self):
+    def parse_document_end(self) -> _YamlEvent:
         token = self.peek_token()
         if self._yaml_missing_doc_start:
             self._yaml_fail("MISSING_CHAR", "Missing directives-end/doc-start indicator line")
@@ -15053,7 +15211,7 @@ class _YamlParser(_YamlParserBase):
         self.state = self.parse_document_start
         return DocumentEndEvent(token.start_mark, token.end_mark, explicit=explicit)
 
-    def _yaml_process_directives(self):
+    def _yaml_process_directives(self) -> bool:
         """Apply %YAML/%TAG the way the JS Directives class does."""
         found = False
         while self.check_token(DirectiveToken):
@@ -15086,11 +15244,11 @@ class _YamlParser(_YamlParserBase):
             # Unknown directives only warn.
         return found
 
-    def _yaml_fail(self, code, message):
+    def _yaml_fail(self, code: str, message: str) -> NoReturn:
         pos = self.tokens[0].start_mark if self.tokens else self._pos
         raise _YamlSyntaxError(code, message, None, pos)
 
-    def _yaml_fail_at_item(self, code, message):
+    def _yaml_fail_at_item(self, code: str, message: str) -> NoReturn:
         """A structural error at the start of a collection item.
 
         The JS library checks the item's properties (tabs, anchors, tags)
@@ -15109,7 +15267,7 @@ class _YamlParser(_YamlParserBase):
 
     # -- nodes -------------------------------------------------------------------
 
-    def _yaml_resolve_tag(self, source):
+    def _yaml_resolve_tag(self, source: str) -> Optional[str]:
         """JS Directives.tagName: tag text -> tag name (None if unusable)."""
         if source == "!":
             return "!"
@@ -15141,7 +15299,7 @@ class _YamlParser(_YamlParserBase):
         self._yaml_record("TAG_RESOLVE_FAILED", "Could not resolve tag: " + source)
         return None
 
-    def parse_node(self, block=False, indentless_sequence=False):
+    def parse_node(self, block: bool = False, indentless_sequence: bool = False) -> _YamlEvent:
         token = self.peek_token()
         if isinstance(token, AliasToken):
             self.get_token()
@@ -15212,10 +15370,10 @@ class _YamlParser(_YamlParserBase):
             self._yaml_fail("UNEXPECTED_TOKEN", "Unexpected , in flow collection")
         self._yaml_fail("UNEXPECTED_TOKEN", "Unexpected %s token" % _yaml_token_name(token))
 
-    def _yaml_column(self, offset):
+    def _yaml_column(self, offset: int) -> int:
         return offset - (self._s.rfind("\n", 0, offset) + 1)
 
-    def _yaml_junk_after_node(self, token):
+    def _yaml_junk_after_node(self, token: _YamlToken) -> NoReturn:
         """Stray content after a node on its line.
 
         If a `:` follows later on the same line, the JS library reads the
@@ -15244,7 +15402,7 @@ class _YamlParser(_YamlParserBase):
 
     # -- block collections --------------------------------------------------------
 
-    def parse_block_sequence_entry(self):
+    def parse_block_sequence_entry(self) -> _YamlEvent:
         if self.check_token(BlockEntryToken):
             token = self.get_token()
             if not self.check_token(BlockEntryToken, BlockEndToken):
@@ -15274,7 +15432,7 @@ class _YamlParser(_YamlParserBase):
             )
         return self._yaml_collection_end(SequenceEndEvent)
 
-    def parse_indentless_sequence_entry(self):
+    def parse_indentless_sequence_entry(self) -> _YamlEvent:
         if not self.check_token(BlockEntryToken):
             token = self.peek_token()
             column = self._yaml_indentless.pop() if self._yaml_indentless else 0
@@ -15292,11 +15450,11 @@ class _YamlParser(_YamlParserBase):
             return event
         return _YamlPyParser.parse_indentless_sequence_entry(self)
 
-    def parse_block_mapping_first_key(self):
+    def parse_block_mapping_first_key(self) -> _YamlEvent:
         self._yaml_map_inline.append(False)
         return _YamlPyParser.parse_block_mapping_first_key(self)
 
-    def parse_block_mapping_value(self):
+    def parse_block_mapping_value(self) -> _YamlEvent:
         if self._yaml_value_missing:
             self._yaml_value_missing = False
             last = self._yaml_last_taken
@@ -15318,29 +15476,30 @@ class _YamlParser(_YamlParserBase):
         token = self.peek_token()
         return self._yaml_absent(token.start_mark)
 
-    def _yaml_absent(self, mark):
+    def _yaml_absent(self, mark: int) -> _YamlEvent:
         event = self.process_empty_scalar(mark)
         event.yaml_absent = True
         return event
 
-    def parse_flow_mapping_empty_value(self):
+    def parse_flow_mapping_empty_value(self) -> _YamlEvent:
         # `{a}`: no value node (JS Pair value null).
         self.state = self.parse_flow_mapping_key
         return self._yaml_absent(self.peek_token().start_mark)
 
-    def parse_flow_mapping_value(self):
+    def parse_flow_mapping_value(self) -> _YamlEvent:
         if self.check_token(ValueToken):
             return _YamlPyParser.parse_flow_mapping_value(self)
         self.state = self.parse_flow_mapping_key
         return self._yaml_absent(self.peek_token().start_mark)
 
-    def parse_flow_sequence_entry_mapping_value(self):
+    def parse_flow_sequence_entry_mapping_value(self) -> _YamlEvent:
         if self.check_token(ValueToken):
             return _YamlPyParser.parse_flow_sequence_entry_mapping_value(self)
         self.state = self.parse_flow_sequence_entry_mapping_end
         return self._yaml_absent(self.peek_token().start_mark)
 
-    def _yaml_mapping_key(self, ends, value_state, parse_key):
+    def _yaml_mapping_key(self, ends: Tuple[type, ...], value_state: Callable[[], _YamlEvent],
+                          parse_key: Callable[[], _YamlEvent]) -> _YamlEvent:
         """At a KEY token: the key node (or an empty one before *ends*).  At a
         VALUE token with no key (`: x`, `{: x}`): the JS library's null key."""
         if self.check_token(KeyToken):
@@ -15353,7 +15512,7 @@ class _YamlParser(_YamlParserBase):
         self.state = value_state
         return self.process_empty_scalar(self.peek_token().start_mark)
 
-    def parse_block_mapping_key(self):
+    def parse_block_mapping_key(self) -> _YamlEvent:
         if self.check_token(KeyToken, ValueToken):
             return self._yaml_mapping_key((KeyToken, BlockEndToken), self.parse_block_mapping_value,
                                           self.parse_block_node_or_indentless_sequence)
@@ -15395,14 +15554,14 @@ class _YamlParser(_YamlParserBase):
             self._yaml_map_inline.pop()
         return self._yaml_collection_end(MappingEndEvent)
 
-    def _yaml_collection_end(self, event_class):
+    def _yaml_collection_end(self, event_class: type) -> _YamlEvent:
         """Take the end token and return to the enclosing state."""
         token = self.get_token()
         self.state = self.states.pop()
         self.marks.pop()
         return event_class(token.start_mark, token.end_mark)
 
-    def _yaml_flow_separator(self, first, what):
+    def _yaml_flow_separator(self, first: bool, what: str) -> None:
         """The `,` every flow item but the first needs."""
         if first:
             return
@@ -15413,7 +15572,7 @@ class _YamlParser(_YamlParserBase):
 
     # -- flow collections ---------------------------------------------------------
 
-    def parse_flow_sequence_entry(self, first=False):
+    def parse_flow_sequence_entry(self, first: bool = False) -> _YamlEvent:
         if not self.check_token(FlowSequenceEndToken):
             self._yaml_flow_separator(first, "sequence")
             if self.check_token(KeyToken):
@@ -15430,11 +15589,11 @@ class _YamlParser(_YamlParserBase):
                 return self.parse_flow_node()
         return self._yaml_collection_end(SequenceEndEvent)
 
-    def _yaml_flow_pair_empty_key(self):
+    def _yaml_flow_pair_empty_key(self) -> _YamlEvent:
         self.state = self.parse_flow_sequence_entry_mapping_value
         return self.process_empty_scalar(self.peek_token().start_mark)
 
-    def parse_flow_mapping_key(self, first=False):
+    def parse_flow_mapping_key(self, first: bool = False) -> _YamlEvent:
         if not self.check_token(FlowMappingEndToken):
             self._yaml_flow_separator(first, "map")
             if self.check_token(KeyToken, ValueToken):
@@ -15446,7 +15605,7 @@ class _YamlParser(_YamlParserBase):
         return self._yaml_collection_end(MappingEndEvent)
 
 
-def _yaml_token_name(token):
+def _yaml_token_name(token: _YamlToken) -> str:
     """The JS library's name for a token type, for messages."""
     if isinstance(token, ScalarToken):
         if token.style == '"':
@@ -15480,51 +15639,63 @@ def _yaml_token_name(token):
 # ---------------------------------------------------------------------------
 
 
-class _YamlScalar(object):
+class _YamlScalar:
     __slots__ = ("value", "style", "source", "tagged", "fmt", "fraction", "anchor")
 
-    def __init__(self, value, style, source, tagged, fmt=None, fraction=0):
+    def __init__(self, value: _YamlValue, style: Optional[str], source: str, tagged: Optional[str],
+                 fmt: Optional[str] = None, fraction: int = 0) -> None:
         self.value = value  # the JS value
         self.style = style  # None (plain), '"', "'", '|', '>'
         self.source = source  # scalar text, kept for key stringification
         self.tagged = tagged  # the explicit tag name, or None
         self.fmt = fmt  # number format: 'HEX', 'OCT', 'EXP' or None
         self.fraction = fraction  # JS minFractionDigits (e.g. 2 for "1.50")
-        self.anchor = None
+        self.anchor: Optional[str] = None
 
 
-class _YamlSeq(object):
+class _YamlSeq:
     __slots__ = ("items", "flow", "kind", "anchor", "tag")
 
-    def __init__(self, flow):
-        self.items = []
+    def __init__(self, flow: bool) -> None:
+        self.items: List[Any] = []  # nodes; (key node, value node) pairs for 'omap' and 'pairs'
         self.flow = flow
         self.kind = "seq"  # 'seq', 'omap' or 'pairs'
-        self.anchor = None
-        self.tag = None
+        self.anchor: Optional[str] = None
+        self.tag: Optional[str] = None
 
 
-class _YamlMap(object):
+class _YamlMap:
     __slots__ = ("pairs", "flow", "kind", "anchor", "tag")
 
-    def __init__(self, flow):
-        self.pairs = []  # (key node, value node or None)
+    def __init__(self, flow: bool) -> None:
+        self.pairs: List[Tuple[_YamlNode, _YamlNode]] = []  # (key node, value node or None)
         self.flow = flow
         self.kind = "map"  # 'map' or 'set'
-        self.anchor = None
-        self.tag = None
+        self.anchor: Optional[str] = None
+        self.tag: Optional[str] = None
 
 
-class _YamlAlias(object):
+class _YamlAlias:
     __slots__ = ("name", "target", "anchor")
 
-    def __init__(self, name, target):
+    def __init__(self, name: str, target: _YamlNode) -> None:
         self.name = name
         self.target = target  # the latest node anchored `name` before it
-        self.anchor = None
+        self.anchor: Optional[str] = None
 
 
-class _YamlMergeKey(object):
+# A node of the graph (one of the four classes above), or None for a missing value. The
+# composer, converter and writers dispatch on `node.__class__ is ...`, a test mypy does not
+# narrow, so to the checker a node is Any; functions that take one kind of node name it.
+_YamlNode = Any
+# A JS value as the library builds it: None, bool, int or float, str, bytes, list, dict, or a
+# _YamlJSObject (arbitrary data by nature).
+_YamlValue = Any
+# A scalar's resolution: (JS value, number format or None, minFractionDigits); None: a string.
+_YamlResolved = Optional[Tuple[_YamlValue, Optional[str], int]]
+
+
+class _YamlMergeKey:
     """The `<<` key of the YAML 1.1 schema (a JS Symbol: never equal)."""
 
     __slots__ = ()
@@ -15570,7 +15741,7 @@ _YAML_PARSE_FLOAT_RE = re.compile(
 _YAML_TAG_PREFIX = "tag:yaml.org,2002:"
 
 
-def _yaml_number(value):
+def _yaml_number(value: float) -> float:
     """A JS number as Python data: integral finite doubles become int."""
     if value != value or value in (math.inf, -math.inf):
         return value
@@ -15582,14 +15753,14 @@ def _yaml_number(value):
     return value
 
 
-def _yaml_int_to_double(number):
+def _yaml_int_to_double(number: int) -> float:
     try:
         return float(number)
     except OverflowError:
         return math.inf if number > 0 else -math.inf
 
 
-def _yaml_parse_float(text):
+def _yaml_parse_float(text: str) -> float:
     """JS parseFloat (leading white space, longest valid prefix, else NaN)."""
     match = _YAML_PARSE_FLOAT_RE.match(text.lstrip(_YAML_JS_TRIM))
     if not match:
@@ -15600,7 +15771,7 @@ def _yaml_parse_float(text):
     return float(literal)
 
 
-def _yaml_parse_int(digits, radix):
+def _yaml_parse_int(digits: str, radix: int) -> float:
     """JS parseInt for a digit string already stripped of sign and prefix."""
     if not digits:
         return math.nan
@@ -15609,7 +15780,7 @@ def _yaml_parse_int(digits, radix):
     return _yaml_int_to_double(int(digits, radix))
 
 
-def _yaml_min_fraction(text):
+def _yaml_min_fraction(text: str) -> int:
     # JS float.resolve keeps the written fraction width when it ends in 0.
     dot = text.find(".")
     if dot != -1 and text.endswith("0"):
@@ -15620,7 +15791,7 @@ def _yaml_min_fraction(text):
 _YAML_GO_ON = object()  # a resolution step that decided nothing: try the next tag
 
 
-def _yaml_resolve_null(text, tag):
+def _yaml_resolve_null(text: str, tag: Optional[str]) -> Any:  # a _YamlResolved or _YAML_GO_ON
     """The null step of both schemas: the null, None for a `!!null` that is none, else _YAML_GO_ON."""
     if tag is not None and tag != "null":
         return _YAML_GO_ON
@@ -15629,14 +15800,14 @@ def _yaml_resolve_null(text, tag):
     return None if tag else _YAML_GO_ON
 
 
-def _yaml_special_float(text):
+def _yaml_special_float(text: str) -> float:
     """The value of a text _YAML_FLOAT_NAN_RE matched: NaN, or an infinity with its sign."""
     if text[-3:].lower() == "nan":
         return math.nan
     return -math.inf if text[0] == "-" else math.inf
 
 
-def _yaml_resolve_core(text, tag=None):
+def _yaml_resolve_core(text: str, tag: Optional[str] = None) -> _YamlResolved:
     """Core-schema resolution of a plain scalar (or a tagged scalar's text).
 
     With `tag` None: implicit resolution over all default tags.  With a tag
@@ -15669,7 +15840,7 @@ def _yaml_resolve_core(text, tag=None):
     return None
 
 
-def _yaml11_int(text, offset, radix):
+def _yaml11_int(text: str, offset: int, radix: int) -> float:
     sign = text[0]
     if sign in "+-":
         offset += 1
@@ -15677,7 +15848,7 @@ def _yaml11_int(text, offset, radix):
     return _yaml_number(-value if sign == "-" else value)
 
 
-def _yaml11_sexagesimal(text):
+def _yaml11_sexagesimal(text: str) -> float:
     sign = text[0]
     body = text[1:] if sign in "+-" else text
     total = 0.0
@@ -15686,7 +15857,7 @@ def _yaml11_sexagesimal(text):
     return _yaml_number(-total if sign == "-" else total)
 
 
-def _yaml_resolve_11(text, tag=None, at_key=False):
+def _yaml_resolve_11(text: str, tag: Optional[str] = None, at_key: bool = False) -> _YamlResolved:
     """The library's YAML 1.1 schema (used under a `%YAML 1.1` directive)."""
     null = _yaml_resolve_null(text, tag)
     if null is not _YAML_GO_ON:
@@ -15735,7 +15906,7 @@ def _yaml_resolve_11(text, tag=None, at_key=False):
 
 # Days from 1970-01-01 (proleptic Gregorian) for a zero-based month that may
 # overflow into following years, as JS MakeDay normalises it.
-def _yaml_days_from_civil(year, month0, day):
+def _yaml_days_from_civil(year: int, month0: int, day: int) -> int:
     year += month0 // 12
     month = month0 % 12 + 1
     y = year - (1 if month <= 2 else 0)
@@ -15747,7 +15918,7 @@ def _yaml_days_from_civil(year, month0, day):
     return era * 146097 + doe - 719468 + day - 1
 
 
-def _yaml_civil_from_days(days):
+def _yaml_civil_from_days(days: int) -> Tuple[int, int, int]:
     days += 719468
     era = days // 146097
     doe = days - era * 146097
@@ -15760,7 +15931,7 @@ def _yaml_civil_from_days(days):
     return year, month, day
 
 
-def _yaml_iso_from_ms(ms):
+def _yaml_iso_from_ms(ms: float) -> Optional[str]:
     """JS Date.prototype.toISOString; None when the time value is invalid."""
     if ms != ms or abs(ms) > 8.64e15:
         return None
@@ -15779,7 +15950,7 @@ def _yaml_iso_from_ms(ms):
     )
 
 
-def _yaml_timestamp(text):
+def _yaml_timestamp(text: str) -> Optional[_YamlDate]:
     """JS timestamp.resolve: a _YamlDate, or None when the text does not match."""
     match = _YAML_TIMESTAMP_RE.match(text)
     if not match:
@@ -15794,7 +15965,7 @@ def _yaml_timestamp(text):
     if 0 <= year <= 99:
         year += 1900
     days = _yaml_days_from_civil(year, month - 1, day)
-    ms = days * 86400000 + hour * 3600000 + minute * 60000 + second * 1000 + milli
+    ms: float = days * 86400000 + hour * 3600000 + minute * 60000 + second * 1000 + milli
     zone = match.group(8)
     if zone and zone != "Z":
         offset = _yaml11_sexagesimal(zone)
@@ -15814,7 +15985,7 @@ _YAML_B64_ALPHABET["-"] = 62
 _YAML_B64_ALPHABET["_"] = 63
 
 
-def _yaml_base64(text):
+def _yaml_base64(text: str) -> bytes:
     out = bytearray()
     acc = 0
     bits = 0
@@ -15832,7 +16003,7 @@ def _yaml_base64(text):
     return bytes(out)
 
 
-def _yaml_resolve_tagged_scalar(text, tag, schema11):
+def _yaml_resolve_tagged_scalar(text: str, tag: str, schema11: bool) -> _YamlResolved:
     """findScalarTagByName: (value, fmt, fraction), or None for a string."""
     if tag.startswith(_YAML_TAG_PREFIX):
         name = tag[len(_YAML_TAG_PREFIX):]
@@ -15868,7 +16039,7 @@ _YAML_CORE_FIRST_CHARS = "~nNtTfF0123456789+-."
 _YAML11_FIRST_CHARS = _YAML_CORE_FIRST_CHARS + "yYoOeE<"
 
 
-def _yaml_scalar_identity(node):
+def _yaml_scalar_identity(node: _YamlNode) -> Optional[Tuple[Any, ...]]:
     """What JS `===` compares for duplicate-key detection, or None."""
     if node.__class__ is not _YamlScalar:
         return None
@@ -15887,10 +16058,10 @@ def _yaml_scalar_identity(node):
     return None  # Dates, buffers and merge keys are objects
 
 
-class _YamlComposer(object):
+class _YamlComposer:
     """Builds the node graph from PyYAML events, with JS checks."""
 
-    def __init__(self, events, schema11_getter, holder):
+    def __init__(self, events: Any, schema11_getter: Callable[[], bool], holder: _YamlParser) -> None:
         # `holder` collects continuable errors (_yaml_record/_yaml_pending).
         self._events = events
         self._schema11_getter = schema11_getter
@@ -15898,7 +16069,7 @@ class _YamlComposer(object):
         self._record = holder._yaml_record
         self.schema11 = False
 
-    def compose(self):
+    def compose(self) -> _YamlNode:
         get_event = self._events.get_event
         event = get_event()  # StreamStart
         event = get_event()
@@ -15911,17 +16082,17 @@ class _YamlComposer(object):
         get_event()
         return root
 
-    def _raise_pending(self):
+    def _raise_pending(self) -> None:
         pending = self._holder._yaml_pending
         if pending is not None:
             raise _YamlSyntaxError(pending[0], pending[1])
 
-    def _compose_document(self, get_event):
-        anchors = {}
+    def _compose_document(self, get_event: Callable[[], Any]) -> _YamlNode:
+        anchors: Dict[str, _YamlNode] = {}
         # Open collections, innermost last.  Frame: [node, its pending key
         # (or _YAML_NO_KEY), identities of its scalar keys so far, its tag,
         # a duplicate found in a flow map awaiting the pair's value].
-        stack = []
+        stack: List[List[Any]] = []
         root = None
         schema11 = self.schema11
         while True:
@@ -15929,7 +16100,7 @@ class _YamlComposer(object):
             cls = event.__class__
             if cls is ScalarEvent:
                 if getattr(event, "yaml_absent", False):
-                    node = None  # a pair without a value node
+                    node: _YamlNode = None  # a pair without a value node
                 else:
                     at_key = (
                         bool(stack)
@@ -15997,7 +16168,7 @@ class _YamlComposer(object):
                     self._record("DUPLICATE_KEY", "Map keys must be unique", event.end_mark)
                     frame[4] = None
 
-    def _scalar(self, event, schema11, at_key):
+    def _scalar(self, event: ScalarEvent, schema11: bool, at_key: bool) -> _YamlScalar:
         text = event.value
         tag = event.tag
         style = event.style or None
@@ -16025,7 +16196,7 @@ class _YamlComposer(object):
             return _YamlScalar(text, style, text, tag)
         return _YamlScalar(resolved[0], style, text, tag, resolved[1], resolved[2])
 
-    def _apply_collection_tag(self, node, tag, pos):
+    def _apply_collection_tag(self, node: _YamlNode, tag: str, pos: int) -> None:
         """composeCollection: known collection tags on maps and sequences."""
         if tag == "!":
             return
@@ -16078,7 +16249,7 @@ class _YamlComposer(object):
 # ---------------------------------------------------------------------------
 
 
-def _yaml_js_string(value):
+def _yaml_js_string(value: _YamlValue) -> str:
     """JS String(value) for the primitives a scalar can hold."""
     if value is None:
         return "null"
@@ -16096,7 +16267,7 @@ def _yaml_js_string(value):
 _YAML_INDEX_KEY_RE = re.compile(r"(?:0|[1-9][0-9]{0,9})\Z")
 
 
-def _yaml_is_index_key(key):
+def _yaml_is_index_key(key: str) -> bool:
     # Canonical array-index strings come first in JS own-key order.
     return (
         key[:1] in "0123456789"
@@ -16106,7 +16277,7 @@ def _yaml_is_index_key(key):
     )
 
 
-def _yaml_js_order(obj):
+def _yaml_js_order(obj: Dict[str, _YamlValue]) -> None:
     """Reorder a dict in place into JS own-key order."""
     keys = [k for k in obj if _yaml_is_index_key(k)]
     if not keys:
@@ -16119,30 +16290,30 @@ def _yaml_js_order(obj):
         obj[key] = value
 
 
-class _YamlAnchorData(object):
+class _YamlAnchorData:
     __slots__ = ("alias_count", "count", "res", "done")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.alias_count = 0
         self.count = 1
-        self.res = None
+        self.res: _YamlValue = None
         self.done = False
 
 
-class _YamlToJS(object):
+class _YamlToJS:
     """Document.toJS: node graph -> Python data with JS semantics.
 
     Iterative (an explicit stack of frames, one per open collection), so
     nesting as deep as the composer allows cannot exhaust Python's stack.
     """
 
-    def __init__(self, schema11=False):
-        self._anchors = {}  # id(node) -> _YamlAnchorData
+    def __init__(self, schema11: bool = False) -> None:
+        self._anchors: Dict[int, _YamlAnchorData] = {}  # id(node) -> _YamlAnchorData
         self._schema11 = schema11
 
     # -- scalars and aliases (no children) ----------------------------------
 
-    def _leaf(self, node):
+    def _leaf(self, node: _YamlNode) -> _YamlValue:
         """The JS value of a scalar or alias node."""
         if node.__class__ is _YamlScalar:
             if node.anchor is not None:
@@ -16153,9 +16324,10 @@ class _YamlToJS(object):
             return node.value
         return self._alias(node)
 
-    def _begin(self, node):
+    def _begin(self, node: _YamlNode) -> List[Any]:
         """Create the container for a collection node (before its children,
         so that aliases inside it can refer to it) and return its frame."""
+        result: _YamlValue
         if node.__class__ is _YamlSeq:
             kind = node.kind
             if kind == "seq":
@@ -16181,7 +16353,7 @@ class _YamlToJS(object):
         # frame: [kind, result, items, index, phase, key node, JS key, seen]
         return [kind, result, items, 0, 0, None, None, None]
 
-    def convert(self, node):
+    def convert(self, node: _YamlNode) -> _YamlValue:
         if node is None:
             return None
         cls = node.__class__
@@ -16213,7 +16385,7 @@ class _YamlToJS(object):
             else:
                 stack.append(self._begin(child))
 
-    def _step(self, frame, incoming):
+    def _step(self, frame: List[Any], incoming: _YamlValue) -> _YamlNode:
         """Feed a finished child value to a frame; return the next child
         node to convert, None for a missing value, or _YAML_NO_KEY when the
         frame is complete."""
@@ -16263,7 +16435,8 @@ class _YamlToJS(object):
             return key
         return _YAML_NO_KEY
 
-    def _store(self, kind, result, key_node, js_key, js_value, frame):
+    def _store(self, kind: str, result: Any, key_node: _YamlNode, js_key: _YamlValue, js_value: _YamlValue,
+               frame: List[Any]) -> None:
         if kind == "map":
             result[self._string_key(key_node, js_key)] = js_value
         elif kind == "pairs":
@@ -16280,7 +16453,7 @@ class _YamlToJS(object):
             seen.add(marker)
             result.entries.append((js_key, js_value))
 
-    def _string_key(self, key_node, js_key):
+    def _string_key(self, key_node: _YamlNode, js_key: _YamlValue) -> str:
         """addPairToJSMap's stringifyKey: the property name for a key."""
         cls = js_key.__class__
         if js_key is None:
@@ -16295,7 +16468,7 @@ class _YamlToJS(object):
             return JS.number_text(js_key)
         return _yaml_stringify_key(key_node, self._schema11)
 
-    def _alias(self, node):
+    def _alias(self, node: _YamlAlias) -> _YamlValue:
         target = node.target
         if target is None:
             raise _YamlToJSError(
@@ -16317,7 +16490,7 @@ class _YamlToJS(object):
             )
         return data.res
 
-    def _alias_count(self, node):
+    def _alias_count(self, node: _YamlNode) -> int:
         """getAliasCount: the largest expansion factor inside `node`."""
         best = 0
         stack = [node]
@@ -16344,7 +16517,7 @@ class _YamlToJS(object):
                     stack.append(value)
         return best
 
-    def _merge(self, result, value):
+    def _merge(self, result: Dict[str, _YamlValue], value: _YamlNode) -> None:
         """YAML 1.1 `<<`: copy keys of the source map(s) that are missing."""
         source = value.target if value.__class__ is _YamlAlias else value
         if source is None:
@@ -16355,7 +16528,7 @@ class _YamlToJS(object):
         else:
             self._merge_one(result, source)
 
-    def _merge_one(self, result, item):
+    def _merge_one(self, result: Dict[str, _YamlValue], item: _YamlNode) -> None:
         source = item.target if item.__class__ is _YamlAlias else item
         if source.__class__ is not _YamlMap:
             raise _YamlToJSError("Error", "Merge sources must be maps or map aliases")
@@ -16364,13 +16537,13 @@ class _YamlToJS(object):
             if prop not in result:
                 result[prop] = value
 
-    def _map_entries(self, node):
+    def _map_entries(self, node: _YamlMap) -> List[Tuple[_YamlValue, _YamlValue]]:
         """YAMLMap.toJSON(_, ctx, Map): entries with unconverted JS keys."""
-        entries = []
-        index = {}
+        entries: List[Tuple[_YamlValue, _YamlValue]] = []
+        index: Dict[Any, int] = {}
         for key, value in node.pairs:
             if key.__class__ is _YamlScalar and key.value.__class__ is _YamlMergeKey:
-                merged = {}
+                merged: Dict[str, _YamlValue] = {}
                 self._merge(merged, value)
                 for k, v in merged.items():
                     if k not in index:
@@ -16388,7 +16561,7 @@ class _YamlToJS(object):
         return entries
 
 
-def _yaml_js_property_key(value):
+def _yaml_js_property_key(value: _YamlValue) -> str:
     """JS ToPropertyKey for a merged key (merges copy JS Map keys)."""
     if isinstance(value, list):
         # Array.prototype.toString
@@ -16406,7 +16579,7 @@ def _yaml_js_property_key(value):
     return _yaml_js_string(value)
 
 
-def _yaml_map_key_marker(value):
+def _yaml_map_key_marker(value: _YamlValue) -> Tuple[Any, ...]:
     if value is None or isinstance(value, (str, bool)):
         return (type(value).__name__, value)
     if isinstance(value, (int, float)):
@@ -16432,11 +16605,11 @@ _YAML_FORCE_DOUBLE_RE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 _YAML_DOC_MARKER_RE = re.compile(r"(?:^|\n)(?:---|\.\.\.)(?:[\n\t ]|$)")
 
 
-def _yaml_stringify_key(node, schema11=False):
+def _yaml_stringify_key(node: _YamlNode, schema11: bool = False) -> str:
     return _yaml_stringify(node, "", False, schema11)
 
 
-def _yaml_tag_string(tag):
+def _yaml_tag_string(tag: str) -> str:
     """Directives.tagString with the default handles."""
     if tag.startswith(_YAML_TAG_PREFIX):
         suffix = tag[len(_YAML_TAG_PREFIX):]
@@ -16446,7 +16619,7 @@ def _yaml_tag_string(tag):
     return tag if tag.startswith("!") else "!<%s>" % tag
 
 
-def _yaml_props(node):
+def _yaml_props(node: _YamlNode) -> str:
     props = []
     if node.anchor:
         props.append("&" + node.anchor)
@@ -16456,7 +16629,7 @@ def _yaml_props(node):
     return " ".join(props)
 
 
-def _yaml_stringify(node, indent, implicit_key, schema11):
+def _yaml_stringify(node: _YamlNode, indent: str, implicit_key: bool, schema11: bool) -> str:
     """stringify(): properties plus content, in flow context."""
     if node is None:
         return ""
@@ -16474,7 +16647,7 @@ def _yaml_stringify(node, indent, implicit_key, schema11):
     return props + "\n" + indent + text
 
 
-def _yaml_stringify_flow(node, indent, schema11):
+def _yaml_stringify_flow(node: _YamlNode, indent: str, schema11: bool) -> str:
     step = "  "
     item_indent = indent + step
     lines = []
@@ -16508,7 +16681,8 @@ def _yaml_stringify_flow(node, indent, schema11):
     return start + " " + " ".join(lines) + " " + end
 
 
-def _yaml_stringify_pair(key, value, indent, all_null, schema11):
+def _yaml_stringify_pair(key: _YamlNode, value: _YamlNode, indent: str, all_null: bool,
+                         schema11: bool) -> str:
     explicit = key is None or key.__class__ in (_YamlSeq, _YamlMap) or (
         key.__class__ is _YamlScalar and key.style in ("|", ">")
     )
@@ -16528,7 +16702,7 @@ def _yaml_stringify_pair(key, value, indent, all_null, schema11):
     return text + sep + value_text
 
 
-def _yaml_stringify_scalar(node, implicit_key, schema11):
+def _yaml_stringify_scalar(node: _YamlScalar, implicit_key: bool, schema11: bool) -> str:
     value = node.value
     if value is None:
         return node.source if _YAML_NULL_RE.match(node.source) else "null"
@@ -16552,7 +16726,7 @@ def _yaml_stringify_scalar(node, implicit_key, schema11):
     return _yaml_plain_string(value, implicit_key, schema11)
 
 
-def _yaml_plain_string(value, implicit_key, schema11):
+def _yaml_plain_string(value: str, implicit_key: bool, schema11: bool) -> str:
     if (implicit_key and "\n" in value) or _YAML_FLOW_INDICATOR_RE.search(value):
         return _yaml_quoted_string(value, implicit_key)
     if not value or _YAML_PLAIN_FORBIDDEN_RE.search(value):
@@ -16566,13 +16740,13 @@ def _yaml_plain_string(value, implicit_key, schema11):
     return value
 
 
-def _yaml_quoted_string(value, implicit_key):
+def _yaml_quoted_string(value: str, implicit_key: bool) -> str:
     if '"' in value and "'" not in value:
         return _yaml_single_quoted_string(value, implicit_key)
     return _yaml_double_quoted_string(value)
 
 
-def _yaml_single_quoted_string(value, implicit_key):
+def _yaml_single_quoted_string(value: str, implicit_key: bool) -> str:
     if (implicit_key and "\n" in value) or re.search(r"[ \t]\n|\n[ \t]", value):
         return _yaml_double_quoted_string(value)
     return "'" + value.replace("'", "''").replace("\n", "\n\n") + "'"
@@ -16585,7 +16759,7 @@ _YAML_DQ_ESCAPES = {
 }
 
 
-def _yaml_double_quoted_string(value):
+def _yaml_double_quoted_string(value: str) -> str:
     out = ['"']
     for index, ch in enumerate(value):
         esc = _YAML_DQ_ESCAPES.get(ch)
@@ -16604,7 +16778,7 @@ def _yaml_double_quoted_string(value):
     return "".join(out)
 
 
-def _yaml_flow_number(node):
+def _yaml_flow_number(node: _YamlScalar) -> str:
     value = node.value
     if value != value:
         return ".nan"
@@ -16627,7 +16801,7 @@ def _yaml_flow_number(node):
     return text
 
 
-def _yaml_js_exponential(value):
+def _yaml_js_exponential(value: float) -> str:
     """JS Number.prototype.toExponential() with no argument."""
     if value == 0:
         return "0e+0"
@@ -16704,14 +16878,14 @@ _YAML_OUT_KEY_LIMIT = 1024  # an implicit key's written length, in UTF-16 units
 _YAML_OUT_DQ_MULTILINE = 40  # doubleQuotedMinMultiLineLength
 
 
-def _yaml_out_units(text):
+def _yaml_out_units(text: str) -> int:
     """The length of a JS string: UTF-16 code units."""
     if text.isascii():
         return len(text)
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
-def _yaml_out_number(value):
+def _yaml_out_number(value: float) -> str:
     """stringifyNumber for a double (a Python int is the double it stands for)."""
     if not isinstance(value, float):
         value = _yaml_int_to_double(value)
@@ -16724,7 +16898,7 @@ def _yaml_out_number(value):
     return JS.number_text(value)
 
 
-def _yaml_out_json(value):
+def _yaml_out_json(value: str) -> str:
     """JSON.stringify of a string (well-formed: a lone surrogate becomes \\udXXX)."""
     out = ['"']
     for ch in value:
@@ -16739,11 +16913,11 @@ def _yaml_out_json(value):
     return "".join(out)
 
 
-def _yaml_out_double(value, indent, implicit_key):
+def _yaml_out_double(value: str, indent: str, implicit_key: bool) -> str:
     """doubleQuotedString: JSON escapes re-spelled for YAML; long ones break at \\n."""
     json_text = _yaml_out_json(value)
 
-    def at(i):  # JS json[i]: "" past the end
+    def at(i: int) -> str:  # JS json[i]: "" past the end
         return json_text[i] if i < len(json_text) else ""
 
     indent = indent or ("  " if _YAML_OUT_DOC_MARKER_RE.search(value) else "")
@@ -16785,7 +16959,7 @@ def _yaml_out_double(value, indent, implicit_key):
     return "".join(out) + json_text[start:] if start else json_text
 
 
-def _yaml_out_single(value, indent, implicit_key):
+def _yaml_out_single(value: str, indent: str, implicit_key: bool) -> str:
     """singleQuotedString: '' for ', a blank line per line break."""
     if (implicit_key and "\n" in value) or _YAML_OUT_SINGLE_REFUSED_RE.search(value):
         return _yaml_out_double(value, indent, implicit_key)
@@ -16794,14 +16968,14 @@ def _yaml_out_single(value, indent, implicit_key):
     return "'" + body + "'"
 
 
-def _yaml_out_quoted(value, indent, implicit_key):
+def _yaml_out_quoted(value: str, indent: str, implicit_key: bool) -> str:
     """quotedString: single quotes for text with " and no ', else double quotes."""
     if '"' in value and "'" not in value:
         return _yaml_out_single(value, indent, implicit_key)
     return _yaml_out_double(value, indent, implicit_key)
 
 
-def _yaml_out_block(value, indent, force_indent):
+def _yaml_out_block(value: str, indent: str, force_indent: bool) -> str:
     """blockString, literal (lineWidth 0 never folds): |, chomping, indentation indicator."""
     if _YAML_OUT_BLOCK_QUOTED_RE.search(value):
         return _yaml_out_quoted(value, indent, False)
@@ -16838,7 +17012,7 @@ def _yaml_out_block(value, indent, force_indent):
     return "|" + header + "\n" + indent + start + value + end
 
 
-def _yaml_out_plain(value, indent, implicit_key):
+def _yaml_out_plain(value: str, indent: str, implicit_key: bool) -> str:
     """plainString: the value as it is, unless reading it back would change it."""
     if implicit_key and "\n" in value:
         return _yaml_out_quoted(value, indent, implicit_key)
@@ -16858,7 +17032,7 @@ def _yaml_out_plain(value, indent, implicit_key):
     return value
 
 
-def _yaml_out_string(value, indent, implicit_key):
+def _yaml_out_string(value: str, indent: str, implicit_key: bool) -> str:
     """stringifyString for a created scalar: plain, unless a character forces double quotes."""
     value = _yaml_join_surrogates(value)  # a JS string pairs adjacent surrogates
     if _YAML_OUT_FORCE_DOUBLE_RE.search(value):
@@ -16866,7 +17040,7 @@ def _yaml_out_string(value, indent, implicit_key):
     return _yaml_out_plain(value, indent, implicit_key)
 
 
-def _yaml_out_scalar(value, indent):
+def _yaml_out_scalar(value: _YamlValue, indent: str) -> str:
     """stringify() for a scalar at `indent` (never a key): null, true/false, a number or a string."""
     if value is None:
         return "null"
@@ -16882,24 +17056,24 @@ def _yaml_out_scalar(value, indent):
 _YAML_OUT_DONE = object()  # a frame's items are all written
 
 
-class _YamlOutFrame(object):
+class _YamlOutFrame:
     """A non-empty map or sequence being written (stringifyBlockCollection): its lines so far
     and the head of the item under way, `key:` (stringifyPair) or `- `."""
 
     __slots__ = ("ident", "indent", "is_map", "items", "lines", "head", "value_below")
 
-    def __init__(self, value, indent):
+    def __init__(self, value: _YamlValue, indent: str) -> None:  # a non-empty dict or list
         self.ident = id(value)
         self.indent = indent
         self.is_map = isinstance(value, dict)
-        self.items = iter(value.items() if self.is_map else value)
-        self.lines = []
+        self.items: Iterator[Any] = iter(value.items() if self.is_map else value)
+        self.lines: List[str] = []
         self.head = "- "
         self.value_below = False  # a non-empty collection value starts on the next line
 
-    def advance(self):
+    def advance(self) -> _YamlValue:
         """The next item's value, its head made ready; _YAML_OUT_DONE after the last."""
-        entry = next(self.items, _YAML_OUT_DONE)
+        entry: Any = next(self.items, _YAML_OUT_DONE)
         if entry is _YAML_OUT_DONE or not self.is_map:
             return entry
         key, value = entry
@@ -16912,7 +17086,7 @@ class _YamlOutFrame(object):
         self.value_below = not explicit and isinstance(value, (dict, list)) and bool(value)
         return value
 
-    def add(self, text):
+    def add(self, text: str) -> None:
         """Append the item under way, whose value was written as `text`."""
         if not self.is_map:
             line = "- " + text
@@ -16923,7 +17097,8 @@ class _YamlOutFrame(object):
         self.lines.append(line)
 
 
-def _yaml_out_enter(value, indent, stack, path):
+def _yaml_out_enter(value: _YamlValue, indent: str, stack: List[_YamlOutFrame],
+                    path: Set[int]) -> Optional[str]:
     """The text of a scalar or an empty collection, or None after pushing a frame for a
     non-empty collection (`path` holds the ids of the collections being written)."""
     if not isinstance(value, (dict, list)):
@@ -16937,14 +17112,14 @@ def _yaml_out_enter(value, indent, stack, path):
     return None
 
 
-def _yaml_stringify_value(value):
+def _yaml_stringify_value(value: _YamlValue) -> str:
     """stringify(value, {lineWidth: 0, sortMapEntries: false}): the document, then a line break.
 
     Depth-first with a stack of frames rather than recursion, so that any depth the loader
     accepts (800 levels) is written too; every item is written at its parent's indent + 2.
     """
-    stack = []  # the frames of the collections under way, innermost last
-    path = set()
+    stack: List[_YamlOutFrame] = []  # the frames of the collections under way, innermost last
+    path: Set[int] = set()
     text = _yaml_out_enter(value, "", stack, path)
     while stack:
         frame = stack[-1]
@@ -16957,6 +17132,7 @@ def _yaml_stringify_value(value):
             text = ("\n" + frame.indent).join(frame.lines)
         else:
             text = _yaml_out_enter(item, frame.indent + _YAML_OUT_STEP, stack, path)
+    assert text is not None  # the last frame closed with its lines' text
     return text + "\n"
 
 
@@ -16965,7 +17141,7 @@ def _yaml_stringify_value(value):
 # ---------------------------------------------------------------------------
 
 
-def _yaml_bind_pyyaml():
+def _yaml_bind_pyyaml() -> None:
     """Bind PyYAML's token, event and parser classes, which the full route builds on, as globals.
 
     PyYAML is imported the first time a text takes the full route, not with the module: the fast
@@ -16997,31 +17173,31 @@ def _yaml_bind_pyyaml():
 
 
 @functools.lru_cache(maxsize=None)
-def _yaml_pipeline_class():
+def _yaml_pipeline_class() -> type:
     """The full route's scanner and parser, mixed like PyYAML's Loader classes (built once)."""
     _yaml_bind_pyyaml()
 
     class _YamlPurePipeline(_YamlScanner, _YamlParser, _YamlPyParser):
         """Scanner + parser: our scanner and parser rules ahead of PyYAML's Parser."""
 
-        def __init__(self, text):
+        def __init__(self, text: str) -> None:
             _YamlScanner.__init__(self, text)
             _YamlParser.__init__(self)
 
-        def get_token(self):
+        def get_token(self) -> _YamlToken:
             return _YamlParser.get_token(self)
 
     return _YamlPurePipeline
 
 
-def _yaml_compose_pure(source):
+def _yaml_compose_pure(source: str) -> Tuple[_YamlComposer, _YamlParser]:
     """Pure-Python path: (root node or None, pending-error holder)."""
     pipeline = _yaml_pipeline_class()(source)
     composer = _YamlComposer(pipeline, lambda: pipeline.yaml_doc_version == "1.1", pipeline)
     return composer, pipeline
 
 
-def _yaml_convert(root, schema11):
+def _yaml_convert(root: _YamlNode, schema11: bool) -> _YamlValue:
     if root is None:
         return None
     try:
@@ -17035,7 +17211,7 @@ def _yaml_convert(root, schema11):
         raise _FrontmatterYamlError("toJS", "RangeError", "Maximum call stack size exceeded")
 
 
-def _yaml_run(composer, holder):
+def _yaml_run(composer: _YamlComposer, holder: _YamlParser) -> _YamlValue:
     try:
         root = composer.compose()
     except _YamlSyntaxError as error:
@@ -17061,7 +17237,7 @@ def _yaml_run(composer, holder):
     return _yaml_convert(root, composer.schema11)
 
 
-def _yaml_load_pure_python(source):
+def _yaml_load_pure_python(source: str) -> _YamlValue:
     """The pure-Python loader (always available)."""
     return _yaml_run(*_yaml_compose_pure(source))
 
@@ -17142,7 +17318,7 @@ _YAML_FAST_MAX_KEY = 1000
 _YAML_FAST_MAX_DEPTH = 32
 
 
-def _yaml_fast_plain(text):
+def _yaml_fast_plain(text: str) -> _YamlValue:
     """A one-line plain scalar (already stripped) as the composer reads it."""
     if text[0] in _YAML_CORE_FIRST_CHARS:
         resolved = _yaml_resolve_core(text)
@@ -17151,11 +17327,11 @@ def _yaml_fast_plain(text):
     return text
 
 
-def _yaml_fast_flow_seq(text):
+def _yaml_fast_flow_seq(text: str) -> List[_YamlValue]:
     """`[a, "b", 'c']` on one line, nothing but a comment after it."""
     if _YAML_FAST_EMPTY_FLOW_RE.match(text):
         return []
-    items = []
+    items: List[_YamlValue] = []
     match_item = _YAML_FAST_FLOW_ITEM_RE.match
     pos = 1
     while True:
@@ -17178,7 +17354,7 @@ def _yaml_fast_flow_seq(text):
             return items
 
 
-def _yaml_fast_inline(text):
+def _yaml_fast_inline(text: str) -> _YamlValue:
     """The value written on the same line as its key or `- ` (non-empty,
     leading spaces removed)."""
     first = text[0]
@@ -17207,25 +17383,25 @@ def _yaml_fast_inline(text):
     return _yaml_fast_plain(text)
 
 
-def _yaml_fast_is_entry(content):
+def _yaml_fast_is_entry(content: str) -> bool:
     return content[:2] == "- " or content == "-"
 
 
-class _YamlFastReader(object):
+class _YamlFastReader:
     """Recursive descent over the significant lines (column, content)."""
 
-    def __init__(self, columns, contents):
+    def __init__(self, columns: List[int], contents: List[str]) -> None:
         self.columns = columns
         self.contents = contents
         self.count = len(contents)
 
-    def block_map(self, i, column, depth):
+    def block_map(self, i: int, column: int, depth: int) -> Tuple[Dict[str, _YamlValue], int]:
         """The mapping whose keys sit at `column`, from line i; returns
         (dict, index of the first line after it)."""
         if depth > _YAML_FAST_MAX_DEPTH:
             raise _YamlFastDecline()
         columns, contents, count = self.columns, self.contents, self.count
-        result = {}
+        result: Dict[str, _YamlValue] = {}
         while i < count:
             at = columns[i]
             if at < column:
@@ -17259,12 +17435,12 @@ class _YamlFastReader(object):
                 result[key] = None
         return result, i
 
-    def block_seq(self, i, column, depth):
+    def block_seq(self, i: int, column: int, depth: int) -> Tuple[List[_YamlValue], int]:
         """The sequence whose `-` entries sit at `column`, from line i."""
         if depth > _YAML_FAST_MAX_DEPTH:
             raise _YamlFastDecline()
         columns, contents, count = self.columns, self.contents, self.count
-        items = []
+        items: List[_YamlValue] = []
         while i < count and columns[i] == column and _yaml_fast_is_entry(contents[i]):
             content = contents[i]
             rest = content[1:].lstrip(" ")
@@ -17286,12 +17462,12 @@ class _YamlFastReader(object):
         return items, i
 
 
-def _yaml_fast_load(source):
+def _yaml_fast_load(source: str) -> Dict[str, _YamlValue]:
     """The value of a simple document, or _YamlFastDecline."""
     if _YAML_FAST_BAD_CHAR_RE.search(source):
         raise _YamlFastDecline()
-    columns = []
-    contents = []
+    columns: List[int] = []
+    contents: List[str] = []
     for line in source.split("\n"):
         content = line.lstrip(" ")
         if content and content[0] != "#":
@@ -17329,7 +17505,7 @@ def _load_frontmatter_yaml(source: str, route: str = "auto") -> Any:
     return _yaml_load_pure_python(source)
 
 
-class FrontmatterYaml(object):
+class FrontmatterYaml:
     """The YAML engine's door: `load` reads frontmatter as yaml 2.9.0 does, or raises `Error`;
     `stringify` writes a value as the reference's importer has yaml 2.9.0 write it."""
 
@@ -17462,11 +17638,11 @@ _semver_ID_START_CHARS = frozenset("0123456789xX*")
 _semver_WS_CHARS = frozenset(_semver_JS_WHITESPACE)
 
 
-class _SemverPatterns(object):
+class _SemverPatterns:
     """node-semver's regular expressions, compiled together on first use (see _semver_re): a
     corpus without package patterns, as most hook runs read, never pays for them."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.FULL = re.compile("\\A" + _semver_FULL_PLAIN + "\\Z")
         # Groups: 1 operator, 2 major, 3 minor, 4 patch, 5 prerelease, 6 build.
         self.XRANGE = re.compile(
@@ -17683,7 +17859,7 @@ def _semver_replace_xrange(comp: str) -> str:
     return comp
 
 
-def _semver_each_word(text: str, rewrite) -> str:
+def _semver_each_word(text: str, rewrite: Callable[[str], str]) -> str:
     return " ".join(rewrite(word) for word in _semver_re().WS_RUN.split(text))
 
 
@@ -17853,7 +18029,17 @@ def _semver_valid_range(range_text: str) -> Optional[str]:
     return formatted or "*"
 
 
-def parse_package_pattern(pattern: str) -> Optional[Dict[str, str]]:
+if TYPE_CHECKING:  # the door's result, as the type checker sees it (a plain dict at run time)
+    from typing import TypedDict
+
+    class _SemverName(TypedDict):
+        name: str
+
+    class _SemverPackagePattern(_SemverName, total=False):
+        range: str  # present when the pattern names a range
+
+
+def parse_package_pattern(pattern: str) -> Optional[_SemverPackagePattern]:
     """The reference's parsePackagePattern: "name" or "name@range".
 
     The split is at the last "@" unless that is the first character (a scoped
@@ -17930,7 +18116,7 @@ def url_is_valid(text: str) -> bool:
     return True
 
 
-def _url_file_ok(rest):
+def _url_file_ok(rest: str) -> bool:
     """file: the host between `//` and the next delimiter, unless it is a drive letter."""
     if rest[:1] not in ("/", "\\") or rest[1:2] not in ("/", "\\"):
         return True
@@ -17940,7 +18126,7 @@ def _url_file_ok(rest):
     return _url_host_ok(host, True)
 
 
-def _url_authority_ok(rest, special):
+def _url_authority_ok(rest: str, special: bool) -> bool:
     """The authority state, host state and port state of the basic URL parser."""
     authority = re.split(r"[/\\?#]" if special else r"[/?#]", rest, maxsplit=1)[0]
     if "@" in authority:
@@ -17965,7 +18151,7 @@ def _url_authority_ok(rest, special):
     return _url_host_ok(host, special)
 
 
-def _url_host_ok(host, special):
+def _url_host_ok(host: str, special: bool) -> bool:
     """The host parser: IPv6 in brackets, an opaque host, or a domain / IPv4 address."""
     if host.startswith("["):
         return host.endswith("]") and _url_ipv6_ok(host[1:-1])
@@ -17980,7 +18166,7 @@ def _url_host_ok(host, special):
     return True
 
 
-def _url_domain_to_ascii(domain):
+def _url_domain_to_ascii(domain: str) -> Optional[str]:
     """UTS #46 ToASCII as the URL Standard calls it; None on failure."""
     if domain.isascii() and not any(label[:4].lower() == "xn--" for label in domain.split(".")):
         result = domain.lower()
@@ -17988,8 +18174,9 @@ def _url_domain_to_ascii(domain):
         mapped = _url_uts46_map(domain)
         if mapped is None:
             return None
-        labels = [_url_label_unicode(label) for label in mapped.split(".")]
-        if any(label is None for label in labels) or not _url_bidi_ok(labels):
+        found = [_url_label_unicode(label) for label in mapped.split(".")]
+        labels = [label for label in found if label is not None]
+        if len(labels) != len(found) or not _url_bidi_ok(labels):
             return None
         result = ".".join(label if label.isascii() else "xn--" + label.encode("punycode").decode("ascii")
                           for label in labels)
@@ -17998,7 +18185,7 @@ def _url_domain_to_ascii(domain):
     return result
 
 
-def _url_uts46_map(domain):
+def _url_uts46_map(domain: str) -> Optional[str]:
     """UTS #46 processing steps 1-2: map each code point by the table, then NFC; None if disallowed."""
     from idna import uts46data as table  # 240 kB: loaded on the first non-ASCII domain, not at start-up
     pieces = []
@@ -18006,7 +18193,9 @@ def _url_uts46_map(domain):
         position = bisect.bisect_right(table.uts46_starts, ord(ch)) - 1
         status = chr(table.uts46_statuses[position])
         if status == "M":
-            pieces.append(table.uts46_replacements[position])
+            replacement = table.uts46_replacements[position]
+            assert replacement is not None  # the table maps every "M" code point to text
+            pieces.append(replacement)
         elif status in ("V", "D"):
             pieces.append(ch)
         elif status != "I":
@@ -18014,7 +18203,7 @@ def _url_uts46_map(domain):
     return unicodedata.normalize("NFC", "".join(pieces))
 
 
-def _url_label_unicode(label):
+def _url_label_unicode(label: str) -> Optional[str]:
     """The Unicode form of one mapped label if it meets the validity criteria, else None."""
     if label.startswith("xn--"):
         if not label.isascii():
@@ -18037,7 +18226,7 @@ def _url_label_unicode(label):
     return label
 
 
-def _url_joiner_ok(label, index):
+def _url_joiner_ok(label: str, index: int) -> bool:
     """CheckJoiners: RFC 5892 appendix A.1 (ZWNJ) and A.2 (ZWJ)."""
     if index > 0 and unicodedata.combining(label[index - 1]) == 9:  # a virama before it
         return True
@@ -18050,7 +18239,7 @@ def _url_joiner_ok(label, index):
     return before in (["L"], ["D"]) and after in (["R"], ["D"])
 
 
-def _url_joining_type(ch):
+def _url_joining_type(ch: str) -> Optional[str]:
     from idna import idnadata, intranges  # imported at the first joiner, not at start-up
     for kind, ranges in idnadata.joining_types.items():
         if intranges.intranges_contain(ord(ch), ranges):
@@ -18058,7 +18247,7 @@ def _url_joining_type(ch):
     return None
 
 
-def _url_bidi_ok(labels):
+def _url_bidi_ok(labels: List[str]) -> bool:
     """CheckBidi: in a domain with a right-to-left character, every label obeys RFC 5893's Bidi rule."""
     classes = [[unicodedata.bidirectional(ch) for ch in label] for label in labels]
     if not any(kind in _URL_RTL for kinds in classes for kind in kinds):
@@ -18066,8 +18255,9 @@ def _url_bidi_ok(labels):
     return all(_url_bidi_label_ok(kinds) for kinds in classes if kinds)
 
 
-def _url_bidi_label_ok(kinds):
+def _url_bidi_label_ok(kinds: List[str]) -> bool:
     """RFC 5893 section 2, rules 1-6, over the bidi classes of one label."""
+    endings: Tuple[str, ...]
     end = len(kinds)
     while end > 1 and kinds[end - 1] == "NSM":
         end -= 1
@@ -18082,7 +18272,7 @@ def _url_bidi_label_ok(kinds):
     return all(kind in allowed for kind in kinds) and kinds[end - 1] in endings
 
 
-def _url_ends_in_number(domain):
+def _url_ends_in_number(domain: str) -> bool:
     parts = domain.split(".")
     if parts[-1] == "" and len(parts) > 1:
         parts.pop()
@@ -18090,7 +18280,7 @@ def _url_ends_in_number(domain):
     return (last != "" and all(ch in _URL_DIGITS for ch in last)) or _url_ipv4_number(last) is not None
 
 
-def _url_ipv4_number(part):
+def _url_ipv4_number(part: str) -> Optional[int]:
     if part == "":
         return None
     radix = 10
@@ -18106,19 +18296,20 @@ def _url_ipv4_number(part):
     return int(part, radix)
 
 
-def _url_ipv4_ok(domain):
+def _url_ipv4_ok(domain: str) -> bool:
     parts = domain.split(".")
     if parts[-1] == "" and len(parts) > 1:
         parts.pop()
     if len(parts) > 4:
         return False
-    numbers = [_url_ipv4_number(part) for part in parts]
-    if any(number is None for number in numbers) or any(number > 255 for number in numbers[:-1]):
+    found = [_url_ipv4_number(part) for part in parts]
+    numbers = [number for number in found if number is not None]
+    if len(numbers) != len(found) or any(number > 255 for number in numbers[:-1]):
         return False
     return numbers[-1] < 256 ** (5 - len(numbers))
 
 
-def _url_ipv6_ok(text):
+def _url_ipv6_ok(text: str) -> bool:
     """The URL Standard's IPv6 parser, reduced to success or failure."""
     pieces, compress, index, end = 0, False, 0, len(text)
     if text[:1] == ":":
@@ -18151,7 +18342,7 @@ def _url_ipv6_ok(text):
     return compress or pieces == 8
 
 
-def _url_ipv6_tail_ok(text):
+def _url_ipv6_tail_ok(text: str) -> bool:
     """The dotted IPv4 tail of an IPv6 address: four decimal parts, no leading zeros, each <= 255."""
     parts = text.split(".")
     if len(parts) != 4:
@@ -18698,7 +18889,7 @@ _LC_SURROGATE = re.compile("[\ud800-\udfff]")
 _LC_HANGUL_FIRST, _LC_HANGUL_LAST = 0xAC00, 0xD7A3
 
 
-class LocaleCollation(object):
+class LocaleCollation:
     """The door: the order of `String.prototype.localeCompare` (ICU 78 root collation, en-US)."""
 
     __slots__ = ()
@@ -18715,35 +18906,55 @@ class LocaleCollation(object):
         return (left > right) - (left < right)
 
 
-class _LcData(object):
+# One collation element (primary, secondary, tertiary); the three levels' text of a string; a
+# contraction's trie: suffix -> (the levels' text where the suffix completes one, longer ones?).
+_LcElement = Tuple[int, int, int]
+_LcWeights = Tuple[str, str, str]
+_LcTrie = Dict[Tuple[int, ...], Tuple[Optional[_LcWeights], bool]]
+
+
+class _LcData:
     """The decoded table (built on first use): weights, ideographs, normalisation, contractions."""
 
-    def __init__(self):
-        self.starts, self.counts, self.steps, self.elements = [], [], [], []
-        self.core, self.ext, self.ccc, self.nfd = {}, [], {}, {}
-        self.contractions, self.trailing = {}, set()
-        self.ext_base = self.common = 0
-        self.lccc, self.tccc = {}, {}
+    def __init__(self) -> None:
+        self.starts: List[int] = []
+        self.counts: List[int] = []
+        self.steps: List[int] = []
+        self.elements: List[Tuple[_LcElement, ...]] = []
+        self.core: Dict[int, int] = {}
+        self.ext: List[Tuple[int, int]] = []
+        self.ccc: Dict[int, int] = {}
+        self.nfd: Dict[int, Tuple[int, ...]] = {}
+        self.contractions: Dict[int, _LcTrie] = {}
+        self.trailing: Set[int] = set()
+        self.ext_base = 0
+        self.common: Tuple[int, int] = (0, 0)
+        self.lccc: Dict[int, int] = {}
+        self.tccc: Dict[int, int] = {}
         self.levels = (_LcLevel(0, self), _LcLevel(1, self), _LcLevel(2, self))
-        self.marks = self.starters = self.seconds = frozenset()
-        self.common_text, self.ascii_primary, self.ascii_tertiary = "", {}, b""
+        self.marks: FrozenSet[str] = frozenset()
+        self.starters: FrozenSet[str] = frozenset()
+        self.seconds: FrozenSet[str] = frozenset()
+        self.common_text = ""
+        self.ascii_primary: Dict[int, str] = {}
+        self.ascii_tertiary = b""
 
 
-class _LcLevel(dict):
+class _LcLevel(dict[int, str]):  # a plain dict at run time (PEP 585 alias)
     """One level's weights per code point, as text for str.translate; filled on first sight."""
 
-    def __init__(self, level, data):
+    def __init__(self, level: int, data: _LcData) -> None:
         super().__init__()
         self.level, self.data = level, data
 
-    def __missing__(self, cp):
+    def __missing__(self, cp: int) -> str:
         weights = _lc_weights(self.data, cp)
         for level, part in zip(self.data.levels, weights):
             dict.__setitem__(level, cp, part)
         return weights[self.level]
 
 
-def _lc_varints(blob):
+def _lc_varints(blob: bytes) -> Iterator[int]:
     """The unsigned LEB128 numbers of the table, in order."""
     number = shift = 0
     for byte in blob:
@@ -18755,7 +18966,7 @@ def _lc_varints(blob):
             number = shift = 0
 
 
-def _lc_signed(number):
+def _lc_signed(number: int) -> int:
     return (number >> 1) if not number & 1 else -((number + 1) >> 1)
 
 
@@ -18780,7 +18991,7 @@ _LC_ASCII_COMMON = "\x01"
 
 
 @functools.lru_cache(maxsize=None)
-def _lc_data():
+def _lc_data() -> _LcData:
     """Decode _LC_TABLE (the format of tools/gen_locale_collation.py, version 1)."""
     import zlib  # only the collation needs it, and only once
     numbers = _lc_varints(zlib.decompress(base64.b85decode("".join(_LC_TABLE.split()))))
@@ -18810,12 +19021,12 @@ def _lc_data():
     return data
 
 
-def _lc_read_explicit(data, take):
+def _lc_read_explicit(data: _LcData, take: Callable[[], int]) -> None:
     end = previous = 0
     for _ in range(take()):
         start = end + take()
         count, step, length = take(), take(), take()
-        elements = []
+        elements: List[_LcElement] = []
         for _ in range(length):
             primary = take()
             if primary:
@@ -18828,7 +19039,7 @@ def _lc_read_explicit(data, take):
         end = start + count
 
 
-def _lc_read_core(data, take):
+def _lc_read_core(data: _LcData, take: Callable[[], int]) -> None:
     previous = end = 0
     for _ in range(take()):
         start = previous + _lc_signed(take())
@@ -18839,7 +19050,7 @@ def _lc_read_core(data, take):
         previous, end = start + count, value + count
 
 
-def _lc_read_normalisation(data, take):
+def _lc_read_normalisation(data: _LcData, take: Callable[[], int]) -> None:
     end = 0
     for _ in range(take()):
         start = end + take()
@@ -18847,7 +19058,8 @@ def _lc_read_normalisation(data, take):
         for cp in range(start, start + count):
             data.ccc[cp] = number
         end = start + count
-    cp, previous = 0, ()
+    cp = 0
+    previous: Tuple[int, ...] = ()
     for _ in range(take()):
         cp += take()
         length = take()
@@ -18857,8 +19069,8 @@ def _lc_read_normalisation(data, take):
             chars.append(base + _lc_signed(take()))
         data.nfd[cp] = previous = tuple(chars)
     for cp in set(data.ccc) | set(data.nfd):
-        chars = data.nfd.get(cp, (cp,))
-        lead, trail = data.ccc.get(chars[0], 0), data.ccc.get(chars[-1], 0)
+        decomposed = data.nfd.get(cp, (cp,))
+        lead, trail = data.ccc.get(decomposed[0], 0), data.ccc.get(decomposed[-1], 0)
         if lead:
             data.lccc[cp] = lead
         if trail:
@@ -18866,7 +19078,7 @@ def _lc_read_normalisation(data, take):
     data.marks = frozenset(chr(cp) for cp in data.lccc)
 
 
-def _lc_read_contractions(data, take):
+def _lc_read_contractions(data: _LcData, take: Callable[[], int]) -> None:
     for _ in range(take()):
         chars = tuple(take() for _ in range(take()))
         elements = tuple((take(), take(), take()) for _ in range(take()))
@@ -18883,14 +19095,14 @@ def _lc_read_contractions(data, take):
     data.seconds = frozenset(chr(suffix[0]) for trie in data.contractions.values() for suffix in trie)
 
 
-def _lc_text(elements):
+def _lc_text(elements: Sequence[_LcElement]) -> _LcWeights:
     """Collation elements (primary, secondary, tertiary values) as the three levels' text."""
     primary = "".join(chr(1 + (p >> 15)) + chr(p & 0x7FFF) for p, _, _ in elements if p)
     return (primary, "".join(chr(s) for _, s, _ in elements if s),
             "".join(chr(t) for _, _, t in elements if t))
 
 
-def _lc_weights(data, cp):
+def _lc_weights(data: _LcData, cp: int) -> _LcWeights:
     """The three levels' text of one code point, as ICU looks it up (no context)."""
     index = bisect.bisect_right(data.starts, cp) - 1
     if index >= 0 and cp < data.starts[index] + data.counts[index]:
@@ -18908,18 +19120,18 @@ def _lc_weights(data, cp):
     return _lc_text([(value,) + data.common])
 
 
-def _lc_join(parts):
+def _lc_join(parts: Iterable[_LcWeights]) -> _LcWeights:
     primary, secondary, tertiary = zip(*parts)
     return "".join(primary), "".join(secondary), "".join(tertiary)
 
 
-def _lc_jamo(cp):
+def _lc_jamo(cp: int) -> List[int]:
     index = cp - _LC_HANGUL_FIRST
     jamo = [0x1100 + index // 588, 0x1161 + (index % 588) // 28]
     return jamo + [0x11A7 + index % 28] if index % 28 else jamo
 
 
-def _lc_key(text):
+def _lc_key(text: str) -> str:
     if text.isascii() and text.isprintable():
         # Printable ASCII: one element per character, the common secondary weight for each.
         return (text.translate(_LC_ASCII_PRIMARY) + "\0" + _LC_ASCII_COMMON * len(text) + "\0"
@@ -18932,13 +19144,13 @@ def _lc_key(text):
         primary, secondary, tertiary = data.levels
         return text.translate(primary) + "\0" + text.translate(secondary) + "\0" + text.translate(tertiary)
     parts = _lc_elements(data, _lc_fcd(data, [ord(ch) for ch in text]))
-    primary, secondary, tertiary = _lc_join(parts) if parts else ("", "", "")
-    return primary + "\0" + secondary + "\0" + tertiary
+    return "\0".join(_lc_join(parts) if parts else ("", "", ""))
 
 
-def _lc_fcd(data, cps):
+def _lc_fcd(data: _LcData, cps: List[int]) -> List[int]:
     """ICU's FCD pass: a segment that fails the FCD check is replaced by its NFD."""
-    out, start, count = [], 0, len(cps)
+    out: List[int] = []
+    start, count = 0, len(cps)
     while start < count:
         index, previous = start, 0
         while True:
@@ -18962,9 +19174,9 @@ def _lc_fcd(data, cps):
     return out
 
 
-def _lc_nfd(data, cps):
+def _lc_nfd(data: _LcData, cps: List[int]) -> List[int]:
     """Canonical decomposition and canonical ordering (Unicode 17, from the table)."""
-    out = []
+    out: List[int] = []
     for cp in cps:
         if _LC_HANGUL_FIRST <= cp <= _LC_HANGUL_LAST:
             out.extend(_lc_jamo(cp))
@@ -18981,9 +19193,10 @@ def _lc_nfd(data, cps):
     return out
 
 
-def _lc_elements(data, cps):
+def _lc_elements(data: _LcData, cps: List[int]) -> List[_LcWeights]:
     """The levels' text of each unit of the string: characters, and contractions where they match."""
-    out, index = [], 0
+    out: List[_LcWeights] = []
+    index = 0
     while index < len(cps):
         trie = data.contractions.get(cps[index])
         if trie is None:
@@ -18995,14 +19208,17 @@ def _lc_elements(data, cps):
     return out
 
 
-def _lc_level_text(data, cp):
+def _lc_level_text(data: _LcData, cp: int) -> _LcWeights:
     primary, secondary, tertiary = data.levels
     return primary[cp], secondary[cp], tertiary[cp]
 
 
-def _lc_contraction(data, cps, start, trie):
+def _lc_contraction(data: _LcData, cps: List[int], start: int,
+                    trie: _LcTrie) -> Tuple[List[_LcWeights], int, List[int]]:
     """ICU's nextCE32FromContraction: the longest contiguous match, then a discontiguous one."""
-    value, matched, state, index, since = _lc_level_text(data, cps[start]), (), (), start + 1, 0
+    matched: Tuple[int, ...] = ()
+    state: Tuple[int, ...] = ()
+    value, index, since = _lc_level_text(data, cps[start]), start + 1, 0
     while index < len(cps):
         state += (cps[index],)
         index += 1
@@ -19022,7 +19238,8 @@ def _lc_contraction(data, cps, start, trie):
     return [value], after, cps
 
 
-def _lc_discontiguous(data, cps, trie, value, matched, index):
+def _lc_discontiguous(data: _LcData, cps: List[int], trie: _LcTrie, value: _LcWeights,
+                      matched: Tuple[int, ...], index: int) -> Tuple[List[_LcWeights], int, List[int]]:
     """UCA S2.1.1-S2.1.3 as ICU does it: non-starters not blocked from the match may join it."""
     count = len(cps)
     if index + 1 >= count or not data.lccc.get(cps[index + 1], 0):

@@ -292,3 +292,35 @@ def test_quick_madr_bench_against_the_real_program(tmp_path):
     assert row["errors"] == [] and row["wall_ms"]["median"] > 0
     assert (row["cpu_ms"] is not None) == hasattr(os, "wait4")
     assert entry["migrate"]["same_output"] is True
+
+
+# ---------------------------------------------------------------------------------------------
+# bench/cli.py: the reference CLI's commands and --markers, on a tiny corpus, without the reference
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not os.path.isfile(SERVER_MODULE), reason="adrkit_mcp.py does not exist yet")
+def test_the_cli_bench_times_our_commands_and_markers(tmp_path):
+    """bench/cli.py on 30 records and 5 source files, one round, the reference left out: every
+    command row and both context rows are there, with a figure where this system gives one."""
+    out_json = tmp_path / "results.json"
+    proc = subprocess.run(
+        [sys.executable, os.path.join(REPO_ROOT, "bench", "cli.py"), "--records", "30", "--sources", "5",
+         "--runs", "1", "--calls", "2", "--bun", "none", "--cache", str(tmp_path / "corpora"),
+         "--json", str(out_json)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "reference CLI: skipped (--bun none)" in proc.stdout
+    rows = [line.split("|")[1:-1] for line in proc.stdout.splitlines() if line.startswith("| ")]
+    labels = [row[0].strip() for row in rows]
+    assert labels == ["run", "`lint`", "`lint <5 records>`", "`check <5 files>`", "`check --json <5 files>`",
+                      "get_decision_context, 5 files", "without --markers", "with --markers"], proc.stdout
+    for row in rows[1:5]:
+        assert row[1].strip().endswith(" ms") and row[2].strip() == "n/a", row  # ours timed, no reference
+    linux = sys.platform.startswith("linux")
+    assert rows[7][1].strip().endswith(" ms") == linux and rows[7][2].strip().endswith("x") == linux
+    assert int(rows[7][6]) > 0 and int(rows[6][6]) == 0  # declaredBy: only with --markers
+    results = json.loads(out_json.read_text(encoding="utf-8"))
+    assert sorted(results) == sorted(["lint", "lint <5 records>", "check <5 files>", "check --json <5 files>",
+                                      "markers"])
+    assert len(results["markers"]["ratios"]) == 1

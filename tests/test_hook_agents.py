@@ -472,6 +472,17 @@ def test_copilot_cli_through_the_claude_code_entry_gets_nothing(root):
         quiet_here("claude", hook_here(event, ["--format", "claude"]))
 
 
+def test_cursor_through_the_claude_code_entry_gets_nothing(root):
+    """Cursor also runs .claude/settings.json (@cursor/sdk 1.0.32: its claude-project hooks, Claude's
+    PreToolUse read as its preToolUse and the Edit and Write matchers as its Write tool), with its own
+    event: `workspace_roots`, its tool names and its camelCase event name. The Claude Code entry stays
+    silent; Cursor hears the decisions through its own postToolUse entry."""
+    event, _ = case_event("cursor", "postToolUse Write", root)
+    for name in ("preToolUse", "postToolUse", "PreToolUse"):
+        event["hook_event_name"] = name
+        quiet_here("claude", hook_here(event, ["--format", "claude"]))
+
+
 # Where each agent shows what a hook writes on stderr, when the hook exits 0: Gemini CLI when stdout
 # is empty (google-gemini/gemini-cli packages/core/src/hooks/hookRunner.ts at 5411f113: `stdout.trim()
 # || stderr.trim()` is parsed, and text that is not JSON becomes a systemMessage shown to the user).

@@ -176,6 +176,37 @@ def test_with_markers_declared_decisions_join_with_declaredBy(make_repo):
     assert rules == [("dangling-marker", "0009"), ("marker-unresolvable", "payments:0001")]
 
 
+def test_a_kept_scan_is_reused_only_while_the_stat_proves_the_file_unchanged(make_repo, monkeypatch):
+    """--markers keeps each file's scan between calls and reuses it while the file's stat identity
+    is the one kept (ADR 0010's rule; here every file counts as settled, as an old one would): an
+    unchanged file is not opened again, a file replaced with other bytes and the same size and
+    mtime is read afresh."""
+    repo = _markers_on(_marked_repo(make_repo))
+    monkeypatch.setattr(M, "RACY_WINDOW_NS", -10 ** 15)  # every file settled, however recent
+    reads = []
+    real_window = M._read_marker_window
+
+    def counting_window(candidate):
+        reads.append(os.path.basename(candidate))
+        return real_window(candidate)
+    monkeypatch.setattr(M, "_read_marker_window", counting_window)
+
+    def declared():
+        result = repo.result("get_decision_context", files=["src/sync.ts"])
+        return sorted((entry["id"], entry["declaredBy"][0]["line"]) for bucket in ("governing", "activeProposals",
+                      "history") for entry in result[bucket] if "declaredBy" in entry)
+    assert declared() == [("0001", 3), ("0002", 1)] and reads == ["sync.ts"]
+    assert declared() == [("0001", 3), ("0002", 1)] and reads == ["sync.ts"]  # kept: not opened again
+    path = repo.path("src", "sync.ts")
+    before = os.stat(path)
+    with open(path + ".new", "w") as handle:
+        handle.write("// @adr 0003, 0009\n# @adr payments:0001\n// @adr 0001\n")  # the same size
+    os.utime(path + ".new", ns=(before.st_atime_ns, before.st_mtime_ns))
+    os.replace(path + ".new", path)
+    assert os.stat(path).st_size == before.st_size and os.stat(path).st_mtime_ns == before.st_mtime_ns
+    assert declared() == [("0001", 3), ("0003", 1)] and reads == ["sync.ts", "sync.ts"]
+
+
 def test_the_context_prompt_says_where_a_decision_is_declared(make_repo):
     repo = _markers_on(_marked_repo(make_repo))
     request = {"name": "adr-context", "files": ["src/sync.ts"], M.MARKERS_ARGUMENT: repo.root}
