@@ -73,8 +73,8 @@ import time
 import unicodedata
 import urllib.parse
 from typing import (
-    TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Sequence, Tuple,
-    Union
+    TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, NamedTuple, NoReturn, Optional,
+    Sequence, Set, Tuple, TypedDict, Union, cast
 )
 # queue, shlex, subprocess and zipfile are imported where they are used: the serve loop, doctor
 # and config need them, an agent's hook run does not (ADR 0018).
@@ -183,12 +183,12 @@ _ENV_FROM = "ADRKIT_MCP_FROM"
 _ENV_MARKERS = "ADRKIT_MCP_MARKERS"
 
 
-class _Absent(object):
+class _Absent:
     """Marks a missing member, where None would mean JSON null."""
 
     __slots__ = ()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<absent>"
 
 
@@ -205,37 +205,37 @@ _PENDING = object()
 class _RpcError(Exception):
     """A JSON-RPC error answer, raised anywhere inside request handling."""
 
-    def __init__(self, code, message, data=_ABSENT):
+    def __init__(self, code: int, message: str, data: Any = _ABSENT) -> None:
         Exception.__init__(self, message)
         self.code = code
         self.message = message
         self.data = data
 
-    def to_json(self):
+    def to_json(self) -> Dict[str, Any]:
         error = {"code": self.code, "message": self.message}
         if self.data is not _ABSENT:
             error["data"] = self.data
         return error
 
 
-def _result_frame(request_id, result):
+def _result_frame(request_id: Any, result: Any) -> Dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
 
-def _error_frame(request_id, error):
+def _error_frame(request_id: Any, error: _RpcError) -> Dict[str, Any]:
     """An error response; request_id _ABSENT leaves the member out."""
-    frame = {"jsonrpc": "2.0"}
+    frame: Dict[str, Any] = {"jsonrpc": "2.0"}
     if request_id is not _ABSENT:
         frame["id"] = request_id
     frame["error"] = error.to_json()
     return frame
 
 
-def _dump_json(value, ascii_only):
+def _dump_json(value: Any, ascii_only: bool) -> str:
     return json.dumps(value, ensure_ascii=ascii_only, separators=(",", ":"), allow_nan=False)
 
 
-def _encode_frame(frame):
+def _encode_frame(frame: Any) -> bytes:
     """Compact UTF-8 JSON plus the newline that ends a stdio message.
 
     json.dumps escapes every control character, so no raw newline can end up
@@ -255,7 +255,7 @@ def _encode_frame(frame):
     return data + b"\n"
 
 
-def _encode_or_replace(frame):
+def _encode_or_replace(frame: Dict[str, Any]) -> bytes:
     """Encode a frame; a response that cannot be encoded becomes -32603."""
     try:
         return _encode_frame(frame)
@@ -266,14 +266,14 @@ def _encode_or_replace(frame):
         return _encode_frame(_error_frame(frame["id"], _RpcError(_INTERNAL_ERROR, "Internal error")))
 
 
-def _describe_id(request_id):
+def _describe_id(request_id: Any) -> str:
     try:
         return _dump_json(request_id, ascii_only=True)[:80]
     except (ValueError, TypeError):
         return "?"
 
 
-class _FrameWriter(object):
+class _FrameWriter:
     """Serialises frames onto the output, one whole line at a time.
 
     Every thread that answers (the reader for quick methods, workers for tool
@@ -284,23 +284,24 @@ class _FrameWriter(object):
     reported once through `on_failure`.
     """
 
-    def __init__(self, write_bytes, on_failure):
+    def __init__(self, write_bytes: Callable[[bytes], None],
+                 on_failure: Callable[[BaseException], None]) -> None:
         self._write_bytes = write_bytes
         self._on_failure = on_failure
         self._lock = threading.Lock()
         self._open = True
 
-    def stop(self):
+    def stop(self) -> None:
         # No lock: a write blocked on a full pipe must not block shutdown.
         self._open = False
 
-    def send(self, frame):
+    def send(self, frame: Optional[Dict[str, Any]]) -> None:
         """Write one frame; None (nothing to answer) is ignored."""
         if frame is None or not self._open:
             return
         self._write(_encode_or_replace(frame))
 
-    def send_batch(self, frames):
+    def send_batch(self, frames: List[Dict[str, Any]]) -> None:
         """Write the array answering a batch (2025-03-26 sessions only)."""
         if not frames or not self._open:
             return
@@ -311,7 +312,7 @@ class _FrameWriter(object):
             data = b"[" + b",".join(parts) + b"]\n"
         self._write(data)
 
-    def _write(self, data):
+    def _write(self, data: bytes) -> None:
         failure = None
         with self._lock:
             if not self._open:
@@ -325,23 +326,23 @@ class _FrameWriter(object):
             self._on_failure(failure)
 
 
-def _output_writer(stream):
+def _output_writer(stream: Any) -> Callable[[bytes], None]:
     """A function writing all of a bytes object to `stream` (None: fd 1)."""
     if stream is None:
         stream = 1
     if isinstance(stream, int):
         fd = stream
 
-        def write_fd(data):
+        def write_fd(data: bytes) -> None:
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]
         return write_fd
     if isinstance(stream, io.TextIOBase):
-        stream = stream.buffer  # text streams carry their bytes underneath
+        stream = cast(io.TextIOWrapper, stream).buffer  # text streams carry their bytes underneath
     flush = getattr(stream, "flush", None)
 
-    def write_stream(data):
+    def write_stream(data: bytes) -> None:
         view = memoryview(data)
         while view:
             written = stream.write(view)
@@ -353,7 +354,7 @@ def _output_writer(stream):
     return write_stream
 
 
-def _input_reader(stream):
+def _input_reader(stream: Any) -> Callable[[int], bytes]:
     """A function returning the next chunk of input bytes (b"" at EOF).
 
     The process's own stdin is read with os.read on fd 0 rather than through
@@ -368,7 +369,7 @@ def _input_reader(stream):
         fd = stream
         return lambda size: os.read(fd, size)
     if isinstance(stream, io.TextIOBase):
-        stream = stream.buffer
+        stream = cast(io.TextIOWrapper, stream).buffer
     read1 = getattr(stream, "read1", None)
     return read1 if read1 is not None else stream.read
 
@@ -378,7 +379,7 @@ def _input_reader(stream):
 # ---------------------------------------------------------------------------
 
 
-def _parse_line(line):
+def _parse_line(line: bytes) -> Any:
     """Decode and parse one line; raises _RpcError(-32700) when it is not JSON."""
     try:
         text = line.decode("utf-8")
@@ -395,7 +396,7 @@ def _parse_line(line):
         raise _RpcError(_PARSE_ERROR, "Parse error: %s" % (str(exc).split("\n")[0][:200],))
 
 
-def _request_id(value):
+def _request_id(value: Any) -> Any:
     """The JSON-RPC id as answered, or _ABSENT when it is not a legal MCP id.
 
     MCP ids are strings or integers, never null.  JSON numbers such as 1e2 or
@@ -411,7 +412,7 @@ def _request_id(value):
     return _ABSENT
 
 
-def _id_key(request_id):
+def _id_key(request_id: Any) -> Tuple[bool, Any]:
     """Dictionary key that keeps the request 5 apart from the request "5"."""
     return (type(request_id) is str, request_id)
 
@@ -437,7 +438,7 @@ _ERA_LEGACY = "legacy"
 _ERA_MODERN = "modern"
 
 
-def _has_modern_claim(params):
+def _has_modern_claim(params: Any) -> bool:
     """True when params._meta carries either required 2026-07-28 key.
 
     Pre-2026 clients put nothing under the io.modelcontextprotocol/ prefix in
@@ -451,14 +452,14 @@ def _has_modern_claim(params):
         _META_PROTOCOL_VERSION in meta or _META_CLIENT_CAPABILITIES in meta)
 
 
-def _unsupported_version(requested):
+def _unsupported_version(requested: str) -> _RpcError:
     return _RpcError(
         _UNSUPPORTED_PROTOCOL_VERSION,
         "Unsupported protocol version: %s" % requested,
         {"supported": list(_MODERN_VERSIONS), "requested": requested})
 
 
-def _check_modern_envelope(params):
+def _check_modern_envelope(params: Dict[str, Any]) -> None:
     """Validate a claimed request's _meta; raise -32602 / -32022 when wrong.
 
     The version is looked at before anything else in the envelope: what a
@@ -479,7 +480,7 @@ def _check_modern_envelope(params):
                         % _META_CLIENT_CAPABILITIES)
 
 
-def _server_info():
+def _server_info() -> Dict[str, str]:
     return {"name": SERVER_NAME, "version": SERVER_VERSION}
 
 
@@ -491,7 +492,7 @@ def _capabilities(expose: Sequence[str] = (), revision: str = _MODERN_VERSION) -
     notification is ever sent and no capability may promise one.  No `subscribe`, no logging.
     Without --expose this is `{"tools": {}}`, as it always was.
     """
-    capabilities = {"tools": {}}  # type: Dict[str, Any]
+    capabilities: Dict[str, Any] = {"tools": {}}
     for part in EXPOSE_PARTS:
         if part in expose:
             capabilities[part] = {}
@@ -500,7 +501,7 @@ def _capabilities(expose: Sequence[str] = (), revision: str = _MODERN_VERSION) -
     return capabilities
 
 
-def _stamp_modern(result):
+def _stamp_modern(result: Mapping[str, Any]) -> Dict[str, Any]:
     """Every 2026-07-28 result says it is complete and who answered it."""
     stamped = dict(result)
     stamped["resultType"] = "complete"
@@ -555,7 +556,7 @@ def _listen_closure(request_id: Any) -> Dict[str, Any]:
     return _result_frame(request_id, _stamp_modern({"_meta": {_META_SUBSCRIPTION_ID: request_id}}))
 
 
-def _negotiate_legacy(params, expose=()):
+def _negotiate_legacy(params: Any, expose: Sequence[str] = ()) -> Tuple[str, Dict[str, Any]]:
     """The `initialize` answer, or -32602 when the request is malformed."""
     if not isinstance(params, dict):
         raise _RpcError(_INVALID_PARAMS, "Invalid params: initialize needs params")
@@ -595,7 +596,7 @@ _CLOSING_WRITES_S = 1.0
 _SHUTDOWN_SIGNALS = frozenset(getattr(signal, name) for name in ("SIGTERM", "SIGINT") if hasattr(signal, name))
 
 
-class _SignalsBlocked(object):
+class _SignalsBlocked:
     """`with _SignalsBlocked():` SIGTERM and SIGINT blocked in this thread, then the old mask.
 
     A thread started inside inherits the mask, so it blocks both from its first
@@ -632,7 +633,7 @@ def _start_thread(target: Callable[[], None], name: str) -> threading.Thread:
 # 3. Dispatch: tool calls, deadlines, batches
 # ---------------------------------------------------------------------------
 
-class _ToolCall(object):
+class _ToolCall:
     """One tools/call on its way through a worker.
 
     Exactly one of three things concludes it -- its result, a cancellation,
@@ -643,7 +644,9 @@ class _ToolCall(object):
     __slots__ = ("request_id", "name", "arguments", "modern", "reply", "stopped", "done", "lock", "deadline",
                  "admitted", "work")
 
-    def __init__(self, request_id, name, arguments, modern, reply, work=None):
+    def __init__(self, request_id: Any, name: str, arguments: Dict[str, Any], modern: bool,
+                 reply: Callable[[Any], None],
+                 work: Optional[Callable[[ShouldStop], Dict[str, Any]]] = None) -> None:
         self.request_id = request_id
         self.name = name
         self.arguments = arguments
@@ -651,29 +654,33 @@ class _ToolCall(object):
         self.reply = reply
         # A request of --expose (ADR 0015) rides the same slots, deadline and cancellation:
         # work(should_stop) gives its result; `name` is then its method.
-        self.work = work  # type: Optional[Callable[[ShouldStop], Dict[str, Any]]]
+        self.work = work
         self.stopped = self.done = False
         self.lock = threading.Lock()
-        self.deadline = None  # its entry in _Deadlines, cancelled once the call concludes
+        self.deadline: Optional[_DeadlineEntry] = None  # its entry in _Deadlines, cancelled once the call concludes
         self.admitted = False  # holds one of the _MAX_IN_FLIGHT slots (else it is waiting)
 
-    def should_stop(self):
+    def should_stop(self) -> bool:
         # Handed to the core, which asks at every record boundary.
         return self.stopped
 
 
-class _Deadlines(object):
+# A deadline: [when, order, callback], a list so that cancel() can clear its callback in place.
+_DeadlineEntry = List[Any]
+
+
+class _Deadlines:
     """One daemon thread firing callbacks at monotonic deadlines."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._cond = threading.Condition(threading.Lock())
-        self._heap = []  # type: List[Tuple[float, int, Callable[[], None]]]
+        self._heap: List[_DeadlineEntry] = []
         self._order = itertools.count()
-        self._thread = None  # type: Optional[threading.Thread]
+        self._thread: Optional[threading.Thread] = None
         self._closed = False
         self._cancelled = 0
 
-    def add(self, when, callback):
+    def add(self, when: float, callback: Callable[[], None]) -> _DeadlineEntry:
         """Schedule `callback`; returns the entry to hand to `cancel`."""
         entry = [when, next(self._order), callback]
         with self._cond:
@@ -685,7 +692,7 @@ class _Deadlines(object):
             self._cond.notify()
         return entry
 
-    def cancel(self, entry):
+    def cancel(self, entry: _DeadlineEntry) -> None:
         """Forget a deadline that no longer matters: a finished call must not stay referenced
         (arguments and all) until its timeout would have fired."""
         with self._cond:
@@ -698,13 +705,13 @@ class _Deadlines(object):
                 heapq.heapify(self._heap)
                 self._cancelled = 0
 
-    def close(self):
+    def close(self) -> None:
         with self._cond:
             self._closed = True
             self._heap = []
             self._cond.notify()
 
-    def _run(self):
+    def _run(self) -> None:
         with self._cond:
             while not self._closed:
                 if not self._heap:
@@ -727,7 +734,7 @@ class _Deadlines(object):
                     self._cond.acquire()
 
 
-class _BatchCollector(object):
+class _BatchCollector:
     """Gathers the answers to one batch and writes them as one array.
 
     Each element reports once (None for a notification or a cancelled call);
@@ -737,16 +744,16 @@ class _BatchCollector(object):
 
     _UNSET = object()
 
-    def __init__(self, size, send_batch):
-        self._slots = [self._UNSET] * size
+    def __init__(self, size: int, send_batch: Callable[[List[Dict[str, Any]]], None]) -> None:
+        self._slots: List[Any] = [self._UNSET] * size  # frames, None, or _UNSET
         self._left = size
         self._send_batch = send_batch
         self._lock = threading.Lock()
 
-    def sink(self, index):
+    def sink(self, index: int) -> Callable[[Optional[Dict[str, Any]]], None]:
         return lambda frame: self._fill(index, frame)
 
-    def _fill(self, index, frame):
+    def _fill(self, index: int, frame: Optional[Dict[str, Any]]) -> None:
         with self._lock:
             if self._slots[index] is not self._UNSET:
                 return
@@ -762,7 +769,7 @@ class _BatchCollector(object):
 # 3. Dispatch: one stdio connection
 # ---------------------------------------------------------------------------
 
-class _Connection(object):
+class _Connection:
     """Serves one stdio connection: a reader thread, tool workers, a timer.
 
     The reader thread splits input into lines, parses them, and answers
@@ -773,7 +780,9 @@ class _Connection(object):
     `shutdown()` is called, or the output breaks.
     """
 
-    def __init__(self, config, read_chunk, write_bytes, request_timeout_ms, expose=()):
+    def __init__(self, config: CorpusConfig, read_chunk: Callable[[int], bytes],
+                 write_bytes: Callable[[bytes], None], request_timeout_ms: int,
+                 expose: Iterable[str] = ()) -> None:
         import queue
         self._config = config
         self._expose = tuple(expose)  # the parts of --expose served (ADR 0015); () by default
@@ -781,23 +790,23 @@ class _Connection(object):
         self._writer = _FrameWriter(write_bytes, self._output_failed)
         self._timeout_ms = request_timeout_ms
         self._era = _ERA_UNDECIDED
-        self._legacy_version = None  # type: Optional[str]
+        self._legacy_version: Optional[str] = None
         self._lock = threading.Lock()
-        self._in_flight = {}  # type: Dict[Tuple[bool, Any], List[_ToolCall]]
-        self._calls = queue.Queue()  # type: queue.Queue
-        self._workers = []  # type: List[threading.Thread]
+        self._in_flight: Dict[Tuple[bool, Any], List[_ToolCall]] = {}
+        self._calls: queue.Queue = queue.Queue()
+        self._workers: List[threading.Thread] = []
         self._deadlines = _Deadlines()
         self._room = threading.Condition(self._lock)  # signalled when a call concludes or we end
         self._admitted = 0  # calls holding a slot, at most _MAX_IN_FLIGHT
-        self._waiting = collections.deque()  # type: collections.deque  # unadmitted calls, in order
-        self._listens = {}  # type: Dict[Tuple[bool, Any], Tuple[Any, threading.Event]]  # open: (id, acknowledged)
+        self._waiting: collections.deque = collections.deque()  # unadmitted calls, in order
+        self._listens: Dict[Tuple[bool, Any], Tuple[Any, threading.Event]] = {}  # open: (id, acknowledged)
         self._ended = threading.Event()
-        self._end_reason = None  # type: Optional[str]
-        self._end_error = None  # type: Optional[BaseException]
+        self._end_reason: Optional[str] = None
+        self._end_error: Optional[BaseException] = None
 
     # -- lifecycle ---------------------------------------------------------
 
-    def serve(self):
+    def serve(self) -> None:
         _start_thread(self._read_loop, "adrkit-mcp-reader")
         try:
             if threading.current_thread() is threading.main_thread():
@@ -812,7 +821,7 @@ class _Connection(object):
         if self._end_reason in ("output-failed", "input-failed") and self._end_error is not None:
             raise self._end_error
 
-    def shutdown(self, reason, error=None):
+    def shutdown(self, reason: str, error: Optional[BaseException] = None) -> None:
         """End the connection; the first reason given is the one kept."""
         with self._lock:
             if self._end_reason is not None:
@@ -849,19 +858,19 @@ class _Connection(object):
             acknowledged.wait()  # bounded by shutdown's join: this thread is a daemon
             self._writer.send(_listen_closure(request_id))
 
-    def _output_failed(self, exc):
+    def _output_failed(self, exc: BaseException) -> None:
         self.shutdown("output-failed", exc)
 
     # -- reading -----------------------------------------------------------
 
-    def _read_loop(self):
+    def _read_loop(self) -> None:
         try:
             self._read_lines()
         except Exception as exc:  # a bug here must still end the connection
             _diagnose("reader failed: %r" % (exc,))
             self.shutdown("input-failed", exc)
 
-    def _read_lines(self):
+    def _read_lines(self) -> None:
         """Split the input on b"\\n" (and nothing else) into request lines.
 
         A line longer than _MAX_LINE_BYTES is not kept: its bytes are dropped
@@ -909,11 +918,11 @@ class _Connection(object):
                 if self._ended.is_set():
                     return
 
-    def _refuse_oversized_line(self):
+    def _refuse_oversized_line(self) -> None:
         self._writer.send(self._anonymous_error(_RpcError(
             _INVALID_REQUEST, "Invalid Request: the line exceeds %d bytes" % _MAX_LINE_BYTES)))
 
-    def _handle_line(self, line):
+    def _handle_line(self, line: bytes) -> None:
         if not line.strip(b" \t\r"):
             return  # blank lines (and a CR left by CRLF input) are not messages
         try:
@@ -928,14 +937,14 @@ class _Connection(object):
         if outcome is not _PENDING:
             self._writer.send(outcome)
 
-    def _anonymous_error(self, err, in_batch=False):
+    def _anonymous_error(self, err: _RpcError, in_batch: bool = False) -> Dict[str, Any]:
         """An error for a request whose id could not be read (see _NULL_ID_VERSIONS)."""
         null_id = in_batch or (self._era == _ERA_LEGACY and self._legacy_version in _NULL_ID_VERSIONS)
         return _error_frame(None if null_id else _ABSENT, err)
 
     # -- messages ----------------------------------------------------------
 
-    def _handle_batch(self, items):
+    def _handle_batch(self, items: List[Any]) -> None:
         if not items:
             self._writer.send(self._anonymous_error(_RpcError(
                 _INVALID_REQUEST, "Invalid Request: empty batch")))
@@ -956,7 +965,7 @@ class _Connection(object):
             if outcome is not _PENDING:
                 sink(outcome)
 
-    def _handle_message(self, message, reply, in_batch):
+    def _handle_message(self, message: Any, reply: Callable[[Any], None], in_batch: bool) -> Any:
         """Answer one message: a frame, None (no answer), or _PENDING.
 
         With _PENDING the answer goes to `reply` later, exactly once (None
@@ -999,23 +1008,24 @@ class _Connection(object):
             return _PENDING
         return _result_frame(request_id, outcome)
 
-    def _invalid(self, message, why, in_batch):
+    def _invalid(self, message: Dict[str, Any], why: str, in_batch: bool) -> Dict[str, Any]:
         err = _RpcError(_INVALID_REQUEST, "Invalid Request: %s" % why)
         request_id = _request_id(message.get("id")) if "id" in message else _ABSENT
         if request_id is _ABSENT:
             return self._anonymous_error(err, in_batch)
         return _error_frame(request_id, err)
 
-    def _handle_notification(self, method, params):
+    def _handle_notification(self, method: str, params: Dict[str, Any]) -> None:
         if method == "notifications/cancelled":
             request_id = _request_id(params.get("requestId"))
             if request_id is not _ABSENT:
                 self._cancel(request_id)
         # notifications/initialized and everything else: nothing to do.
 
-    def _handle_request(self, request_id, method, params, reply, in_batch):
+    def _handle_request(self, request_id: Any, method: str, params: Optional[Dict[str, Any]],
+                        reply: Callable[[Any], None], in_batch: bool) -> Any:
         """The result of a request (or _PENDING); raises _RpcError."""
-        if _has_modern_claim(params):
+        if isinstance(params, dict) and _has_modern_claim(params):
             return self._handle_modern(request_id, method, params, reply)
         if self._era == _ERA_MODERN:
             if method == "initialize":
@@ -1028,7 +1038,8 @@ class _Connection(object):
                             % (_META_PROTOCOL_VERSION, _META_CLIENT_CAPABILITIES, _MODERN_VERSION))
         return self._handle_legacy(request_id, method, params, reply, in_batch)
 
-    def _handle_modern(self, request_id, method, params, reply):
+    def _handle_modern(self, request_id: Any, method: str, params: Dict[str, Any],
+                       reply: Callable[[Any], None]) -> Any:
         _check_modern_envelope(params)
         if method != "server/discover" and self._era == _ERA_UNDECIDED:
             self._era = _ERA_MODERN
@@ -1053,7 +1064,8 @@ class _Connection(object):
         # initialize, ping and logging/setLevel were removed in 2026-07-28.
         raise _RpcError(_METHOD_NOT_FOUND, "Method not found: %s" % method[:80])
 
-    def _handle_legacy(self, request_id, method, params, reply, in_batch):
+    def _handle_legacy(self, request_id: Any, method: str, params: Optional[Dict[str, Any]],
+                       reply: Callable[[Any], None], in_batch: bool) -> Any:
         if method == "initialize":
             if in_batch:
                 raise _RpcError(_INVALID_REQUEST, "Invalid Request: initialize must not be part of a batch")
@@ -1075,7 +1087,7 @@ class _Connection(object):
         # Also logging/setLevel, and resources/*, prompts/*, completion/complete without --expose.
         raise _RpcError(_METHOD_NOT_FOUND, "Method not found: %s" % method[:80])
 
-    def _list_tools(self, params):
+    def _list_tools(self, params: Optional[Dict[str, Any]]) -> Dict[str, Any]:
         cursor = params.get("cursor") if isinstance(params, dict) else None
         if cursor is not None:
             # All four tools fit on one page, so no cursor was ever issued.
@@ -1084,7 +1096,8 @@ class _Connection(object):
 
     # -- tool calls --------------------------------------------------------
 
-    def _start_tool_call(self, request_id, params, modern, reply):
+    def _start_tool_call(self, request_id: Any, params: Optional[Dict[str, Any]], modern: bool,
+                         reply: Callable[[Any], None]) -> Any:
         if not isinstance(params, dict) or not isinstance(params.get("name"), str):
             raise _RpcError(_INVALID_PARAMS, "Invalid params: tools/call needs a string name")
         arguments = params.get("arguments", _ABSENT)
@@ -1179,7 +1192,7 @@ class _Connection(object):
             acknowledged.set()  # only now may a closing result follow: the acknowledgement comes first
         return _PENDING
 
-    def _work(self):
+    def _work(self) -> None:
         while True:
             call = self._calls.get()
             if call is None:
@@ -1187,7 +1200,7 @@ class _Connection(object):
             if not call.done:
                 self._conclude(call, self._run_tool(call))
 
-    def _run_tool(self, call):
+    def _run_tool(self, call: _ToolCall) -> Optional[Dict[str, Any]]:
         """The frame answering a call (None when it was stopped)."""
         label = call.name[:80] if call.work is not None else "tools/call %s" % call.name[:80]
         try:
@@ -1212,7 +1225,7 @@ class _Connection(object):
             return _error_frame(call.request_id, _RpcError(_INTERNAL_ERROR, "Internal error"))
         return _result_frame(call.request_id, _stamp_modern(result) if call.modern else result)
 
-    def _conclude(self, call, frame):
+    def _conclude(self, call: _ToolCall, frame: Optional[Dict[str, Any]]) -> None:
         """Settle a call once: answer it (frame) or silence it (None)."""
         with call.lock:
             if call.done:
@@ -1242,7 +1255,7 @@ class _Connection(object):
             self._admit(successor)
         call.reply(frame)
 
-    def _cancel(self, request_id):
+    def _cancel(self, request_id: Any) -> None:
         """notifications/cancelled: stop the call (or end the listen) and never answer it.
 
         Unknown and finished ids find nothing and are ignored, as are the
@@ -1254,7 +1267,7 @@ class _Connection(object):
         for call in calls:
             self._conclude(call, None)
 
-    def _time_out(self, call):
+    def _time_out(self, call: _ToolCall) -> None:
         timeout_ms = self._timeout_ms
         self._conclude(call, _error_frame(call.request_id, _RpcError(
             _INTERNAL_ERROR, "Request timed out after %d ms" % timeout_ms, {"timeoutMs": timeout_ms})))
@@ -1277,14 +1290,14 @@ def _exposed_error(refusal: ExposeRefusal, modern: bool) -> _RpcError:
 class _UnusableConfigError(ValueError):
     """start() on a root or ADR folder that cannot serve (a ValueError)."""
 
-    def __init__(self, reason, message, detail=None):
+    def __init__(self, reason: str, message: str, detail: Optional[str] = None) -> None:
         ValueError.__init__(self, message)
         self.reason = reason
         self.message = message
         self.detail = detail or message  # the path and the fix, for stderr
 
 
-def _check_timeout(request_timeout_ms):
+def _check_timeout(request_timeout_ms: Any) -> int:
     if isinstance(request_timeout_ms, bool) or not isinstance(request_timeout_ms, int) \
             or not 0 <= request_timeout_ms <= _MAX_REQUEST_TIMEOUT_MS:
         raise ValueError("request_timeout_ms must be an integer from 0 (no timeout) to %d"
@@ -1307,10 +1320,12 @@ def _check_expose(expose: Iterable[str]) -> Tuple[str, ...]:
     return tuple(part for part in EXPOSE_PARTS if part in parts)
 
 
-class _Server(object):
+class _Server:
     """The state behind a handle from create_server."""
 
-    def __init__(self, cwd, adr_dir, stdin, stdout, request_timeout_ms, expose=(), source=None, markers=False):
+    def __init__(self, cwd: Optional[str], adr_dir: Optional[str], stdin: Any, stdout: Any,
+                 request_timeout_ms: int, expose: Tuple[str, ...] = (), source: Optional[str] = None,
+                 markers: bool = False) -> None:
         self.cwd, self.adr_dir = cwd, adr_dir  # None: the working directory, docs/adr
         self.source = source
         self.markers = markers
@@ -1319,9 +1334,9 @@ class _Server(object):
         self.expose = expose
         self.lock = threading.Lock()
         self.state = "new"
-        self.connection = None  # type: Optional[_Connection]
+        self.connection: Optional[_Connection] = None
 
-    def start(self):
+    def start(self) -> None:
         with self.lock:
             if self.state == "closed":
                 raise RuntimeError("this adrkit-mcp server was closed")
@@ -1356,7 +1371,7 @@ class _Server(object):
             _diagnose("background warm-up failed: %r" % (exc,))
         connection.serve()
 
-    def close(self):
+    def close(self) -> None:
         with self.lock:
             self.state = "closed"
             connection = self.connection
@@ -1364,24 +1379,25 @@ class _Server(object):
             connection.shutdown("closed")
 
 
-class _ServerHandle(object):
+class _ServerHandle:
     """The sealed handle create_server returns: start() and close(), nothing else."""
 
     __slots__ = ("_server",)
+    _server: _Server
 
-    def __init__(self, server):
+    def __init__(self, server: _Server) -> None:
         object.__setattr__(self, "_server", server)
 
-    def __setattr__(self, name, value):
+    def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("adrkit-mcp server handles are read-only")
 
-    def __delattr__(self, name):
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("adrkit-mcp server handles are read-only")
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<adrkit-mcp server %s>" % self._server.state
 
-    def start(self):
+    def start(self) -> None:
         """Check the configuration, then serve one connection until it ends.
 
         Blocks (like socketserver's serve_forever) until the input reaches
@@ -1400,7 +1416,7 @@ class _ServerHandle(object):
         """
         self._server.start()
 
-    def close(self):
+    def close(self) -> None:
         """Stop serving: start() returns, in-flight calls are dropped unanswered.
 
         Safe from any thread, idempotent, and final (a closed server cannot
@@ -1455,7 +1471,7 @@ class _SignalShutdown(BaseException):
     """Raised in the main thread by SIGTERM/SIGINT to unwind start()."""
 
 
-def _on_shutdown_signal(signum, frame):
+def _on_shutdown_signal(signum: int, frame: Any) -> None:
     # Ignore further signals so the unwinding cannot be interrupted again.
     for name in ("SIGTERM", "SIGINT"):
         if hasattr(signal, name):
@@ -1463,9 +1479,9 @@ def _on_shutdown_signal(signum, frame):
     raise _SignalShutdown(signum)
 
 
-def _install_signal_handlers():
+def _install_signal_handlers() -> Dict[int, Any]:
     """Route SIGTERM/SIGINT to a quiet exit; returns the previous handlers."""
-    previous = {}
+    previous: Dict[int, Any] = {}
     if threading.current_thread() is not threading.main_thread():
         return previous  # only the main thread may set handlers
     # SIGINT first: once SIGTERM is caught (/proc/PID/status SigCgt), both are.
@@ -1511,13 +1527,14 @@ def run_server(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: i
         return 0
 
 
-def _serve(cwd, adr_dir, request_timeout_ms, expose, source, markers=False):
+def _serve(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: int, expose: Iterable[str],
+           source: Optional[str], markers: bool = False) -> int:
     server = create_server(cwd=cwd, dir=adr_dir, request_timeout_ms=request_timeout_ms, expose=expose,
                            source=source, markers=markers)
     # Frames go to fd 1 directly; anything print()ed by accident lands on
     # stderr instead of corrupting the protocol stream.
     real_stdout = sys.stdout
-    previous_handlers = {}  # type: Dict[int, Any]
+    previous_handlers: Dict[int, Any] = {}
     try:
         sys.stdout = sys.stderr
         previous_handlers = _install_signal_handlers()
@@ -1547,7 +1564,53 @@ def _serve(cwd, adr_dir, request_timeout_ms, expose, source, markers=False):
 # section: change a number or a sentence here and it changes everywhere.
 
 # The shapes the product passes around, named once for the type hints.
-Finding = Dict[str, Any]                       # one finding: rule, severity, message, path, ...
+class _FindingCore(TypedDict):
+    rule: str                                  # the finding's rule, e.g. "dangling-supersedes"
+    severity: str                              # "error", "warn" or "info"
+    message: str
+
+
+class Finding(_FindingCore, total=False):
+    """One finding, as the tools, resources and commands report it (sort_findings' order)."""
+
+    id: str                                    # the record's id (or the raw id of an invalid one)
+    path: str                                  # the file's display path
+    field: str                                 # the field or part of the file: "supersedes", "marker", ...
+    pattern: str                               # the affects pattern or marker ref it is about
+
+
+class CorpusHealth(TypedDict):
+    """structuredContent.corpusHealth: which projection of the corpus an answer comes from."""
+
+    fingerprint: str
+    recordCount: int
+    excludedCount: int
+
+
+class TextContent(TypedDict):
+    type: str                                  # "text"
+    text: str
+
+
+class _StructuredCore(TypedDict):
+    result: Dict[str, Any]                     # one of the tool's outcome shapes (TOOL_OUTPUT_SCHEMAS)
+
+
+class StructuredContent(_StructuredCore, total=False):
+    corpusHealth: CorpusHealth                 # absent when the corpus is unavailable
+
+
+class _ToolResultCore(TypedDict):
+    content: List[TextContent]                 # one text: the summary line, or the argument problems
+
+
+class ToolResult(_ToolResultCore, total=False):
+    """A tool call's CallToolResult: a structured answer, or isError for arguments it refused."""
+
+    structuredContent: StructuredContent
+    isError: bool
+
+
 ShouldStop = Callable[[], bool]                # polled between records: True once cancelled
 Validated = Tuple[List[str], Dict[str, Any]]   # (input problems, the arguments as validated)
 ToolAnswer = Tuple[Dict[str, Any], str]        # (structured result, its one-line summary)
@@ -2020,11 +2083,11 @@ def is_conventional_name(name: str) -> bool:
     return name == TEMPLATE_FILE_NAME or name.lower() in _NON_RECORD_NAMES
 
 
-def _plural(count, one, many):
+def _plural(count: int, one: str, many: str) -> str:
     return one if count == 1 else many
 
 
-def _findings_phrase(count):
+def _findings_phrase(count: int) -> str:
     return "%d %s on this page." % (count, _plural(count, "finding", "findings"))
 
 
@@ -2066,15 +2129,15 @@ _JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 ADR_REF_PATTERN = r"^(([a-z0-9][a-z0-9-]*):)?([0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})$"
 
 
-def _pagination_properties():
+def _pagination_properties() -> Dict[str, Dict[str, Any]]:
     cursor = {"type": "string", "maxLength": LIMITS["cursor"]}
     limit = {"default": PAGE_DEFAULT, "type": "integer", "minimum": PAGE_MIN, "maximum": PAGE_MAX}
     return {"cursor": dict(cursor), "limit": dict(limit),
             "findingsCursor": dict(cursor), "findingsLimit": dict(limit)}
 
 
-def _input_schema(properties, required):
-    schema = {"type": "object", "$schema": _JSON_SCHEMA_DIALECT}
+def _input_schema(properties: Dict[str, Any], required: List[str]) -> Dict[str, Any]:
+    schema: Dict[str, Any] = {"type": "object", "$schema": _JSON_SCHEMA_DIALECT}
     props = dict(properties)
     props.update(_pagination_properties())
     schema["properties"] = props
@@ -2084,7 +2147,7 @@ def _input_schema(properties, required):
     return schema
 
 
-def _string_array(min_items, max_items, items):
+def _string_array(min_items: int, max_items: int, items: Dict[str, Any]) -> Dict[str, Any]:
     return {"minItems": min_items, "maxItems": max_items, "type": "array", "items": items}
 
 
@@ -2132,7 +2195,7 @@ TOOL_TEXTS = {
 }
 
 
-def _output_schema(result_branches):
+def _output_schema(result_branches: List[Dict[str, Any]]) -> Dict[str, Any]:
     """structuredContent = {corpusHealth?, result}; result is one of the tool's outcome shapes."""
     string, integer = {"type": "string"}, {"type": "integer"}
     invalid_cursor = {"type": "object", "required": ["outcome", "reason", "message"], "properties": {
@@ -2154,13 +2217,13 @@ def _output_schema(result_branches):
     }
 
 
-def _branch(outcome, **members):
+def _branch(outcome: str, **members: Any) -> Dict[str, Any]:
     properties = {"outcome": {"const": outcome}}
     properties.update(members)
     return {"type": "object", "required": sorted(properties), "properties": properties}
 
 
-def _summary_schema(**extra):
+def _summary_schema(**extra: Any) -> Dict[str, Any]:
     properties = {"id": {"type": "string"}, "title": {"type": "string"},
                   "status": {"enum": list(STATUSES)}, "sourcePath": {"type": "string"}}
     properties.update(extra)
@@ -2602,7 +2665,7 @@ def sort_findings(findings: Iterable[Finding]) -> List[Finding]:
     return sorted(findings, key=finding_sort_key)
 
 
-def _diagnose(text):
+def _diagnose(text: str) -> None:
     """One line on stderr; stdout is reserved for protocol frames."""
     try:
         sys.stderr.write("%s: %s\n" % (SERVER_NAME, text))
@@ -2611,7 +2674,7 @@ def _diagnose(text):
         pass
 
 
-def _reject_constant(name):
+def _reject_constant(name: str) -> Any:
     # json accepts NaN, Infinity and -Infinity by default; JSON does not.
     raise ValueError("%s is not a JSON value" % name)
 
@@ -2653,7 +2716,7 @@ def check_roots(config: CorpusConfig) -> Optional[Tuple[str, str]]:
 
 
 def call_tool(config: CorpusConfig, name: str, arguments: Optional[Dict[str, Any]],
-              should_stop: ShouldStop = lambda: False) -> Dict[str, Any]:
+              should_stop: ShouldStop = lambda: False) -> ToolResult:
     """Run one tool against a fresh projection of the corpus; returns a CallToolResult dict."""
     tool = TOOLS.get(name)
     if tool is None:
@@ -2675,9 +2738,10 @@ def call_tool(config: CorpusConfig, name: str, arguments: Optional[Dict[str, Any
     return _tool_result(result, text, projection.health())
 
 
-def _tool_result(result, text, health):
+def _tool_result(result: Dict[str, Any], text: str, health: Optional[CorpusHealth]) -> ToolResult:
     """The one envelope builder: summary text plus {corpusHealth?, result}."""
-    structured = {"result": result} if health is None else {"corpusHealth": health, "result": result}
+    structured: StructuredContent = (
+        {"result": result} if health is None else {"corpusHealth": health, "result": result})
     return {"content": [{"type": "text", "text": text}], "structuredContent": structured}
 
 
@@ -2687,11 +2751,11 @@ _WINDOWS_DRIVE = re.compile(r"[a-zA-Z]:")
 _ADR_REF = re.compile(r"(?:([a-z0-9][a-z0-9-]*):)?([0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})\Z")
 
 
-def _is_number(value):
+def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _check_page_arguments(arguments, problems, args):
+def _check_page_arguments(arguments: Dict[str, Any], problems: List[str], args: Dict[str, Any]) -> None:
     for key in ("limit", "findingsLimit"):
         value = arguments.get(key, PAGE_DEFAULT)
         if not _is_number(value) or value != value or value in (float("inf"), float("-inf")) \
@@ -2714,7 +2778,7 @@ def _check_page_arguments(arguments, problems, args):
             args[key] = value
 
 
-def _strict_arguments(tool, arguments, allowed):
+def _strict_arguments(tool: str, arguments: Any, allowed: Tuple[str, ...]) -> List[str]:
     """The common first step: an object with no unknown keys."""
     if not isinstance(arguments, dict):
         return ["arguments must be an object"]
@@ -2729,7 +2793,9 @@ def _strict_arguments(tool, arguments, allowed):
 _PAGE_KEYS = ("cursor", "limit", "findingsCursor", "findingsLimit")
 
 
-def _check_string_list(arguments, key, bounds, item_check, problems, required=False):
+def _check_string_list(arguments: Dict[str, Any], key: str, bounds: Tuple[int, int],
+                       item_check: Callable[[Any], Optional[str]], problems: List[str],
+                       required: bool = False) -> Optional[List[Any]]:
     if key not in arguments:
         if required:
             problems.append("%s is required" % key)
@@ -2750,21 +2816,21 @@ def _check_string_list(arguments, key, bounds, item_check, problems, required=Fa
     return None if bad else value
 
 
-def _unique(key, values, problems):
+def _unique(key: str, values: Optional[List[Any]], problems: List[str]) -> None:
     if values is not None and len(set(values)) != len(values):
         problems.append("%s must not repeat an entry" % key)
 
 
-def _enum_item(allowed):
-    def check(item):
+def _enum_item(allowed: Sequence[str]) -> Callable[[Any], Optional[str]]:
+    def check(item: Any) -> Optional[str]:
         if not isinstance(item, str) or item not in allowed:
             return "must be one of %s" % ", ".join(allowed)
         return None
     return check
 
 
-def _bounded_string_item(low, high):
-    def check(item):
+def _bounded_string_item(low: int, high: int) -> Callable[[Any], Optional[str]]:
+    def check(item: Any) -> Optional[str]:
         if not isinstance(item, str):
             return "must be a string"
         if not low <= utf16_len(item) <= high:
@@ -2773,7 +2839,7 @@ def _bounded_string_item(low, high):
     return check
 
 
-def _safe_path_item(item):
+def _safe_path_item(item: Any) -> Optional[str]:
     problem = _bounded_string_item(*LIMITS["file"])(item)
     if problem:
         return problem
@@ -2877,7 +2943,7 @@ def encode_cursor(scope: str, fingerprint: str, query_hash: str, offset: int) ->
     return base64.urlsafe_b64encode(text.encode("utf-8")).rstrip(b"=").decode("ascii")
 
 
-def _decode_cursor(cursor):
+def _decode_cursor(cursor: str) -> Optional[Dict[str, Any]]:
     """The payload of a well-formed cursor, or None (decode-failed)."""
     try:
         raw = cursor.translate({ord("+"): "-", ord("/"): "_"}).rstrip("=")
@@ -2936,12 +3002,13 @@ def reject_inapplicable_cursor(cursor: Optional[str], scope: str, fingerprint: s
         raise InvalidCursor("cursor-not-applicable")
 
 
-def _invalid_cursor_result(reason):
+def _invalid_cursor_result(reason: str) -> ToolAnswer:
     return ({"outcome": "invalid-cursor", "reason": reason, "message": INVALID_CURSOR_MESSAGES[reason]},
             render_summary("invalid-cursor", reason=reason))
 
 
-def _page_of_findings(findings, args, fingerprint, scope, query_parts):
+def _page_of_findings(findings: Sequence[Finding], args: Dict[str, Any], fingerprint: str, scope: str,
+                      query_parts: Any) -> Dict[str, Any]:
     items, cursor = paginate(findings, args["findingsCursor"], args["findingsLimit"], scope,
                              fingerprint, query_shape_hash(query_parts))
     return {"items": items, "cursor": cursor}
@@ -2950,7 +3017,7 @@ def _page_of_findings(findings, args, fingerprint, scope, query_parts):
 # --- The four tools: pure functions of (projection, arguments) ---------------
 
 
-def _sorted_unique(values):
+def _sorted_unique(values: Optional[Iterable[str]]) -> List[str]:
     return sorted(set(values or ()), key=utf16_key)
 
 
@@ -3021,6 +3088,7 @@ def tool_get_decision(projection: Projection, args: Dict[str, Any],
             raise InvalidCursor(str(findings_page[1]))
     except InvalidCursor as error:
         return _invalid_cursor_result(error.reason)
+    assert findings is not None  # only a findings cursor error leaves it None, and that returned above
     count = len(findings["items"])
     if log is not None:
         result = {"outcome": "federated-log-unavailable", "requestedRef": ref, "log": log, "id": local_id,
@@ -3114,9 +3182,11 @@ def tool_get_decision_context(projection: Projection, args: Dict[str, Any],
     return result, render_summary("matches", findings=len(findings["items"]), **counts)
 
 
-def _superseded_by_state(record, by_id):
+def _superseded_by_state(record: Record,
+                         by_id: Dict[str, List[Record]]) -> Tuple[Dict[str, Any], Optional[Finding]]:
     target_ref = record.frontmatter["supersededBy"]
     log, local_id = split_adr_ref(target_ref)
+    finding: Finding
     if log is not None:
         finding = {"rule": "superseded-target-federated-unavailable", "severity": "info", "id": record.id,
                    "message": FINDING_MESSAGES["superseded-target-federated-unavailable"].format(ref=target_ref)}
@@ -3133,7 +3203,7 @@ def _superseded_by_state(record, by_id):
             "candidateCount": len(bucket)}, finding
 
 
-def _superseded_entry(record, by_id):
+def _superseded_entry(record: Record, by_id: Dict[str, List[Record]]) -> Dict[str, Any]:
     entry = record.summary()
     entry["supersededBy"] = _superseded_by_state(record, by_id)[0]
     return entry
@@ -3181,17 +3251,18 @@ def normalize_candidate_path(path: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _path_pattern(factory, pattern):
+def _path_pattern(factory: Callable[[str], Any], pattern: str) -> Any:
     """The pattern object pathspec's registered "picomatch" type compiles."""
     return factory(pattern)
 
 
-def _affects_finding(record, matcher, rule, severity, message):
+def _affects_finding(record: Record, matcher: Dict[str, Any], rule: str, severity: str,
+                     message: str) -> Finding:
     return {"rule": rule, "severity": severity, "message": message, "id": record.id, "path": record.path,
             "field": "affects.%s" % matcher["type"], "pattern": matcher["pattern"]}
 
 
-def _path_verdict(pattern, candidates):
+def _path_verdict(pattern: str, candidates: Sequence[str]) -> Tuple[bool, Optional[str]]:
     """(matched, message key of a bad pattern or None) of one path pattern against the candidates."""
     spec = _path_pattern(pathspec.util.lookup_pattern("picomatch"), pattern)
     if spec.include is None:  # pathspec's null operation: a pattern the reference rejects
@@ -3206,7 +3277,8 @@ def _path_verdict(pattern, candidates):
     return False, None
 
 
-def _evaluate_matcher(record, matcher, candidates, verdicts):
+def _evaluate_matcher(record: Record, matcher: Dict[str, Any], candidates: Sequence[str],
+                      verdicts: Dict[str, Tuple[bool, Optional[str]]]) -> Tuple[bool, Optional[Finding]]:
     """(matched, finding or None) for one affects matcher against the candidate paths.
 
     `verdicts` holds the path verdicts of this call's candidates by pattern: records that
@@ -3236,7 +3308,7 @@ def _evaluate_matcher(record, matcher, candidates, verdicts):
 
 def resolve_record_affects(record: "Record", candidates: List[str], should_stop: Callable[[], bool] = lambda: False,
                            verdicts: Optional[Dict[str, Tuple[bool, Optional[str]]]] = None
-                           ) -> Tuple[List[Dict[str, str]], List[Dict[str, Any]]]:
+                           ) -> Tuple[List[Dict[str, str]], List[Finding]]:
     """(firedMatchers, findings) of one record; a matching negated matcher suppresses the record.
 
     Pass one `verdicts` dict to every record of a call to match each distinct pattern once.
@@ -3319,7 +3391,8 @@ def _marker_finding(key: str, severity: str, marker: Dict[str, Any]) -> Finding:
             "pattern": marker["ref"]}
 
 
-def resolve_markers(records: Sequence[Record], markers: Iterable[Dict[str, Any]]) -> Tuple[Declared, List[Finding]]:
+def resolve_markers(records: Sequence[Record],
+                    markers: Iterable[Dict[str, Any]]) -> Tuple[Declared, List[Finding]]:
     """resolveSourceMarkers: (id, declaredBy) per record the markers name, in code-unit order of
     id, and the findings of the markers that name no record here (dangling, or another log)."""
     ids = set(record.id for record in records)
@@ -3497,16 +3570,16 @@ class ExposeRefusal(Exception):
         self.data = data
 
 
-def _refuse(kind, key, data=None, **facts):
+def _refuse(kind: str, key: str, data: Optional[Dict[str, Any]] = None, **facts: Any) -> ExposeRefusal:
     return ExposeRefusal(kind, EXPOSE_ERRORS[key].format(**facts), data)
 
 
-def _quoted(text):
+def _quoted(text: str) -> str:
     """A client's string inside a message: JSON-quoted, at most 80 code units of it."""
     return json.dumps(utf16_slice(text, 80), ensure_ascii=False)
 
 
-def _inline(text):
+def _inline(text: Any) -> str:
     """Text on one line of Markdown: whitespace runs as one space."""
     return " ".join(str(text).split())
 
@@ -3543,20 +3616,20 @@ def serve_exposed(config: CorpusConfig, method: str, params: Dict[str, Any], rev
 
 # --- The requests, validated before anything is read --------------------------
 
-def _list_request(params, expose):
+def _list_request(params: Dict[str, Any], expose: Sequence[str]) -> Dict[str, Any]:
     cursor = params.get("cursor")
     if cursor is not None and not isinstance(cursor, str):
         raise _refuse("invalid", "bad-cursor", message=INVALID_CURSOR_MESSAGES["decode-failed"])
     return {"cursor": cursor}
 
 
-def _read_request(params, expose):
+def _read_request(params: Dict[str, Any], expose: Sequence[str]) -> Dict[str, Any]:
     if not isinstance(params.get("uri"), str):
         raise _refuse("invalid", "no-uri")
     return {"uri": params["uri"]}
 
 
-def _prompt_request(params, expose):
+def _prompt_request(params: Dict[str, Any], expose: Sequence[str]) -> Dict[str, Any]:
     """{"name", and each declared argument: its checked value or None}; -32602 otherwise."""
     name = params.get("name")
     if not isinstance(name, str):
@@ -3583,7 +3656,8 @@ def _prompt_request(params, expose):
     return request
 
 
-def _checked_as_a_tool_checks(check, key, value):
+def _checked_as_a_tool_checks(check: Callable[[Dict[str, Any], List[str], Dict[str, Any]], None], key: str,
+                              value: Any) -> Any:
     """A prompt argument checked by the tools' own field check, whose problems name the field."""
     problems: List[str] = []
     check({key: value}, problems, {})
@@ -3592,30 +3666,30 @@ def _checked_as_a_tool_checks(check, key, value):
     return value
 
 
-def _files_argument(value):
+def _files_argument(value: str) -> List[str]:
     """The comma-separated files of a prompt, checked as get_decision_context checks them."""
     files = [path.strip() for path in re.split(r"[,\n]", value) if path.strip()]
     return _checked_as_a_tool_checks(_check_files_field, "files", files)
 
 
-def _plan_argument(value):
+def _plan_argument(value: str) -> str:
     if utf16_len(value) > PROMPT_LIMITS["plan"]:
         raise _refuse("invalid", "bad-argument",
                       problems="plan must be at most %d characters long" % PROMPT_LIMITS["plan"])
     return value
 
 
-_PROMPT_ARGUMENTS = {"files": _files_argument, "plan": _plan_argument,
+_PROMPT_ARGUMENTS: Dict[str, Callable[[str], Any]] = {"files": _files_argument, "plan": _plan_argument,
                      "ref": functools.partial(_checked_as_a_tool_checks, _check_ref_field, "ref")}
 
 
-def _completion_request(params, expose):
+def _completion_request(params: Dict[str, Any], expose: Sequence[str]) -> Dict[str, Any]:
     """{"ids": "unique", "distinct" or None (nothing to complete), "value"}; -32602 otherwise."""
     ref, argument = params.get("ref"), params.get("argument")
     if not (isinstance(ref, dict) and isinstance(argument, dict)
             and isinstance(argument.get("name"), str) and isinstance(argument.get("value"), str)):
         raise _refuse("invalid", "bad-completion")
-    kind = ref.get("type")
+    kind: Any = ref.get("type")
     target = ref.get({"ref/prompt": "name", "ref/resource": "uri"}.get(kind, "type"))
     if kind not in ("ref/prompt", "ref/resource") or not isinstance(target, str):
         raise _refuse("invalid", "bad-completion")
@@ -3641,7 +3715,7 @@ _EXPOSED_REQUESTS = {"completion/complete": _completion_request, "prompts/get": 
 
 # --- Resources -----------------------------------------------------------------
 
-def _described(key, value, name, title, description, titled):
+def _described(key: str, value: str, name: str, title: str, description: str, titled: bool) -> Dict[str, Any]:
     """A listed resource or template: name, title (from 2025-06-18), description, MIME type."""
     entry = {key: value, "name": name}
     if titled:
@@ -3656,7 +3730,7 @@ def resource_template(titled: bool) -> Dict[str, Any]:
     return _described("uriTemplate", DECISION_URI_TEMPLATE, *DECISION_TEMPLATE, titled=titled)
 
 
-def _record_resource(record, titled):
+def _record_resource(record: Record, titled: bool) -> Dict[str, Any]:
     fm = record.frontmatter
     facts = {"id": record.id, "title": _inline(fm["title"]), "status": fm["status"], "date": fm["date"],
              "tags": ", ".join(fm["tags"]) or EXPOSE_TEXTS["no-tags"]}
@@ -3719,11 +3793,11 @@ def decision_record(projection: Projection, uri: str) -> Record:
                   paths=", ".join(record.path for record in bucket))
 
 
-def _cell(text):
+def _cell(text: Any) -> str:
     return _inline(text).replace("|", "\\|")
 
 
-def _bounded_rows(head, rows):
+def _bounded_rows(head: str, rows: List[str]) -> str:
     """head, then the rows that fit RESOURCE_TEXT_MAX_BYTES, then how many did not."""
     cut_size = len(EXPOSE_TEXTS["rows-cut"].format(count=len(rows), kib=RESOURCE_TEXT_MAX_BYTES // 1024))
     budget = RESOURCE_TEXT_MAX_BYTES - len(head.encode("utf-8", "surrogatepass")) - cut_size - 2
@@ -3738,11 +3812,11 @@ def _bounded_rows(head, rows):
     return "\n".join(lines) + "\n"
 
 
-def _records_phrase(count):
+def _records_phrase(count: int) -> str:
     return EXPOSE_TEXTS["records" if count == 1 else "records-plural"].format(count=count)
 
 
-def _row_facts(record):
+def _row_facts(record: Record) -> Dict[str, Any]:
     fm = record.frontmatter
     return {"id": _cell(record.id), "title": _cell(fm["title"]), "status": fm["status"],
             "date": fm["date"], "path": _cell(record.path)}
@@ -3788,7 +3862,7 @@ def ref_phrase(ref: str, by_id: Dict[str, List[Record]]) -> str:
 
 # --- Completions ---------------------------------------------------------------
 
-def _completion(values):
+def _completion(values: List[str]) -> Dict[str, Any]:
     shown = values[:COMPLETION_MAX_VALUES]
     return {"completion": {"values": shown, "total": len(values), "hasMore": len(values) > len(shown)}}
 
@@ -3827,7 +3901,7 @@ def render_prompt(projection: Projection, request: Dict[str, Any], adr_dir: str,
     return _context_prompt(projection, request, adr_dir, should_stop)
 
 
-def _prompt_result(description, lines, embedded):
+def _prompt_result(description: str, lines: List[str], embedded: List[Record]) -> Dict[str, Any]:
     messages = [{"role": "user", "content": {"type": "text", "text": "\n".join(lines)}}]
     for record in embedded:
         messages.append({"role": "user", "content": {"type": "resource", "resource": {
@@ -3836,9 +3910,11 @@ def _prompt_result(description, lines, embedded):
     return {"description": description, "messages": messages}
 
 
-def _embedding(records):
+def _embedding(records: List[Record]) -> Tuple[List[Record], List[Record]]:
     """(embedded, named only): the records, in the order given, that fit PROMPT_LIMITS."""
-    embedded, named, used = [], [], 0
+    embedded: List[Record] = []
+    named: List[Record] = []
+    used = 0
     for record in records:
         size = len(record.source().encode("utf-8", "surrogatepass"))
         if len(embedded) < PROMPT_LIMITS["embedded"] and used + size <= PROMPT_LIMITS["embedded-bytes"]:
@@ -3849,7 +3925,7 @@ def _embedding(records):
     return embedded, named
 
 
-def _embedding_lines(embedded, named):
+def _embedding_lines(embedded: List[Record], named: List[Record]) -> List[str]:
     lines = []
     if embedded:
         lines.append(EXPOSE_TEXTS["embedded-list"].format(ids=", ".join("ADR " + r.id for r in embedded)))
@@ -3860,7 +3936,7 @@ def _embedding_lines(embedded, named):
     return lines
 
 
-def _findings_lines(findings):
+def _findings_lines(findings: List[Finding]) -> List[str]:
     """The corpus findings, errors first, at most PROMPT_LIMITS["findings"] of them named."""
     if not findings:
         return [EXPOSE_TEXTS["findings-none"]]
@@ -3878,7 +3954,7 @@ def _findings_lines(findings):
     return lines
 
 
-def _entry_line(entry, by_id):
+def _entry_line(entry: Dict[str, Any], by_id: Dict[str, List[Record]]) -> str:
     """One decision of get_decision_context's answer, as a line of a prompt."""
     matchers = ", ".join("%s %s" % (fired["type"], fired["pattern"]) for fired in entry["firedMatchers"])
     detail = EXPOSE_TEXTS["matched-by"].format(matchers=matchers) if matchers else ""
@@ -3892,7 +3968,8 @@ def _entry_line(entry, by_id):
                                        path=entry["sourcePath"], detail=detail)
 
 
-def _group_lines(groups, kept, by_id):
+def _group_lines(groups: Dict[str, List[Dict[str, Any]]], kept: List[Dict[str, Any]],
+                 by_id: Dict[str, List[Record]]) -> List[str]:
     """Binding, In flight, History, Rejected: each heading, then its listed decisions."""
     listed = {entry["sourcePath"] for entry in kept}
     lines = []
@@ -3904,7 +3981,8 @@ def _group_lines(groups, kept, by_id):
     return lines
 
 
-def _context_prompt(projection, request, adr_dir, should_stop):
+def _context_prompt(projection: Projection, request: Dict[str, Any], adr_dir: str,
+                    should_stop: ShouldStop) -> Dict[str, Any]:
     """adr-context and adr-check: get_decision_context's answer for the files, grouped, embedded."""
     files, check = request["files"], request["name"] == "adr-check"
     entries, derived = context_entries(projection, files, should_stop, request.get(MARKERS_ARGUMENT))
@@ -3935,12 +4013,12 @@ def _context_prompt(projection, request, adr_dir, should_stop):
     return _prompt_result(utf16_slice(description, LIMITS["text"]), lines, embedded)
 
 
-def _relation_refs(record, field):
+def _relation_refs(record: Record, field: str) -> List[str]:
     value = record.frontmatter.get(field)
     return list(value) if isinstance(value, list) else [value] if value else []
 
 
-def _relation_lines(record, projection, related):
+def _relation_lines(record: Record, projection: Projection, related: List[Record]) -> List[str]:
     """The record's relations both ways, one line each; the records they reach go to `related`."""
     by_id, lines = projection.by_id, []
     for field, outward, _ in RELATION_LABELS:
@@ -3962,7 +4040,7 @@ def _relation_lines(record, projection, related):
     return lines
 
 
-def _explain_prompt(projection, ref):
+def _explain_prompt(projection: Projection, ref: str) -> Dict[str, Any]:
     """explain-decision: the record (every record, for an id several claim) and its relations."""
     log, local_id = split_adr_ref(ref)
     if log is not None:
@@ -3999,7 +4077,7 @@ class CorpusUnavailable(Exception):
         self.reason = reason
 
 
-def _canonical_path(path, missing_reason, unreadable_reason):
+def _canonical_path(path: str, missing_reason: str, unreadable_reason: str) -> str:
     """realpath(path), raising CorpusUnavailable like Node's realpath error codes map."""
     try:
         os.stat(path)
@@ -4021,7 +4099,7 @@ def is_contained(parent: str, child: str) -> bool:
     return child.startswith(prefix)
 
 
-def _require_directory(path, not_directory, missing, unreadable):
+def _require_directory(path: str, not_directory: str, missing: str, unreadable: str) -> None:
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -4078,7 +4156,7 @@ def usual_adr_folder(root: str, adr_dir: str) -> Optional[str]:
     return None
 
 
-class Projection(object):
+class Projection:
     """What one tool call sees: records in (id, sourcePath) order, findings, fingerprint."""
 
     __slots__ = ("records", "by_id", "findings", "fingerprint", "record_count", "excluded_count")
@@ -4097,7 +4175,7 @@ class Projection(object):
         digest.update(stable_json([findings, self.record_count, self.excluded_count]).encode("ascii"))
         self.fingerprint = digest.hexdigest()
 
-    def health(self) -> Dict[str, Any]:
+    def health(self) -> CorpusHealth:
         return {"fingerprint": self.fingerprint, "recordCount": self.record_count,
                 "excludedCount": self.excluded_count}
 
@@ -4130,19 +4208,16 @@ def _settled(identity: Tuple[int, ...], load_started_ns: int) -> bool:
             and max(mtime_ns, ctime_ns) < load_started_ns - RACY_WINDOW_NS)
 
 
-class _Memo(object):
+class _Memo(NamedTuple):
     """One parsed file as the latest load saw it: its identity, content key and parse."""
 
-    __slots__ = ("identity", "settled", "key", "parsed")
-
-    def __init__(self, identity, settled, key, parsed):
-        self.identity = identity
-        self.settled = settled
-        self.key = key
-        self.parsed = parsed
+    identity: Tuple[int, ...]
+    settled: bool
+    key: bytes
+    parsed: _ParsedFile
 
 
-class RecordCache(object):
+class RecordCache:
     """The parsed files of one corpus, owned by one CorpusConfig (one server instance).
 
     A file is reused without being read when its stat identity is unchanged and it was
@@ -4152,12 +4227,13 @@ class RecordCache(object):
     as it is cancelled or times out. Engine failures are never memoised.
     """
 
-    def __init__(self):
-        self.memos = {}  # type: Dict[str, _Memo]
-        self.last = None  # type: Optional[Tuple[Any, Projection]]
-        self.parses = {}  # type: Dict[Tuple[str, Any], _ParsedFile]  # --from madr: by path and content
+    def __init__(self) -> None:
+        # The latest load's memos: path -> _Memo, or with --from madr (subfolders..., name) -> _MadrMemo.
+        self.memos: Dict[Any, Any] = {}
+        self.last: Optional[Tuple[Any, Projection]] = None
+        self.parses: Dict[Tuple[str, Any], _ParsedFile] = {}  # --from madr: by path and content
         self.imports = MadrImport.Memo()  # --from madr: the importer's per-file work, between calls
-        self.reported = set()  # content keys whose engine failure is already on stderr
+        self.reported: Set[Tuple[str, bytes]] = set()  # content keys whose engine failure is already on stderr
         self._gate = threading.Condition(threading.Lock())
         self._busy = False
 
@@ -4187,7 +4263,13 @@ _wall_clock_ns = time.time_ns
 _GATE_POLL_S = 0.05
 
 
-def _read_candidate(dir_fd, dir_path, name, large_prefix=False):
+# What reading one candidate gives: (bytes, stat identity), or (reason, detail) when it was not
+# read: ("stat-error", None), ("file-read", message) or ("too-large", None or its capped prefix).
+_ReadOutcome = Tuple[Union[bytes, str], Any]
+
+
+def _read_candidate(dir_fd: Optional[int], dir_path: str, name: str,
+                    large_prefix: bool = False) -> _ReadOutcome:
     """(bytes, identity) of one candidate, or (reason, detail): 'stat-error', 'too-large', 'file-read'.
 
     A file over MAX_SOURCE_BYTES is never read whole: its detail is None, or with
@@ -4250,7 +4332,7 @@ def _read_candidate(dir_fd, dir_path, name, large_prefix=False):
     return b"".join(chunks), _stat_identity(info)
 
 
-def _lstat_candidate(dir_fd, dir_path, name):
+def _lstat_candidate(dir_fd: Optional[int], dir_path: str, name: str) -> Optional[os.stat_result]:
     """The candidate's own stat (symlinks not followed), or None when it cannot be taken."""
     try:
         if dir_fd is not None:
@@ -4260,7 +4342,7 @@ def _lstat_candidate(dir_fd, dir_path, name):
         return None
 
 
-def _list_candidates(canonical_dir, dir_fd):
+def _list_candidates(canonical_dir: str, dir_fd: Optional[int]) -> List[str]:
     """Names of the regular files in the ADR dir that are named like records."""
     names = []
     try:
@@ -4275,7 +4357,7 @@ def _list_candidates(canonical_dir, dir_fd):
     return names
 
 
-def _display_prefix(canonical_root, canonical_dir):
+def _display_prefix(canonical_root: str, canonical_dir: str) -> str:
     """The repo-relative, '/'-separated ADR dir with a trailing '/' ('' when it is the root)."""
     relative = os.path.relpath(canonical_dir, canonical_root)
     return "" if relative == os.curdir else relative.replace(os.sep, "/") + "/"
@@ -4291,7 +4373,7 @@ def load_projection(config: "CorpusConfig", should_stop: Callable[[], bool] = la
         cache.leave()
 
 
-def _open_directory(path):
+def _open_directory(path: str) -> Optional[int]:
     if os.open not in os.supports_dir_fd or not hasattr(os, "O_DIRECTORY"):
         return None
     try:
@@ -4300,30 +4382,30 @@ def _open_directory(path):
         raise CorpusUnavailable("dir-not-readable")
 
 
-def _verified_roots(config):
+def _verified_roots(config: CorpusConfig) -> Tuple[str, str]:
     canonical_root, canonical_dir = resolve_canonical_roots(config.root, config.adr_dir)
     if config.expected_root is not None and canonical_root != config.expected_root:
         raise CorpusUnavailable("root-not-found")
     return canonical_root, canonical_dir
 
 
-class _Load(object):
+class _Load:
     """The state of one load: where it reads, what it found, and what it must re-check."""
 
-    def __init__(self, cache, dir_fd, canonical_dir, prefix):
+    def __init__(self, cache: RecordCache, dir_fd: Optional[int], canonical_dir: str, prefix: str) -> None:
         self.cache = cache
         self.dir_fd, self.canonical_dir = dir_fd, canonical_dir  # where it reads
         self.prefix = prefix  # of every display path: the ADR folder, repo-relative
         self.started_ns = _wall_clock_ns()
-        self.parsed = []  # type: List[_ParsedFile]
-        self.pre_read_findings = []  # type: List[Dict[str, Any]]
-        self.checked = []  # type: List[Tuple[str, Tuple[int, ...]]]
+        self.parsed: List[_ParsedFile] = []
+        self.pre_read_findings: List[Finding] = []
+        self.checked: List[Tuple[str, Tuple[int, ...]]] = []
         self.recheck_upto = 0  # files checked before the latest read are checked again at the end
-        self.memos = {}  # type: Dict[str, _Memo]
-        self.failed_keys = set()  # type: set
-        self.folder = None  # type: Optional[Tuple[int, ...]]
+        self.memos: Dict[str, _Memo] = {}
+        self.failed_keys: Set[Tuple[str, bytes]] = set()
+        self.folder: Optional[Tuple[int, ...]] = None
 
-    def take_all(self, names, should_stop):
+    def take_all(self, names: List[str], should_stop: ShouldStop) -> None:
         """Account for every candidate: reuse a memo when proven unchanged, else read the file."""
         old, memos, prefix = self.cache.memos, self.memos, self.prefix
         parsed, checked = self.parsed, self.checked
@@ -4344,7 +4426,7 @@ class _Load(object):
                     continue
             self._read(name, path, memo)
 
-    def _read(self, name, path, memo):
+    def _read(self, name: str, path: str, memo: Optional[_Memo]) -> None:
         data, identity = _read_candidate(self.dir_fd, self.canonical_dir, name)
         if not isinstance(data, bytes):
             _read_outcome(data, identity, path, self.parsed, self.pre_read_findings)
@@ -4359,20 +4441,20 @@ class _Load(object):
             self.checked.append((name, identity))
         self.recheck_upto = len(self.checked)
 
-    def _engine_failed(self, path, key, failure):
+    def _engine_failed(self, path: str, key: bytes, failure: str) -> None:
         """One stderr line per failing content; the finding is re-tried on every call."""
         self.failed_keys.add((path, key))
         if (path, key) not in self.cache.reported:
             _diagnose("engine failure reading %s: %s" % (path, failure))
 
-    def recheck(self):
+    def recheck(self) -> None:
         """Every file checked before the latest read must still be the one checked."""
         for name, identity in self.checked[:self.recheck_upto]:
             info = _lstat_candidate(self.dir_fd, self.canonical_dir, name)
             if info is None or not stat.S_ISREG(info.st_mode) or _stat_identity(info) != identity:
                 raise CorpusUnavailable("corpus-changed-during-load")
 
-    def reused_everything(self):
+    def reused_everything(self) -> bool:
         return self.recheck_upto == 0 and not self.pre_read_findings
 
 
@@ -4390,7 +4472,8 @@ def _capped_prefix(fd: int) -> bytes:
     return data[:max(data.rfind(b"\n"), data.rfind(b"\r")) + 1]
 
 
-def _read_outcome(reason, detail, path, parsed, pre_read):
+def _read_outcome(reason: str, detail: Any, path: str, parsed: List[_ParsedFile],
+                  pre_read: List[Finding]) -> None:
     """A candidate that was not read: a file-read finding among the parsed files, or a finding
     made before any read (record-stat-error, record-too-large)."""
     if reason == "file-read":
@@ -4401,7 +4484,7 @@ def _read_outcome(reason, detail, path, parsed, pre_read):
         pre_read.append({"rule": rule, "severity": "error", "path": path, "message": FINDING_MESSAGES[rule]})
 
 
-def _folder_identity(canonical_dir):
+def _folder_identity(canonical_dir: str) -> Tuple[int, ...]:
     """(st_dev, st_ino) of the ADR folder's path itself: a link put in its place is not followed."""
     try:
         return _stat_identity(os.lstat(canonical_dir))[:2]
@@ -4409,7 +4492,7 @@ def _folder_identity(canonical_dir):
         raise CorpusUnavailable("corpus-changed-during-load")
 
 
-def _load_projection_entered(config, cache, should_stop):
+def _load_projection_entered(config: CorpusConfig, cache: RecordCache, should_stop: ShouldStop) -> Projection:
     canonical_root, canonical_dir = _verified_roots(config)
     dir_fd = _open_directory(canonical_dir)
     try:
@@ -4443,7 +4526,7 @@ def _load_projection_entered(config, cache, should_stop):
     return projection
 
 
-def _assemble(parsed, pre_read_findings, candidate_count):
+def _assemble(parsed: List[_ParsedFile], pre_read_findings: List[Finding], candidate_count: int) -> Projection:
     records = [entry.record for entry in parsed if entry.record is not None]
     findings = [finding for entry in parsed for finding in entry.findings]
     findings.extend(pre_read_findings)
@@ -4454,7 +4537,7 @@ def _assemble(parsed, pre_read_findings, candidate_count):
 
 def corpus_findings(records: List[Record]) -> List[Finding]:
     """Findings about the corpus as a whole: import gaps, duplicate ids, dangling refs, conflicts."""
-    findings = []
+    findings: List[Finding] = []
     for record in records:
         fm = record.frontmatter
         if fm.get("provenance", {}).get("importedFrom") and fm["status"] == "accepted" and not fm["deciders"]:
@@ -4473,7 +4556,7 @@ def corpus_findings(records: List[Record]) -> List[Finding]:
                              "message": FINDING_MESSAGES["unique-id"].format(id=ident, paths=paths),
                              "path": record.path, "id": ident, "field": "id"})
 
-    def dangling(record, field, ref, severity):
+    def dangling(record: Record, field: str, ref: str, severity: str) -> None:
         findings.append({"rule": "dangling-%s" % field, "severity": severity,
                          "message": FINDING_MESSAGES["dangling"].format(ref=ref, field=field),
                          "path": record.path, "id": record.id, "field": field})
@@ -4500,7 +4583,7 @@ def corpus_findings(records: List[Record]) -> List[Finding]:
 
 def start_background_warmup(config: CorpusConfig) -> threading.Thread:
     """Parse the corpus once in the background so the first question is answered from cache."""
-    def warm():
+    def warm() -> None:
         try:
             load_projection(config)
         except Exception:  # any failure is reported by the call that meets it, fresh
@@ -4510,7 +4593,7 @@ def start_background_warmup(config: CorpusConfig) -> threading.Thread:
     return thread
 
 
-class CorpusConfig(object):
+class CorpusConfig:
     """Where the corpus lives, as configured (flags, environment or defaults), and its cache.
 
     Each server instance builds its own config, so each owns its own RecordCache: two
@@ -4562,8 +4645,8 @@ def walk_madr_candidates(path: str, visit: Callable[[Optional[int], str, Tuple[s
     `path`, depth first, symlinks never followed; returns the names of the record files directly
     in `path` (regular files named like records: the id seed). WalkFailed when a folder cannot
     be listed or opened."""
-    records = []  # type: List[str]
-    stack = [(dir_fd, path, (), _walk_entries(dir_fd, path))]  # type: List[_WalkFolder]
+    records: List[str] = []
+    stack: List[_WalkFolder] = [(dir_fd, path, (), _walk_entries(dir_fd, path))]
     try:
         while stack:
             fd, folder, parts, entries = stack[-1]
@@ -4591,7 +4674,7 @@ def walk_madr_candidates(path: str, visit: Callable[[Optional[int], str, Tuple[s
     return records
 
 
-def _walk_entries(fd, folder):
+def _walk_entries(fd: Optional[int], folder: str) -> List[Tuple[str, bool]]:
     """(name, is a folder) of the folder's subfolders and regular files, symlinks left out."""
     found = []
     with os.scandir(fd if fd is not None else folder) as entries:
@@ -4604,7 +4687,7 @@ def _walk_entries(fd, folder):
     return found
 
 
-def _walk_open(fd, folder, name):
+def _walk_open(fd: Optional[int], folder: str, name: str) -> Optional[int]:
     """A descriptor of the subfolder `name`, never through a symlink (None without dir_fd)."""
     if fd is None:
         return None
@@ -4620,29 +4703,28 @@ def import_prefix(root: str, adr_dir: str) -> str:
     return "" if relative == os.curdir else relative.replace(os.sep, "/") + "/"
 
 
-class _MadrMemo(object):
+class _MadrMemo(NamedTuple):
     """One candidate as the latest load read it: stat identity, whether settled, its outcome."""
 
-    __slots__ = ("identity", "settled", "data")
+    identity: Tuple[int, ...]
+    settled: bool
+    data: bytes
 
-    def __init__(self, identity, settled, data):
-        self.identity, self.settled, self.data = identity, settled, data
 
-
-class _MadrLoad(object):
+class _MadrLoad:
     """One `--from madr` load: the candidates read, each reused from the last load when its stat
     proves it unchanged, and what the run that would migrate them leaves on disk."""
 
-    def __init__(self, cache, started_ns, should_stop):
+    def __init__(self, cache: RecordCache, started_ns: int, should_stop: ShouldStop) -> None:
         self.cache, self.started_ns, self.should_stop = cache, started_ns, should_stop
-        self.memos = {}    # type: Dict[Tuple[str, ...], _MadrMemo]
-        self.files = {}    # type: Dict[Tuple[str, ...], Any]   # bytes, or (reason, detail)
-        self.checked = []  # type: List[Tuple[str, str, Tuple[int, ...]]]  # folder, name, identity
+        self.memos: Dict[Tuple[str, ...], _MadrMemo] = {}
+        self.files: Dict[Tuple[str, ...], Any] = {}  # bytes, or (reason, detail)
+        self.checked: List[Tuple[str, str, Tuple[int, ...]]] = []  # folder, name, identity
         self.recheck_upto = 0  # candidates checked before the latest read are checked again
         self.read_any = False  # False: every candidate was proven unchanged by its stat
         self.old = cache.memos
 
-    def visit(self, fd, folder, parts, name):
+    def visit(self, fd: Optional[int], folder: str, parts: Tuple[str, ...], name: str) -> None:
         if self.should_stop():
             raise CallCancelled()
         key = parts + (name,) if parts else (name,)
@@ -4664,7 +4746,7 @@ class _MadrLoad(object):
             self.files[key] = (data, identity)
         self.recheck_upto = len(self.checked)
 
-    def recheck(self):
+    def recheck(self) -> None:
         """Every candidate checked before the latest read must still be the one checked."""
         for folder, name, identity in self.checked[:self.recheck_upto]:
             try:
@@ -4674,7 +4756,7 @@ class _MadrLoad(object):
             if _stat_identity(info) != identity:
                 raise CorpusUnavailable("corpus-changed-during-load")
 
-    def migrated(self, prefix, record_names):
+    def migrated(self, prefix: str, record_names: List[str]) -> Dict[str, str]:
         """display path -> text, for each file the migrate run would rewrite (none at all when a
         candidate cannot be read: the reference's run then stops before writing anything)."""
         if any(not isinstance(data, bytes) and data[0] != "too-large" for data in self.files.values()):
@@ -4685,7 +4767,7 @@ class _MadrLoad(object):
         files = [MadrImport.File(prefix + "/".join(key), key[-1], len(key) > 1,
                                  (data if isinstance(data, bytes) else data[1]).decode("utf-8", "replace"))
                  for key, data in self.files.items() if isinstance(data, bytes) or data[1] is not None]
-        texts = {}  # type: Dict[str, str]
+        texts: Dict[str, str] = {}
         run = MadrImport.migrate(files, record_names, False, lambda file, name: False,
                                  lambda file, text, name: texts.__setitem__(file.path, text), self.cache.imports)
         if run.crashed is not None:
@@ -4694,7 +4776,9 @@ class _MadrLoad(object):
         return texts
 
 
-def _load_madr_projection(config, cache, should_stop, canonical_root, canonical_dir, dir_fd):
+def _load_madr_projection(config: CorpusConfig, cache: RecordCache, should_stop: ShouldStop,
+                          canonical_root: str, canonical_dir: str,
+                          dir_fd: Optional[int]) -> Optional[Projection]:
     """The `--from madr` load; None when a folder under the ADR folder cannot be listed, since
     the reference's migrate then finds nothing to do and the corpus reads as it is."""
     load = _MadrLoad(cache, _wall_clock_ns(), should_stop)
@@ -4712,7 +4796,9 @@ def _load_madr_projection(config, cache, should_stop, canonical_root, canonical_
         return cache.last[1]
     prefix = import_prefix(canonical_root, config.adr_dir)
     texts = load.migrated(prefix, names)
-    parsed, pre_read, parses = [], [], {}
+    parsed: List[_ParsedFile] = []
+    pre_read: List[Finding] = []
+    parses: Dict[Tuple[str, Any], _ParsedFile] = {}
     display = _display_prefix(canonical_root, canonical_dir)
     for name in names:
         data = load.files[(name,)]
@@ -4797,11 +4883,11 @@ def cli_discover(folder: str, cwd: str) -> List[str]:
     return sorted(found, key=lambda path: utf16_key(cli_display_path(path, cwd)))
 
 
-def _cli_expand(paths, folder, cwd):
+def _cli_expand(paths: Sequence[str], folder: str, cwd: str) -> List[str]:
     """expandRecordInputs: the files a run checks, once each, by display path."""
     if not paths:
         return cli_discover(folder, cwd)
-    expanded = []  # type: List[str]
+    expanded: List[str] = []
     for given in paths:
         absolute = cli_resolve(cwd, given)
         try:
@@ -4819,7 +4905,7 @@ def _cli_expand(paths, folder, cwd):
     return sorted(dict.fromkeys(expanded), key=lambda path: utf16_key(cli_display_path(path, cwd)))
 
 
-def _cli_skipped(folder, depth, found):
+def _cli_skipped(folder: str, depth: int, found: List[Tuple[str, str]]) -> None:
     """collectSkippedMarkdown: Markdown under `folder` that discovery does not read."""
     try:
         with os.scandir(folder) as listing:
@@ -4842,7 +4928,7 @@ def _cli_skipped(folder, depth, found):
             found.append((path, "filename"))
 
 
-def _cli_read(path, display):
+def _cli_read(path: str, display: str) -> _ParsedFile:
     """readFile + parseAdrFile + validateParsedAdr of one file: a _ParsedFile."""
     try:
         with open(path, "rb") as handle:
@@ -4862,7 +4948,8 @@ def cli_lint_corpus(cwd: str, adr_dir: str, paths: Sequence[str] = ()) -> CliCor
     """lintCorpus({dir, paths, cwd}) of @adrkit/core 0.8.0: every file it checks, its findings
     and the valid records; OSError when the ADR folder (or a folder in `paths`) cannot be listed."""
     files = _cli_expand(list(paths), cli_resolve(cwd, adr_dir), cwd)
-    records, findings = [], []  # type: Tuple[List[Record], List[Finding]]
+    records: List[Record] = []
+    findings: List[Finding] = []
     for path in files:
         parsed = _cli_read(path, cli_display_path(path, cwd))
         findings.extend(parsed.findings)
@@ -4875,7 +4962,7 @@ def cli_lint_corpus(cwd: str, adr_dir: str, paths: Sequence[str] = ()) -> CliCor
         scanned = [cli_resolve(cwd, adr_dir)]
     checked = set(files)
     for folder in scanned:
-        found = []  # type: List[Tuple[str, str]]
+        found: List[Tuple[str, str]] = []
         _cli_skipped(folder, 0, found)
         for path, reason in sorted(found, key=lambda item: utf16_key(cli_display_path(item[0], cwd))):
             if path not in checked:
@@ -4904,11 +4991,11 @@ def cli_lint_corpus(cwd: str, adr_dir: str, paths: Sequence[str] = ()) -> CliCor
 # Python's `re`: `^`/`$` with the m flag see all four JS line terminators, `.` stops at them, and
 # `\s` is JavaScript's whitespace set.
 
-class _MadrPatterns(object):
+class _MadrPatterns:
     """The reference's regular expressions, compiled on first use (the JS text engine's door,
     which gives JavaScript's whitespace set and flagless regexes, is defined further down)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         line_end = "\n\r\u2028\u2029"
         space = "[%s]" % re.escape(JS.WHITESPACE)
         anything = "[^%s]" % line_end
@@ -4939,7 +5026,7 @@ class _MadrPatterns(object):
 
 
 @functools.lru_cache(maxsize=None)
-def _madr_patterns():
+def _madr_patterns() -> _MadrPatterns:
     return _MadrPatterns()
 
 
@@ -4991,7 +5078,7 @@ class _MadrCrash(Exception):
 class _MadrSkip(Exception):
     """mergeMadr's MadrMergeError: the file is skipped with these findings."""
 
-    def __init__(self, findings):
+    def __init__(self, findings: List[Finding]) -> None:
         Exception.__init__(self, "skipped")
         self.findings = findings
 
@@ -5011,12 +5098,13 @@ class _MadrFile(NamedTuple):
     text: str
 
 
-class _Source(object):
+class _Source:
     """readMadrFile's answer for a file that reads as MADR."""
 
     __slots__ = ("file", "frontmatter", "body", "title", "fields", "fingerprint", "raw_id")
 
-    def __init__(self, file, frontmatter, body, title, fields):
+    def __init__(self, file: _MadrFile, frontmatter: Dict[str, Any], body: str, title: Optional[str],
+                 fields: Dict[str, Any]) -> None:
         self.file, self.frontmatter, self.body, self.title = file, frontmatter, body, title
         self.fields = fields
         self.fingerprint = _madr_fingerprint(body)
@@ -5024,7 +5112,7 @@ class _Source(object):
         self.raw_id = raw_id if isinstance(raw_id, str) and _madr_patterns().id(raw_id) else None
 
 
-def _js_slice(text, count):
+def _js_slice(text: str, count: int) -> str:
     """`text.slice(0, count)` in UTF-16 code units (an astral character may be cut in half)."""
     units = JS.code_units(text)
     if len(units) <= count:
@@ -5032,7 +5120,7 @@ def _js_slice(text, count):
     return units[:count].encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
-def _madr_clean(value):
+def _madr_clean(value: str) -> str:
     """cleanFieldValue: the Markdown around a field value removed, the words kept."""
     value = _js_slice(value, 512).replace("`", "")
     value = _MADR_STRONG.sub("", value)
@@ -5041,13 +5129,13 @@ def _madr_clean(value):
     return JS.trim(_MADR_TRAILING_STOP.sub("", value, count=1))
 
 
-def _madr_bullet(region, field):
+def _madr_bullet(region: str, field: str) -> Optional[str]:
     match = _madr_patterns().bullet[field].search(region)
     value = _madr_clean(match.group(1)) if match else ""
     return value or None
 
 
-def _madr_section(body, field):
+def _madr_section(body: str, field: str) -> Optional[str]:
     pattern, position = _madr_patterns().section[field], 0
     while True:  # the first match that starts a line (`^` under the m flag)
         heading = pattern.search(body, position)
@@ -5065,18 +5153,19 @@ def _madr_section(body, field):
     return None
 
 
-def _madr_body_fields(body):
+def _madr_body_fields(body: str) -> Dict[str, Any]:
     """extractMadrBodyFields: status, date and deciders from header bullets or sections."""
     patterns = _madr_patterns()
     first_section = patterns.first_section.search(body)
     region = body if first_section is None else body[:first_section.start()]
     folded = body.translate(_ASCII_LOWER)  # both patterns need the field's name: look for it first
-    found = {}  # type: Dict[str, Optional[str]]
+    found: Dict[str, Optional[str]] = {}
     for field in _MADR_FIELDS:
         value = _madr_bullet(region, field) if field in folded else None
         found[field] = value if value is not None or field not in folded else _madr_section(body, field)
-    fields = {key: found[key] for key in ("status", "date") if found[key] is not None}
-    identities, unmapped = [], []
+    fields: Dict[str, Any] = {key: found[key] for key in ("status", "date") if found[key] is not None}
+    identities: List[str] = []
+    unmapped: List[str] = []
     for entry in patterns.decider_split.split(found["deciders"] or ""):
         entry = JS.trim(entry)
         if entry:
@@ -5088,7 +5177,7 @@ def _madr_body_fields(body):
     return fields
 
 
-def _madr_title(frontmatter, body):
+def _madr_title(frontmatter: Dict[str, Any], body: str) -> Optional[str]:
     """extractMadrTitle: a non-blank frontmatter title, else the first `# ` heading."""
     title = frontmatter.get("title")
     if isinstance(title, str) and JS.trim(title):
@@ -5097,13 +5186,13 @@ def _madr_title(frontmatter, body):
     return JS.trim(heading.group(1)) if heading else None
 
 
-def _madr_fingerprint(body):
+def _madr_fingerprint(body: str) -> str:
     """fingerprintSourceBody: SHA-256 of the body with its line ends normalised."""
     text = body.replace("\r\n", "\n").replace("\r", "\n").rstrip("\n") + "\n"
     return hashlib.sha256(JS.utf8(text)).hexdigest()
 
 
-def _madr_read(memo, file):
+def _madr_read(memo: _ImportMemo, file: _MadrFile) -> Union[_Source, str]:
     """readMadrFile: a _Source, or the reason the file is not MADR (a string). An engine that
     fails unexpectedly makes the file not MADR, with the failure as the reason and on stderr
     (and it is not kept in the memo, so the next run tries again)."""
@@ -5117,13 +5206,13 @@ def _madr_read(memo, file):
     return found
 
 
-def _madr_engine_failure(file, error):
+def _madr_engine_failure(file: _MadrFile, error: BaseException) -> str:
     failure = "%s: %s" % (type(error).__name__, error)
     _diagnose("engine failure importing %s: %s" % (file.path, failure))
     return failure
 
 
-def _madr_read_text(file):
+def _madr_read_text(file: _MadrFile) -> Union[_Source, str]:
     text = file.text
     first_end = text.find("\n")
     first = text if first_end == -1 else text[:first_end]
@@ -5143,7 +5232,7 @@ def _madr_read_text(file):
     return _Source(file, {}, text, title, _madr_body_fields(text))
 
 
-def _madr_record(file):
+def _madr_record(file: _MadrFile) -> Optional[Tuple[Dict[str, Any], str]]:
     """existingRecordsFromFiles: (frontmatter, body) when the file already is a valid record."""
     try:
         yaml_text, body = split_frontmatter(file.text)
@@ -5153,11 +5242,12 @@ def _madr_record(file):
     except Exception as error:  # the reference's loader is best-effort too; ours says so
         _madr_engine_failure(file, error)
         return None
-    return None if issues else (frontmatter, body)
+    return None if frontmatter is None else (frontmatter, body)  # None: issues
 
 
-def _import_finding(rule, path, message, ident=None, field=None, severity="warn"):
-    finding = {"rule": rule, "severity": severity, "message": message, "path": path}
+def _import_finding(rule: str, path: str, message: str, ident: Optional[str] = None,
+                    field: Optional[str] = None, severity: str = "warn") -> Finding:
+    finding: Finding = {"rule": rule, "severity": severity, "message": message, "path": path}
     if ident is not None:
         finding["id"] = ident
     if field is not None:
@@ -5165,7 +5255,8 @@ def _import_finding(rule, path, message, ident=None, field=None, severity="warn"
     return finding
 
 
-def _madr_status(value, path, ident, resolve_ref):
+def _madr_status(value: Any, path: str, ident: str,
+                 resolve_ref: Callable[[str], Optional[str]]) -> Tuple[str, Optional[str], List[Finding]]:
     """mapMadrStatus: (status, supersededBy or None, findings)."""
     raw = JS.trim(value) if isinstance(value, str) else ""
     normalized = raw.lower()
@@ -5184,7 +5275,7 @@ def _madr_status(value, path, ident, resolve_ref):
 _DAYS_IN_MONTH = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
-def _madr_date(value):
+def _madr_date(value: Any) -> Optional[str]:
     """dateFrom: a real YYYY-MM-DD date, else None; _MadrCrash where the reference's Date throws."""
     if getattr(value, "js_class", None) == "Date":
         return value.iso[:10] if value.iso is not None else None
@@ -5203,7 +5294,7 @@ def _madr_date(value):
     return text if day <= _DAYS_IN_MONTH[month - 1] + (month == 2 and leap) else None
 
 
-def _madr_provenance(raw, source_ref, fingerprint):
+def _madr_provenance(raw: Dict[str, Any], source_ref: str, fingerprint: str) -> Dict[str, Any]:
     """provenanceFrom: the source's provenance with an author and this import's origin."""
     given = raw.get("provenance")
     provenance = dict(given) if isinstance(given, dict) else {}
@@ -5217,7 +5308,8 @@ def _madr_provenance(raw, source_ref, fingerprint):
     return provenance
 
 
-def _madr_candidate(source, ident, source_ref, resolve_ref, findings):
+def _madr_candidate(source: _Source, ident: str, source_ref: str, resolve_ref: Callable[[str], Optional[str]],
+                    findings: List[Finding]) -> Dict[str, Any]:
     """initialCandidate: the frontmatter mergeMadr starts from, before validation."""
     raw, fields, path = source.frontmatter, source.fields, source.file.path
     ident = source.raw_id or ident
@@ -5259,12 +5351,12 @@ def _madr_candidate(source, ident, source_ref, resolve_ref, findings):
     return candidate
 
 
-def _madr_validated(candidate, path):
+def _madr_validated(candidate: Dict[str, Any], path: str) -> Dict[str, Any]:
     """safeParseCandidate: drop or reset what fails validation until the frontmatter is valid."""
     working = dict(candidate)
     for _ in range(_MADR_MERGE_ATTEMPTS):
         frontmatter, issues = schema_issues(working)
-        if not issues:
+        if frontmatter is not None:  # no issues
             return frontmatter
         changed = False
         for issue_path, _message in issues:
@@ -5292,7 +5384,7 @@ def _madr_validated(candidate, path):
                                      ident, "frontmatter")])
 
 
-def _madr_ordered(frontmatter):
+def _madr_ordered(frontmatter: Dict[str, Any]) -> Dict[str, Any]:
     """orderedFrontmatter: the keys in the written order, then any others sorted by code unit."""
     output = {key: frontmatter[key] for key in _MADR_ORDER if key in frontmatter}
     for key in sorted(frontmatter, key=utf16_key):
@@ -5310,13 +5402,13 @@ def _madr_ordered(frontmatter):
     return output
 
 
-def _madr_render(frontmatter, body):
+def _madr_render(frontmatter: Dict[str, Any], body: str) -> str:
     """renderMigratedContent: the frontmatter as yaml 2.9.0 writes it, then the body unchanged."""
     text = FrontmatterYaml.stringify(_madr_ordered(frontmatter)).rstrip(JS.WHITESPACE)
     return "---\n%s\n---\n%s" % (text, body)
 
 
-def _madr_slug(title):
+def _madr_slug(title: str) -> Optional[str]:
     """slugifyTitle, or None where it throws (no ASCII letter or digit)."""
     text = unicodedata.normalize("NFKD", title)
     text = "".join(char for char in text if not "\u0300" <= char <= "\u036f").lower()
@@ -5326,13 +5418,13 @@ def _madr_slug(title):
     return _js_slice(slug, 80).rstrip("-")
 
 
-def _madr_target_name(ident, title):
+def _madr_target_name(ident: str, title: Optional[str]) -> str:
     """discoverableFileName: `<id>-<slug>.md`, `<id>-record.md` when the title gives no slug."""
     slug = _madr_slug(title) if title else None
     return "%s-%s.md" % (ident, slug or "record")
 
 
-class _Migration(object):
+class _Migration:
     """What one run reports: results, divergence and findings, in the reference's order.
 
     `crashed` is the message of the uncaught error that stopped the run (None when it ran to
@@ -5341,15 +5433,15 @@ class _Migration(object):
 
     __slots__ = ("results", "divergence", "findings", "crashed", "memo")
 
-    def __init__(self, memo):
-        self.memo = memo      # type: _ImportMemo
-        self.results = []     # type: List[Dict[str, Any]]
-        self.divergence = []  # type: List[Dict[str, Any]]
-        self.findings = []    # type: List[Finding]
-        self.crashed = None   # type: Optional[str]
+    def __init__(self, memo: _ImportMemo) -> None:
+        self.memo: _ImportMemo = memo
+        self.results: List[Dict[str, Any]] = []
+        self.divergence: List[Dict[str, Any]] = []
+        self.findings: List[Finding] = []
+        self.crashed: Optional[str] = None
 
 
-def _madr_seed(record_names):
+def _madr_seed(record_names: Iterable[str]) -> str:
     """nextSequentialId over the ADR folder's own record files: one past the highest number."""
     highest = 0.0
     for name in record_names:
@@ -5359,15 +5451,15 @@ def _madr_seed(record_names):
     return JS.number_text(highest + 1).rjust(4, "0")
 
 
-class _Allocator(object):
+class _Allocator:
     """createIdAllocator: an updated record keeps its id, then the source's own id, then the
     file name's number while unused, then the next free number from the seed."""
 
-    def __init__(self, seed, used):
+    def __init__(self, seed: str, used: Iterable[str]) -> None:
         self.used = set(used)
         self.next = float(seed) if seed.isdigit() and seed.isascii() else 1.0
 
-    def allocate(self, source, record_id):
+    def allocate(self, source: _Source, record_id: Optional[str]) -> str:
         if record_id is not None:
             return record_id
         if source.raw_id is not None:
@@ -5389,7 +5481,7 @@ class _Allocator(object):
             self.next = following
 
 
-def _madr_existing(files, memo):
+def _madr_existing(files: Sequence[_MadrFile], memo: _ImportMemo) -> List[Tuple[str, str, Dict[str, Any]]]:
     """existingRecordsFromFiles: (id, path, frontmatter) of every candidate already a valid record,
     in id order (localeCompare, stable)."""
     records = []
@@ -5401,15 +5493,16 @@ def _madr_existing(files, memo):
     return sorted(records, key=lambda record: memo.collation_key(record[0]))
 
 
-def _madr_buckets(sources, records):
+def _madr_buckets(sources: List[_Source],
+                  records: List[Tuple[str, str, Dict[str, Any]]]) -> Dict[str, Tuple[str, Optional[str]]]:
     """classifyReimport, as the CLI runs it (no edit detector, so never `diverged`):
     path -> (bucket, id of the record that came from it)."""
-    by_ref = {}  # type: Dict[str, Tuple[str, Dict[str, Any]]]
+    by_ref: Dict[str, Tuple[str, Dict[str, Any]]] = {}
     for ident, _path, frontmatter in records:
         origin = frontmatter.get("provenance", {}).get("importedFrom")
         if origin and origin["sourceKind"] == "madr":
             by_ref.setdefault(origin["sourceRef"], (ident, origin))
-    buckets = {}
+    buckets: Dict[str, Tuple[str, Optional[str]]] = {}
     for source in sources:
         found = by_ref.get(source.file.path)
         if found is None:
@@ -5420,7 +5513,7 @@ def _madr_buckets(sources, records):
     return buckets
 
 
-def _madr_incomplete(records):
+def _madr_incomplete(records: List[Tuple[Dict[str, Any], str]]) -> List[Finding]:
     """validateImportIncomplete over (frontmatter, path) pairs, each (id, path) once."""
     findings, seen = [], set()
     for frontmatter, path in records:
@@ -5435,7 +5528,7 @@ def _madr_incomplete(records):
     return findings
 
 
-class _ImportMemo(object):
+class _ImportMemo:
     """The per-file work of the latest run, for a caller that runs the import again and again
     over mostly unchanged files (the `--from madr` read-through). An entry is keyed by all it
     depends on: a read or a record check by the file (path, name, place, text); a merge also by
@@ -5446,35 +5539,36 @@ class _ImportMemo(object):
     __slots__ = ("old", "new")
     _TABLES = ("reads", "records", "merges", "keys")
 
-    def __init__(self):
-        self.old = {table: {} for table in self._TABLES}  # type: Dict[str, Dict[Any, Any]]
-        self.new = {table: {} for table in self._TABLES}  # type: Dict[str, Dict[Any, Any]]
+    def __init__(self) -> None:
+        self.old: Dict[str, Dict[Any, Any]] = {table: {} for table in self._TABLES}
+        self.new: Dict[str, Dict[Any, Any]] = {table: {} for table in self._TABLES}
 
-    def begin(self):
+    def begin(self) -> None:
         self.new = {table: {} for table in self._TABLES}
 
-    def end(self):
+    def end(self) -> None:
         """The run is over: what it used is what the next run may use."""
         self.old = self.new
 
-    def take(self, table, key):
+    def take(self, table: str, key: Any) -> Any:
         """The latest run's entry (kept for this run too), or _NOT_KEPT."""
         value = self.old[table].get(key, _NOT_KEPT)
         if value is not _NOT_KEPT:
             self.new[table][key] = value
         return value
 
-    def keep(self, table, key, value):
+    def keep(self, table: str, key: Any, value: Any) -> Any:
         self.new[table][key] = value
         return value
 
-    def collation_key(self, text):
+    def collation_key(self, text: str) -> Any:
         """LocaleCollation.key(text), worked out once per text."""
         found = self.take("keys", text)
         return self.keep("keys", text, LocaleCollation.key(text)) if found is _NOT_KEPT else found
 
 
-def _madr_merge(memo, source, ident, final_path, resolve_ref):
+def _madr_merge(memo: _ImportMemo, source: _Source, ident: str, final_path: str,
+                resolve_ref: Callable[[str], Optional[str]]) -> Tuple[Any, ...]:
     """mergeMadr, through the memo: ("ok", findings, frontmatter, text), ("skip", findings), or
     ("failed", error) when the YAML writer failed (never kept); _MadrCrash where the reference's
     run stops."""
@@ -5482,18 +5576,18 @@ def _madr_merge(memo, source, ident, final_path, resolve_ref):
     found = memo.take("merges", key)
     if found is not _NOT_KEPT and all(resolve_ref(ref) == answer for ref, answer in found[0]):
         return found[1]
-    asked = []  # type: List[Tuple[str, Optional[str]]]
+    asked: List[Tuple[str, Optional[str]]] = []
 
-    def resolve(ref):
+    def resolve(ref: str) -> Optional[str]:
         answer = resolve_ref(ref)
         asked.append((ref, answer))
         return answer
-    findings = []  # type: List[Finding]
+    findings: List[Finding] = []
     try:
         candidate = _madr_candidate(source, ident, final_path, resolve, findings)
         frontmatter = _madr_validated(candidate, source.file.path)
     except _MadrSkip as skip:
-        outcome = ("skip", skip.findings)  # type: Tuple[Any, ...]
+        outcome: Tuple[Any, ...] = ("skip", skip.findings)
     else:
         try:
             outcome = ("ok", findings, frontmatter, _madr_render(frontmatter, source.body))
@@ -5503,7 +5597,7 @@ def _madr_merge(memo, source, ident, final_path, resolve_ref):
     return outcome
 
 
-class MadrImport(object):
+class MadrImport:
     """The importer's door: `migrate`, one run of the reference's `adr migrate --from madr`."""
 
     __slots__ = ()
@@ -5536,7 +5630,9 @@ class MadrImport(object):
         return run
 
 
-def _madr_run(run, files, record_names, rename, exists, commit):
+def _madr_run(run: _Migration, files: Sequence[_MadrFile], record_names: Iterable[str], rename: bool,
+              exists: Callable[[_MadrFile, str], bool],
+              commit: Callable[[_MadrFile, str, Optional[str]], None]) -> None:
     sources = []
     for file in files:
         read = _madr_read(run.memo, file)
@@ -5552,7 +5648,7 @@ def _madr_run(run, files, record_names, rename, exists, commit):
                            [record[0] for record in records] + [s.raw_id for s in sources if s.raw_id])
     allocated = {source.file.path: allocator.allocate(source, buckets[source.file.path][1])
                  for source in sources if buckets[source.file.path][0] != "unchanged"}
-    numbers = {}  # type: Dict[str, str]
+    numbers: Dict[str, str] = {}
     for source in sources:
         number = _MADR_FILE_NUMBER.match(source.file.name)
         declared = source.raw_id or (number.group(1) if number else None)
@@ -5574,7 +5670,11 @@ def _madr_run(run, files, record_names, rename, exists, commit):
     run.findings = sort_findings(run.findings)
 
 
-def _madr_write_one(run, source, bucket, ident, resolve_ref, rename, exists, commit, incomplete):
+def _madr_write_one(run: _Migration, source: _Source, bucket: str, ident: str,
+                    resolve_ref: Callable[[str], Optional[str]], rename: bool,
+                    exists: Callable[[_MadrFile, str], bool],
+                    commit: Callable[[_MadrFile, str, Optional[str]], None],
+                    incomplete: List[Tuple[Dict[str, Any], str]]) -> None:
     """One new or updated source: merge, commit, report (the loop body of migrateMadr)."""
     file = source.file
     needs_rename = not file.nested and not is_record_file_name(file.name)
@@ -5647,7 +5747,7 @@ def parse_record_file(path: str, data: bytes) -> "_ParsedFile":
                                    "message": failure}], failure)
 
 
-def _parse_record_file(path, data):
+def _parse_record_file(path: str, data: bytes) -> _ParsedFile:
     source = data.decode("utf-8", "replace")
     try:
         yaml_text, body = split_frontmatter(source)
@@ -5663,16 +5763,16 @@ def _parse_record_file(path, data):
         return _ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": error.message,
                                    "path": path}])
     frontmatter, issues = validate_frontmatter(value)
-    if issues:
+    if frontmatter is None:  # issues
         raw_id = value.get("id") if isinstance(value, dict) else None
         return _ParsedFile(None, [_issue_finding(issue, path, raw_id if isinstance(raw_id, str) else None)
                                   for issue in issues])
     return _ParsedFile(Record(path, frontmatter, body, source[:len(source) - len(body)]), [])
 
 
-def _issue_finding(issue, path, raw_id):
+def _issue_finding(issue: Tuple[str, Optional[str], str], path: str, raw_id: Optional[str]) -> Finding:
     rule, field, message = issue
-    finding = {"rule": rule, "severity": "error", "message": message, "path": path}
+    finding: Finding = {"rule": rule, "severity": "error", "message": message, "path": path}
     if raw_id is not None:
         finding["id"] = raw_id
     if field is not None:
@@ -5680,7 +5780,7 @@ def _issue_finding(issue, path, raw_id):
     return finding
 
 
-class Record(object):
+class Record:
     """One valid decision record: its typed frontmatter (defaults filled in) and its body.
 
     `head` is the file's text before the body (the fences and the YAML as written), so
@@ -5695,7 +5795,7 @@ class Record(object):
         self.body = body
         self.head = head
         self.id = frontmatter["id"]
-        self._normalized = None
+        self._normalized: Optional[Tuple[str, str, Tuple[str, ...], str]] = None
         self._digest: Optional[bytes] = None  # computed when the fingerprint first asks (the CLI never does)
 
     @property
@@ -5742,7 +5842,7 @@ class Record(object):
         return _MATCHED_FIELDS[(needle in body) | (needle in ident) << 1
                                | any(needle in tag for tag in tags) << 2 | (needle in title) << 3]
 
-    def _normalized_fields(self):
+    def _normalized_fields(self) -> Tuple[str, str, Tuple[str, ...], str]:
         """(body, id, tags, title) normalised for search, computed once per parsed record."""
         if self._normalized is None:
             fm = self.frontmatter
@@ -5756,7 +5856,7 @@ _MATCHED_FIELDS = tuple(tuple(name for bit, name in enumerate(("body", "id", "ta
                         for mask in range(16))
 
 
-class _ParsedFile(object):
+class _ParsedFile:
     """The outcome of reading one candidate: a Record, or findings, never both.
 
     `failure` is set when an engine raised unexpectedly (a bug or a resource
@@ -5765,7 +5865,8 @@ class _ParsedFile(object):
 
     __slots__ = ("record", "findings", "failure")
 
-    def __init__(self, record, findings, failure=None):
+    def __init__(self, record: Optional[Record], findings: List[Finding],
+                 failure: Optional[str] = None) -> None:
         self.record = record
         self.findings = findings
         self.failure = failure
@@ -5782,7 +5883,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 # scan_marker_text is the pure grammar. Nothing here reads past the header window, follows a
 # symlink, opens anything but a regular file beneath the root, or blocks on a FIFO.
 
-class MarkerScan(object):
+class MarkerScan:
     """What one marker scan saw. `state`: scanned, absent, unreadable or out-of-tree.
 
     `markers`: {path, ref, id, [log], line} in file order. `scanned_bytes` and `file_bytes`
@@ -5807,7 +5908,7 @@ MarkerMemo = Dict[Tuple[str, str], Tuple[Tuple[int, ...], MarkerScan]]
 MarkerIdentity = Callable[[os.stat_result, int], Optional[Tuple[int, ...]]]
 
 
-class MarkerBatch(object):
+class MarkerBatch:
     """check's scans: the first MARKER_SCAN_FILE_CAP distinct paths, and the rest as skipped."""
 
     __slots__ = ("scans", "skipped", "limit", "total")
@@ -6112,17 +6213,25 @@ _SLUG_SOURCE = r"^[a-z0-9][a-z0-9-]*$"
 _SCHEMA_VERSION_SOURCE = r"^\d+\.\d+\.\d+$"
 
 
-class _Node(object):
+# One schema issue: (zod's issue code, the path to the value, its message or detail).
+_IssuePath = Tuple[Any, ...]
+_Issue = Tuple[str, _IssuePath, Any]
+
+
+class _Node:
     """A schema node; `check` appends (code, path, message) issues and returns the output value."""
 
-    default = None          # a factory for the value used when the key is absent
+    default: Optional[Callable[[], Any]] = None  # a factory for the value used when the key is absent
     optional = False
 
-    def with_default(self, factory):
+    def check(self, value: Any, path: _IssuePath, issues: List[_Issue]) -> Any:
+        raise NotImplementedError  # each kind of node checks its own way
+
+    def with_default(self, factory: Callable[[], Any]) -> _Node:
         self.default = factory
         return self
 
-    def maybe(self):
+    def maybe(self) -> _Node:
         self.optional = True
         return self
 
@@ -6135,7 +6244,7 @@ _RECEIVED_NAMES = ((bool, "boolean"), ((int, float), "number"), (str, "string"),
                    (dict, "object"), (bytes, "Buffer"))
 
 
-def _received(value):
+def _received(value: Any) -> str:
     """How the reference names the type it received, in 'expected X, received Y'."""
     if value is None:
         return "null"
@@ -6151,12 +6260,12 @@ def _received(value):
 _JS_OBJECT_CLASSES = ("Date", "Map", "Set")  # the YAML door's value objects
 
 
-def _is_js_object(value):
+def _is_js_object(value: Any) -> bool:
     """zod's isObject: any JS object but an array (a mapping, Date, Map, Set or Buffer)."""
     return isinstance(value, (dict, bytes)) or getattr(value, "js_class", None) in _JS_OBJECT_CLASSES
 
 
-def _own_keys(value):
+def _own_keys(value: Any) -> List[str]:
     """The keys `for (key in value)` visits: a mapping's keys, a Buffer's indices, else none."""
     if isinstance(value, dict):
         return list(value)
@@ -6168,7 +6277,7 @@ def _own_keys(value):
 _NO_LENGTH = object()
 
 
-def _js_length(value):
+def _js_length(value: Any) -> Any:
     """`value.length` for zod's length checks; _NO_LENGTH when the value is nullish or has none."""
     if isinstance(value, str):
         return utf16_len(value)
@@ -6179,7 +6288,7 @@ def _js_length(value):
     return _NO_LENGTH
 
 
-def _js_number(value):
+def _js_number(value: Any) -> float:
     """JavaScript's ToNumber(ToPrimitive(value)), as a relational comparison applies it."""
     if value is None or isinstance(value, bool):
         return float(bool(value))
@@ -6190,7 +6299,7 @@ def _js_number(value):
     return _js_string_number(_js_string(value))
 
 
-def _js_date_number(iso):
+def _js_date_number(iso: Optional[str]) -> float:
     """A Date's valueOf: milliseconds since the epoch of its ISO text (None: an invalid date, NaN)."""
     match = re.match(r"([+-]?\d+)-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d\d\d)Z\Z", iso or "")
     if match is None:
@@ -6203,7 +6312,7 @@ def _js_date_number(iso):
     return float((((days * 24 + hour) * 60 + minute) * 60 + second) * 1000 + milli)
 
 
-def _js_string(value):
+def _js_string(value: Any) -> str:
     """JavaScript's String(value) for the values a YAML document produces (Array join, objects)."""
     if value is None:
         return ""  # only reached inside an array, where join() writes null as ""
@@ -6227,7 +6336,7 @@ _JS_NUMBER_TEXT = re.compile(r"[+-]?(?:Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\
 _JS_RADIX_TEXT = re.compile(r"0(?:[xX][0-9A-Fa-f]+|[oO][0-7]+|[bB][01]+)\Z", re.ASCII)
 
 
-def _js_string_number(text):
+def _js_string_number(text: str) -> float:
     """JavaScript's StringToNumber: trimmed decimal, Infinity, or unsigned 0x/0o/0b; else NaN."""
     text = JS.trim(text)
     if text == "":
@@ -6240,11 +6349,12 @@ def _js_string_number(text):
 
 
 class _String(_Node):
-    def __init__(self, min_length=None, max_length=None, regex=None, message=None, fmt=None):
+    def __init__(self, min_length: Optional[int] = None, max_length: Optional[int] = None,
+                 regex: Optional[str] = None, message: Optional[str] = None, fmt: Optional[str] = None) -> None:
         self.min_length, self.max_length = min_length, max_length
         self.regex, self.message, self.fmt = regex, message, fmt
 
-    def check(self, value, path, issues):
+    def check(self, value: Any, path: _IssuePath, issues: List[_Issue]) -> Any:
         is_string = isinstance(value, str)
         if not is_string:
             issues.append(("invalid_type", path, "Invalid input: expected string, received %s" % _received(value)))
@@ -6263,7 +6373,7 @@ class _String(_Node):
             return JS.trim(value)
         return value
 
-    def _check_length(self, value, path, issues):
+    def _check_length(self, value: Any, path: _IssuePath, issues: List[_Issue]) -> None:
         """zod's min/max length checks: they run on any non-null value with a `length`, type error or not."""
         if self.min_length is None and self.max_length is None:
             return
@@ -6284,10 +6394,11 @@ class _String(_Node):
 
 
 class _Number(_Node):
-    def __init__(self, integer=False, minimum=None, maximum=None):
+    def __init__(self, integer: bool = False, minimum: Optional[float] = None,
+                 maximum: Optional[float] = None) -> None:
         self.integer, self.minimum, self.maximum = integer, minimum, maximum
 
-    def check(self, value, path, issues):
+    def check(self, value: Any, path: _IssuePath, issues: List[_Issue]) -> Any:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
                 or value in (float("inf"), float("-inf")):
             issues.append(("invalid_type", path, "Invalid input: expected number, received %s" % _received(value)))
@@ -6307,7 +6418,7 @@ class _Number(_Node):
 
 
 class _Boolean(_Node):
-    def check(self, value, path, issues):
+    def check(self, value: Any, path: _IssuePath, issues: List[_Issue]) -> Any:
         if not isinstance(value, bool):
             issues.append(("invalid_type", path, "Invalid input: expected boolean, received %s" % _received(value)))
             return None
@@ -6315,11 +6426,11 @@ class _Boolean(_Node):
 
 
 class _Enum(_Node):
-    def __init__(self, *values):
+    def __init__(self, *values: str) -> None:
         self.values = values
         self.message = "Invalid option: expected one of %s" % "|".join('"%s"' % v for v in values)
 
-    def check(self, value, path, issues):
+    def check(self, value: Any, path: _IssuePath, issues: List[_Issue]) -> Any:
         if not isinstance(value, str) or value not in self.values:
             issues.append(("invalid_value", path, self.message))
             return None
@@ -6327,10 +6438,10 @@ class _Enum(_Node):
 
 
 class _Array(_Node):
-    def __init__(self, item, unique=False):
+    def __init__(self, item: _Node, unique: bool = False) -> None:
         self.item, self.unique = item, unique
 
-    def check(self, value, path, issues):
+    def check(self, value: Any, path: _IssuePath, issues: List[_Issue]) -> Any:
         if not isinstance(value, list):
             issues.append(("invalid_type", path, "Invalid input: expected array, received %s" % _received(value)))
             return None
@@ -6345,10 +6456,10 @@ class _Array(_Node):
 class _Record(_Node):
     """z.record(z.string(), value): keys in the order the YAML reader gives (JS order)."""
 
-    def __init__(self, value):
+    def __init__(self, value: _Node) -> None:
         self.value = value
 
-    def check(self, value, path, issues):
+    def check(self, value: Any, path: _IssuePath, issues: List[_Issue]) -> Any:
         if not isinstance(value, dict):
             issues.append(("invalid_type", path, "Invalid input: expected record, received %s" % _received(value)))
             return None
@@ -6359,12 +6470,12 @@ class _Record(_Node):
 class _Object(_Node):
     """A strict object: shape keys in declaration order, unknown keys rejected."""
 
-    def __init__(self, *fields, **options):
+    def __init__(self, *fields: Tuple[str, _Node], **options: Any) -> None:
         self.fields = fields
         self.refinements = options.get("refinements", ())
         self.known = frozenset(name for name, _ in fields)
 
-    def check(self, value, path, issues):
+    def check(self, value: Any, path: _IssuePath, issues: List[_Issue]) -> Any:
         if not _is_js_object(value):
             issues.append(("invalid_type", path, "Invalid input: expected object, received %s" % _received(value)))
             return None
@@ -6390,7 +6501,7 @@ class _Object(_Node):
         return output
 
 
-class _Missing(object):
+class _Missing:
     """An absent key: reported as 'received undefined' (a required-field finding)."""
 
     js_class = "undefined"
@@ -6399,27 +6510,27 @@ class _Missing(object):
 _MISSING = _Missing()
 
 
-def _aborted(issues, start):
+def _aborted(issues: List[_Issue], start: int) -> bool:
     return any(issue[0] in _ABORTING for issue in issues[start:])
 
 
-def _identity():
+def _identity() -> _Node:
     return _String(regex=_IDENTITY_SOURCE, message="Expected @handle, team:slug, or an email address")
 
 
-def _adr_ref():
+def _adr_ref() -> _Node:
     return _String(regex=_ADR_REF_SOURCE, message="Expected an ADR id, optionally prefixed with a log name")
 
 
-def _slug():
+def _slug() -> _Node:
     return _String(regex=_SLUG_SOURCE, message="Invalid string: must match pattern /%s/" % _SLUG_SOURCE)
 
 
-def _list():
+def _list() -> Callable[[], List[Any]]:
     return list
 
 
-def _datetime():
+def _datetime() -> _Node:
     return _String(fmt="datetime").maybe()
 
 
@@ -6582,7 +6693,7 @@ def schema_issues(value: Any) -> Tuple[Optional[Dict[str, Any]], List[Tuple[Tupl
                   for code, path, detail in issues]
 
 
-def _zod_signed_zeros(output, value):
+def _zod_signed_zeros(output: Any, value: Any) -> Any:
     """zod hands a number back as it was given, -0 included; the checks above write -0 as 0 (as
     JSON.stringify does in the server's answers), so the sign is put back where the input had -0.
     `migrate` writes what this returns, and yaml writes -0 as `-0`."""
@@ -6599,7 +6710,7 @@ def _zod_signed_zeros(output, value):
     return output
 
 
-def _zod_unrecognized_message(keys):
+def _zod_unrecognized_message(keys: List[str]) -> str:
     """zod 4's English message for an `unrecognized_keys` issue."""
     return "Unrecognized key%s: %s" % ("s" if len(keys) > 1 else "", ", ".join('"%s"' % key for key in keys))
 
@@ -6795,10 +6906,10 @@ class _ParserExit(Exception):
 class _Parser(argparse.ArgumentParser):
     """argparse that raises instead of exiting, so main() returns its status."""
 
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         raise _UsageError(self, message)
 
-    def exit(self, status=0, message=None):
+    def exit(self, status: int = 0, message: Optional[str] = None) -> NoReturn:
         if message:
             sys.stderr.write(message)
         raise _ParserExit(status)
@@ -7198,7 +7309,7 @@ def command_call(options: Any) -> int:
     return 1 if outcome == "corpus-unavailable" else 0
 
 
-class _Report(object):
+class _Report:
     """What doctor says, kept until the end so that its first line can be the diagnosis: the
     headline, the lead (what to do first), then one line per check, each with one label."""
 
@@ -7393,7 +7504,7 @@ def _doctor_findings(report: "_Report", canonical_root: str, projection: "Projec
     if hidden:
         report.note("%d %s on the MADR or Nygard files not listed: they are what such a file gives "
                     "without adrkit frontmatter" % (hidden, _plural(hidden, "finding", "findings")))
-    by_rule: Dict[Tuple[str, str], List[Dict[str, Any]]] = {}
+    by_rule: Dict[Tuple[str, str], List[Finding]] = {}
     for finding in shown:
         by_rule.setdefault((finding["rule"], finding["severity"]), []).append(finding)
     values: Dict[str, Any] = {}
@@ -7460,7 +7571,7 @@ _FINDING_FIXES = {
 }
 
 
-def _finding_fix(rule):
+def _finding_fix(rule: str) -> str:
     if rule in _FINDING_FIXES:
         return _FINDING_FIXES[rule]
     if rule.startswith("dangling-"):
@@ -7470,11 +7581,12 @@ def _finding_fix(rule):
     return "correct the field named in each finding to match schema v0.1.0"
 
 
-def _markdown_outside_the_corpus(canonical_root, canonical_dir, depth_limit=8):
+def _markdown_outside_the_corpus(canonical_root: str, canonical_dir: str,
+                                 depth_limit: int = 8) -> List[Tuple[str, str]]:
     """Markdown files under the ADR dir that the tools silently skip, with the reason."""
     found = []
 
-    def walk(folder, depth):
+    def walk(folder: str, depth: int) -> None:
         try:
             entries = sorted(os.scandir(folder), key=lambda entry: utf16_key(entry.name))
         except OSError:
@@ -7567,7 +7679,7 @@ def _doctor_madr_files(projection: "Projection", converted: List[Dict[str, Any]]
     return found
 
 
-def _doctor_handshake(report, options, canonical_root, adr_dir):
+def _doctor_handshake(report: _Report, options: argparse.Namespace, canonical_root: str, adr_dir: str) -> None:
     """Start a child server as a client config would and talk to it in both eras."""
     import subprocess
     command = server_launch_command() + _config_args(options, canonical_root, adr_dir)
@@ -7593,7 +7705,7 @@ def _doctor_handshake(report, options, canonical_root, adr_dir):
             report.fail("could not run %s: %s" % (" ".join(command), error),
                         "check that the interpreter and the program path exist and are executable")
             continue
-        answers = {}  # type: Dict[Any, Dict[str, Any]]
+        answers: Dict[Any, Dict[str, Any]] = {}
         for line in child.stdout.decode("utf-8", "replace").splitlines():
             _doctor_answer(line, answers)
         tools = answers.get(2, {}).get("result", {}).get("tools", [])
@@ -7661,12 +7773,13 @@ def _doctor_expose(report: "_Report", options: Any, canonical_root: str, adr_dir
             errors[0] if errors else stderr.strip())[:300]), "run the command by hand to see why: %s" % " ".join(command))
 
 
-def _doctor_exchange(command: List[str], messages: List[Dict[str, Any]]) -> Tuple[Dict[Any, Dict[str, Any]], Any, str]:
+def _doctor_exchange(command: List[str],
+                     messages: List[Dict[str, Any]]) -> Tuple[Dict[Any, Dict[str, Any]], Any, str]:
     """(answers by id, exit status, stderr) of a child server sent `messages`, stdin kept open until
     every request is answered or 60 s have passed (then the child is killed)."""
     import subprocess
     wanted = {message["id"] for message in messages if "id" in message}
-    answers = {}  # type: Dict[Any, Dict[str, Any]]
+    answers: Dict[Any, Dict[str, Any]] = {}
     try:
         child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     except OSError as error:
@@ -8152,7 +8265,7 @@ def _config_root(options: Any, for_vscode: bool) -> Optional[str]:
 
 
 def _config_snippet(options: Any, client_id: str, command: str, lead: List[str], root: Optional[str],
-                    adr_dir: str) -> object:
+                    adr_dir: str) -> Dict[str, Any]:
     name = _config_server_name
     cli_args = lead + _config_args(options, root or "${workspaceFolder}", adr_dir)
     env = {_ENV_CWD: root or "", _ENV_DIR: adr_dir}
@@ -8178,7 +8291,7 @@ def _config_snippet(options: Any, client_id: str, command: str, lead: List[str],
     return _config_other_snippet(client_id, command, cli_args)
 
 
-def _config_other_snippet(client_id: str, command: str, cli_args: List[str]) -> object:
+def _config_other_snippet(client_id: str, command: str, cli_args: List[str]) -> Dict[str, Any]:
     """The clients added with the hooks (ADR 0018): Codex, Gemini CLI, Windsurf, Zed."""
     name = _config_server_name
     if client_id == "codex":  # printed as TOML by _config_toml
@@ -8231,7 +8344,7 @@ def _config_in_repository(lead: List[str], how: str, root: Optional[str]) -> Opt
     return inside.replace(os.sep, "/")
 
 
-def _config_portable_snippet(options: Any, client_id: str, program: str, adr_dir: str) -> object:
+def _config_portable_snippet(options: Any, client_id: str, program: str, adr_dir: str) -> Dict[str, Any]:
     name = _config_server_name
     if client_id == "claude-code":  # started in the project folder: relative paths hold
         return {"mcpServers": {name: {"type": "stdio", "command": _config_portable_python,
@@ -8527,7 +8640,7 @@ def _config_hook(options: Any, agent: str, command: str, lead: List[str], progra
     return 0
 
 
-def _config_print(options: Any, wanted: List[str], snippets: Dict[str, object]) -> None:
+def _config_print(options: Any, wanted: List[str], snippets: Dict[str, Dict[str, Any]]) -> None:
     """The snippets on stdout: one client's as its file takes it (TOML for Codex), or --all's
     object keyed by client id (Codex's table as JSON there)."""
     if options.all:
@@ -8535,7 +8648,7 @@ def _config_print(options: Any, wanted: List[str], snippets: Dict[str, object]) 
         _config_say("codex's value is its config.toml table written as JSON: `adrkit-mcp config "
                     "codex` prints it as TOML.")
     elif wanted[0] == "codex":
-        sys.stdout.write(_config_toml(snippets["codex"]))  # type: ignore[arg-type]
+        sys.stdout.write(_config_toml(snippets["codex"]))
         sys.stdout.flush()
     else:
         _config_write_json(snippets[wanted[0]])
@@ -8604,7 +8717,7 @@ def _config_notes(options: Any, wanted: List[str], program: Optional[str], comma
         warning = _config_machine_paths(absolute, command, lead)
         if warning is not None:
             _config_say(warning)
-    roots = []  # type: List[str]
+    roots: List[str] = []
     for client_id in wanted:
         client_root = _config_root(options, for_vscode=client_id == "vscode")
         if client_root is not None and client_root not in roots:
@@ -9401,16 +9514,16 @@ class _MigrateStop(Exception):
     """A write migrate cannot make: the run stops here (exit 1) with this sentence."""
 
 
-class _MigrateFolder(object):
+class _MigrateFolder:
     """The candidates under the ADR folder, read whole, and what each is called."""
 
-    def __init__(self, cwd, folder):
+    def __init__(self, cwd: str, folder: str) -> None:
         self.cwd, self.folder = cwd, folder
-        self.files = []    # type: List[Any]
-        self.where = {}    # type: Dict[str, str]      # display path -> the folder it is in
-        self.failures = {}  # type: Dict[str, str]     # display path -> the error the read gave
+        self.files: List[Any] = []
+        self.where: Dict[str, str] = {}  # display path -> the folder it is in
+        self.failures: Dict[str, str] = {}  # display path -> the error the read gave
 
-    def visit(self, fd, folder, parts, name):
+    def visit(self, fd: Optional[int], folder: str, parts: Tuple[str, ...], name: str) -> None:
         path = os.path.join(folder, name)
         display = os.path.relpath(path, self.cwd).replace(os.sep, "/")
         self.where[display] = folder
@@ -9556,7 +9669,8 @@ def migrate_report(run: Any) -> str:
 
 def finding_line(finding: Finding) -> str:
     """renderFinding: `  <severity> <rule>[ id][ field][ pattern]: <message>`."""
-    extras = "".join(" %s" % finding[key] for key in ("id", "field", "pattern") if finding.get(key))
+    extras = "".join(" %s" % value for value in (finding.get("id"), finding.get("field"), finding.get("pattern"))
+                     if value)
     return "  %s %s%s: %s\n" % (finding["severity"], finding["rule"], extras, finding["message"])
 
 
@@ -9646,7 +9760,7 @@ def _dir_given(options: Any) -> bool:
 def lint_findings_text(findings: List[Finding]) -> str:
     """renderHumanLint: the findings under their paths ("(corpus)" for none), paths in
     localeCompare order, each finding as renderFinding writes it."""
-    groups = {}  # type: Dict[str, List[Finding]]
+    groups: Dict[str, List[Finding]] = {}
     for finding in findings:
         groups.setdefault(finding.get("path") or LINT_CORPUS_GROUP, []).append(finding)
     return "".join(path + "\n" + "".join(finding_line(finding) for finding in groups[path])
@@ -9690,9 +9804,9 @@ def decision_graph(records: List[Record]) -> Dict[str, Any]:
     an edge only between two ids the corpus holds, once."""
     ordered = sorted(records, key=lambda record: LocaleCollation.key(record.id))
     ids = {record.id for record in ordered}
-    edges = {}  # type: Dict[Tuple[str, str, str], Dict[str, str]]
+    edges: Dict[Tuple[str, str, str], Dict[str, str]] = {}
 
-    def edge(source, target, kind):
+    def edge(source: str, target: str, kind: str) -> None:
         if source in ids and target in ids:
             edges[(source, target, kind)] = {"from": source, "to": target, "kind": kind}
     for record in ordered:
@@ -10147,7 +10261,7 @@ _PR_RATE_LIMIT = re.compile("rate limit", re.IGNORECASE)
 _PR_REFUSED_APP = re.compile("not accessible by integration", re.IGNORECASE)
 
 
-class GitHubPullRequest(object):
+class GitHubPullRequest:
     """The five GitHub REST calls of the reference Action, for one pull request, on urllib: who the
     token is, the changed files and the comments (every page), create and update a comment. The
     token goes only to the API's own origin: redirects and `next` links elsewhere are refused."""
@@ -10168,7 +10282,8 @@ class GitHubPullRequest(object):
         self.number = number
         self.timeout = timeout
 
-    def request(self, method: str, url: str, body: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, str]]:
+    def request(self, method: str, url: str,
+                body: Optional[Dict[str, Any]] = None) -> Tuple[Any, Dict[str, str]]:
         """One call: (the JSON answer, its headers in lower case); any other status raises."""
         import urllib.error
         import urllib.request
@@ -10263,7 +10378,7 @@ def _pr_opener(origin: Tuple[str, str]) -> Any:
     import urllib.request
 
     class SameOrigin(urllib.request.HTTPRedirectHandler):
-        def redirect_request(self, req, fp, code, msg, headers, newurl):
+        def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any, newurl: str) -> Any:
             parts = urllib.parse.urlsplit(newurl)
             if (parts.scheme, parts.netloc) != origin:
                 raise PullRequestCheckError("GitHub redirected us to %s, outside $GITHUB_API_URL: "
