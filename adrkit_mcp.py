@@ -73,8 +73,8 @@ import time
 import unicodedata
 import urllib.parse
 from typing import (
-    TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, NamedTuple, NoReturn, Optional,
-    Sequence, Set, Tuple, TypedDict, Union, cast
+    TYPE_CHECKING, Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, NamedTuple, NoReturn,
+    Optional, Sequence, Set, Tuple, TypedDict, TypeVar, Union, cast
 )
 # queue, shlex, subprocess and zipfile are imported where they are used: the serve loop, doctor
 # and config need them, an agent's hook run does not (ADR 0018).
@@ -10576,9 +10576,6 @@ def _pr_check(options: Any) -> int:
 # tests/test_vectors_frontmatter.py and tests/test_vectors_semver.py.
 # Door: the `JS` class; everything else here is private.
 
-if TYPE_CHECKING:  # typing names the engines' annotations use, beyond the preamble's import
-    from typing import Iterator, NoReturn, Set, TypeVar
-
 _JS_WHITESPACE = (
     "\t\n\x0b\x0c\r \xa0\u1680"
     "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
@@ -13517,7 +13514,7 @@ class PicomatchPattern(pathspec.RegexPattern):
         self.bad_pattern = matcher.bad_pattern
         # pathspec annotates *pattern* as str, bytes or re.Pattern but takes any
         # object with a `match` method as a compiled regex (hasattr check).
-        super().__init__(matcher, None if self.bad_pattern else True)  # type: ignore[type-var]
+        super().__init__(cast(Any, matcher), None if self.bad_pattern else True)  # duck-typed regex
         self.pattern = matcher.pattern
 
     def match_paths(self, paths: Iterable[str]) -> Tuple[bool, Optional[str]]:
