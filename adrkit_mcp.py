@@ -19,28 +19,41 @@ request flows through it:
   3. Dispatch    one stdio connection: splits stdin into lines (1 MiB each at most), decides
                  each request's era, runs methods and tool calls on workers (cancellation,
                  timeouts, batches, listens); signals; the embedding API; serving
-  4. Contract    limits, outcomes, messages, summary templates, tool schemas (one place)
-  5. Tools       argument validation, cursors, and the four tools as pure functions;
-                 with --expose, resources, prompts and completions (ADR 0015)
+  4. Contract    what several sections share: limits, outcomes, messages, summary templates,
+                 tool schemas, UTF-16 helpers, the hook formats
+  5. Tools       argument validation, cursors, and the four tools as pure functions, each
+                 beside its own texts; with --expose, resources, prompts and completions
   6. Projection  the corpus as one call sees it: roots, listing, stat-validated reuse;
                  with --from madr, the folder as `migrate --from madr` would leave it
   7. Importer    MADR and Nygard records -> migrated texts, ids and findings (ADR 0017)
   8. Reader      one file -> a Record or findings: fence, YAML, the typed schema
                  and a source file's `@adr` markers, read from its header window only
   9. Schema      the typed frontmatter v0.1.0 and its five cross-field rules
- 10. Commands    the command line (one argparse parser): serve, `call`, `doctor`, `config`,
-                 `hook`, `migrate`; the reference CLI's `lint`, `graph`, `new`, `explain`,
-                 `check` (read as Node's parseArgs reads them) and `pr-check`, the pull-request
-                 gate (ADR 0021, the only network code)
+ 10. Commands    the command line (one argparse parser): serve and `call`, the usage and help
+                 texts, the flags every command shares, `main`
+ 11. Doctor      `doctor`: the set-up checked end to end, each problem with its fix
+ 12. Config      `config`: a client's configuration snippet and the hook entries
+ 13. Hook        `hook`: one agent event -> the decisions governing the files it edits
+ 14. Migrate     `migrate --from madr`, the reference CLI's `adr migrate`
+ 15. Reference CLI  the reference CLI's `lint`, `graph`, `new`, `explain` and `check`
+                 (read as Node's parseArgs reads them)
+ 16. PR check    `pr-check`, the pull-request gate (ADR 0021, the only network code)
 
-The compatibility engines below it, each entered only through its one door:
+The compatibility engines below it, each entered only through its one door (an engine may span
+several sections, its parts; they share its privates, and its door is still one):
 
- 11. JS text     ECMAScript trim, code units, regexes; Node's parseArgs   door: JS
- 12. Globs       picomatch 4.0.5 path globs        door: PicomatchPattern (pathspec type)
- 13. YAML        yaml 2.9.0 frontmatter reading    door: FrontmatterYaml
- 14. Semver      node-semver 7.8.5 ranges          door: parse_package_pattern
- 15. URL         WHATWG `new URL()` validity       door: url_is_valid
- 16. Collation   ICU root collation, en-US         door: LocaleCollation (JS localeCompare)
+ 17. JS text     ECMAScript trim, code units, regexes; Node's parseArgs   door: JS
+ 18. Globs parser   picomatch 4.0.5 path globs: glob -> JavaScript regex source
+ 19. Globs regex    JavaScript regular expressions (V8, no flags, Annex B syntax)
+ 20. Globs engines  the two matchers and the product's path matcher   door: PicomatchPattern
+ 21. YAML scanner   yaml 2.9.0 frontmatter reading: types, errors, the scanner
+ 22. YAML parser    events, the node graph, scalar resolution
+ 23. YAML composer  events -> node graph -> JS values (Document.toJS)
+ 24. YAML writer    stringify (Document -> text, lineWidth 0)
+ 25. YAML loader    the entry point and the line-based fast path   door: FrontmatterYaml
+ 26. Semver      node-semver 7.8.5 ranges          door: parse_package_pattern
+ 27. URL         WHATWG `new URL()` validity       door: url_is_valid
+ 28. Collation   ICU root collation, en-US         door: LocaleCollation (JS localeCompare)
 
 Embedders use `create_server`; the command line is `main`.
 """
@@ -111,76 +124,26 @@ __all__ = ["create_server", "main"]
 # in `supportedVersions` and every -32022 names it in `data.supported`: those
 # two lists must agree (clients retry with a version taken from either), and
 # they name the versions a client may put in `_meta`, which is only this one.
-_MODERN_VERSION = "2026-07-28"
-_MODERN_VERSIONS = (_MODERN_VERSION,)
+MODERN_VERSION = "2026-07-28"
+MODERN_VERSIONS = (MODERN_VERSION,)
+LATEST_LEGACY_VERSION = "2025-11-25"
 
-# Revisions negotiated through `initialize`, oldest first.  A client asking
-# for anything else (including 2026-07-28, which has no handshake) is offered
-# the newest one, as the lifecycle page recommends.
-_LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
-_LATEST_LEGACY_VERSION = "2025-11-25"
+META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
+META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 
-# The only revision whose receivers must accept JSON-RPC batches.
-_BATCH_VERSION = "2025-03-26"
-
-# Revisions whose schema requires an `id` on every error response.  When the
-# id of a broken request cannot be known, JSON-RPC 2.0 says `"id": null`, so
-# sessions at these revisions get that; 2025-11-25 and later forbid null but
-# let the id be left out, which is what every other situation gets.
-_NULL_ID_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18")
-
-_META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion"
-_META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
-_META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
-_META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
-
-# Cache hints for the two results that never change while the process lives
-# (the tool catalogue and the discovery answer carry no corpus content).
-_CACHE_TTL_MS = 300000
-_CACHE_SCOPE = "public"
-
-# Request lines longer than this are refused without being held in memory.
-# The largest legal tools/call (256 paths of 1024 code units) fits easily
-# unless every character is written as a \\uXXXX escape.
-_MAX_LINE_BYTES = 1024 * 1024
-_READ_CHUNK_BYTES = 64 * 1024
-
-_DEFAULT_REQUEST_TIMEOUT_MS = 120000
+DEFAULT_REQUEST_TIMEOUT_MS = 120000
 # threading waits overflow somewhere past this; nobody needs 25 days.
-_MAX_REQUEST_TIMEOUT_MS = 2 ** 31 - 1
-
-# Tool calls run on this many worker threads, so one slow call does not hold
-# up the next.  The core's call_tool must therefore be thread-safe.
-_TOOL_WORKERS = 4
-
-# At most this many tool calls are admitted (queued or running) at once.  A
-# call beyond them waits unadmitted in a small waiting room (no deadline yet,
-# no worker), and the reader goes on reading, so a `notifications/cancelled`
-# still gets through; only when the waiting room is full too does the reader
-# stop reading until a call concludes.  A client that pipelines thousands of
-# calls is thus held back by the pipe instead of growing our memory with their
-# arguments.  Listens (`subscriptions/listen`) are neither admitted nor waiting.
-_MAX_IN_FLIGHT = 64
-_MAX_WAITING = 16
-# Open listens cost one small entry each; this many at once is plenty for any client
-# (each listens to every type we could ever send), and memory stays bounded.
-_MAX_LISTENS = 64
+MAX_REQUEST_TIMEOUT_MS = 2 ** 31 - 1
 
 # JSON-RPC 2.0 and MCP error codes.
 _PARSE_ERROR = -32700
-_INVALID_REQUEST = -32600
-_METHOD_NOT_FOUND = -32601
-_INVALID_PARAMS = -32602
-_INTERNAL_ERROR = -32603
-_UNSUPPORTED_PROTOCOL_VERSION = -32022
-# A resources/read of a resource that does not exist, before 2026-07-28 (later: -32602).
-_RESOURCE_NOT_FOUND = -32002
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
 
-_ENV_CWD = "ADRKIT_MCP_CWD"
-_ENV_DIR = "ADRKIT_MCP_DIR"
-_ENV_EXPOSE = "ADRKIT_MCP_EXPOSE"
-_ENV_FROM = "ADRKIT_MCP_FROM"
-_ENV_MARKERS = "ADRKIT_MCP_MARKERS"
+ENV_CWD = "ADRKIT_MCP_CWD"
+ENV_DIR = "ADRKIT_MCP_DIR"
+ENV_FROM = "ADRKIT_MCP_FROM"
+ENV_MARKERS = "ADRKIT_MCP_MARKERS"
 
 
 class _Absent:
@@ -192,20 +155,17 @@ class _Absent:
         return "<absent>"
 
 
-_ABSENT = _Absent()
-
-# What a handler returns when its answer will be sent later (a tool call).
-_PENDING = object()
+ABSENT = _Absent()
 
 
 # ---------------------------------------------------------------------------
 # 1. Wire: frames
 # ---------------------------------------------------------------------------
 
-class _RpcError(Exception):
+class RpcError(Exception):
     """A JSON-RPC error answer, raised anywhere inside request handling."""
 
-    def __init__(self, code: int, message: str, data: Any = _ABSENT) -> None:
+    def __init__(self, code: int, message: str, data: Any = ABSENT) -> None:
         Exception.__init__(self, message)
         self.code = code
         self.message = message
@@ -213,19 +173,19 @@ class _RpcError(Exception):
 
     def to_json(self) -> Dict[str, Any]:
         error = {"code": self.code, "message": self.message}
-        if self.data is not _ABSENT:
+        if self.data is not ABSENT:
             error["data"] = self.data
         return error
 
 
-def _result_frame(request_id: Any, result: Any) -> Dict[str, Any]:
+def result_frame(request_id: Any, result: Any) -> Dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
 
-def _error_frame(request_id: Any, error: _RpcError) -> Dict[str, Any]:
-    """An error response; request_id _ABSENT leaves the member out."""
+def error_frame(request_id: Any, error: RpcError) -> Dict[str, Any]:
+    """An error response; request_id ABSENT leaves the member out."""
     frame: Dict[str, Any] = {"jsonrpc": "2.0"}
-    if request_id is not _ABSENT:
+    if request_id is not ABSENT:
         frame["id"] = request_id
     frame["error"] = error.to_json()
     return frame
@@ -262,18 +222,18 @@ def _encode_or_replace(frame: Dict[str, Any]) -> bytes:
     except (ValueError, TypeError, RecursionError) as exc:
         if not isinstance(frame, dict) or "id" not in frame:
             raise
-        _diagnose("could not encode the answer to request %s: %s" % (_describe_id(frame["id"]), exc))
-        return _encode_frame(_error_frame(frame["id"], _RpcError(_INTERNAL_ERROR, "Internal error")))
+        diagnose("could not encode the answer to request %s: %s" % (describe_id(frame["id"]), exc))
+        return _encode_frame(error_frame(frame["id"], RpcError(INTERNAL_ERROR, "Internal error")))
 
 
-def _describe_id(request_id: Any) -> str:
+def describe_id(request_id: Any) -> str:
     try:
         return _dump_json(request_id, ascii_only=True)[:80]
     except (ValueError, TypeError):
         return "?"
 
 
-class _FrameWriter:
+class FrameWriter:
     """Serialises frames onto the output, one whole line at a time.
 
     Every thread that answers (the reader for quick methods, workers for tool
@@ -326,7 +286,7 @@ class _FrameWriter:
             self._on_failure(failure)
 
 
-def _output_writer(stream: Any) -> Callable[[bytes], None]:
+def output_writer(stream: Any) -> Callable[[bytes], None]:
     """A function writing all of a bytes object to `stream` (None: fd 1)."""
     if stream is None:
         stream = 1
@@ -354,7 +314,7 @@ def _output_writer(stream: Any) -> Callable[[bytes], None]:
     return write_stream
 
 
-def _input_reader(stream: Any) -> Callable[[int], bytes]:
+def input_reader(stream: Any) -> Callable[[int], bytes]:
     """A function returning the next chunk of input bytes (b"" at EOF).
 
     The process's own stdin is read with os.read on fd 0 rather than through
@@ -379,40 +339,40 @@ def _input_reader(stream: Any) -> Callable[[int], bytes]:
 # ---------------------------------------------------------------------------
 
 
-def _parse_line(line: bytes) -> Any:
-    """Decode and parse one line; raises _RpcError(-32700) when it is not JSON."""
+def parse_line(line: bytes) -> Any:
+    """Decode and parse one line; raises RpcError(-32700) when it is not JSON."""
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise _RpcError(_PARSE_ERROR, "Parse error: the line is not valid UTF-8 (byte %d)" % exc.start)
+        raise RpcError(_PARSE_ERROR, "Parse error: the line is not valid UTF-8 (byte %d)" % exc.start)
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=reject_constant)
     except RecursionError:
         # Valid JSON nested deeper than the parser's recursion limit.  The
         # text could not be parsed, so this is a parse error (-32700) rather
         # than an invalid request: no id could be read from it either.
-        raise _RpcError(_PARSE_ERROR, "Parse error: the JSON text is nested too deeply")
+        raise RpcError(_PARSE_ERROR, "Parse error: the JSON text is nested too deeply")
     except ValueError as exc:  # JSONDecodeError, NaN/Infinity, huge integers
-        raise _RpcError(_PARSE_ERROR, "Parse error: %s" % (str(exc).split("\n")[0][:200],))
+        raise RpcError(_PARSE_ERROR, "Parse error: %s" % (str(exc).split("\n")[0][:200],))
 
 
-def _request_id(value: Any) -> Any:
-    """The JSON-RPC id as answered, or _ABSENT when it is not a legal MCP id.
+def answered_request_id(value: Any) -> Any:
+    """The JSON-RPC id as answered, or ABSENT when it is not a legal MCP id.
 
     MCP ids are strings or integers, never null.  JSON numbers such as 1e2 or
     1.0 have no fractional part and count as integers (JSON Schema agrees), so
     they are echoed as the integer; 1.5 is refused.  Booleans are not numbers.
     """
     if isinstance(value, bool):
-        return _ABSENT
+        return ABSENT
     if isinstance(value, (str, int)):
         return value
     if isinstance(value, float) and value.is_integer():  # False for NaN and infinities
         return int(value)
-    return _ABSENT
+    return ABSENT
 
 
-def _id_key(request_id: Any) -> Tuple[bool, Any]:
+def id_key(request_id: Any) -> Tuple[bool, Any]:
     """Dictionary key that keeps the request 5 apart from the request "5"."""
     return (type(request_id) is str, request_id)
 
@@ -433,12 +393,12 @@ def _id_key(request_id: Any) -> Tuple[bool, Any]:
 # versions.  A discover probe alone pins nothing, so a dual-era client may
 # still fall back to `initialize`.
 
-_ERA_UNDECIDED = "undecided"
-_ERA_LEGACY = "legacy"
-_ERA_MODERN = "modern"
+ERA_UNDECIDED = "undecided"
+ERA_LEGACY = "legacy"
+ERA_MODERN = "modern"
 
 
-def _has_modern_claim(params: Any) -> bool:
+def has_modern_claim(params: Any) -> bool:
     """True when params._meta carries either required 2026-07-28 key.
 
     Pre-2026 clients put nothing under the io.modelcontextprotocol/ prefix in
@@ -449,17 +409,19 @@ def _has_modern_claim(params: Any) -> bool:
         return False
     meta = params.get("_meta")
     return isinstance(meta, dict) and (
-        _META_PROTOCOL_VERSION in meta or _META_CLIENT_CAPABILITIES in meta)
+        META_PROTOCOL_VERSION in meta or META_CLIENT_CAPABILITIES in meta)
+
+_UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 
-def _unsupported_version(requested: str) -> _RpcError:
-    return _RpcError(
+def unsupported_version(requested: str) -> RpcError:
+    return RpcError(
         _UNSUPPORTED_PROTOCOL_VERSION,
         "Unsupported protocol version: %s" % requested,
-        {"supported": list(_MODERN_VERSIONS), "requested": requested})
+        {"supported": list(MODERN_VERSIONS), "requested": requested})
 
 
-def _check_modern_envelope(params: Dict[str, Any]) -> None:
+def check_modern_envelope(params: Dict[str, Any]) -> None:
     """Validate a claimed request's _meta; raise -32602 / -32022 when wrong.
 
     The version is looked at before anything else in the envelope: what a
@@ -468,23 +430,25 @@ def _check_modern_envelope(params: Dict[str, Any]) -> None:
     complaint about keys its revision may not have.
     """
     meta = params["_meta"]
-    if _META_PROTOCOL_VERSION not in meta:
-        raise _RpcError(_INVALID_PARAMS, "Invalid params: _meta lacks %s" % _META_PROTOCOL_VERSION)
-    version = meta[_META_PROTOCOL_VERSION]
+    if META_PROTOCOL_VERSION not in meta:
+        raise RpcError(INVALID_PARAMS, "Invalid params: _meta lacks %s" % META_PROTOCOL_VERSION)
+    version = meta[META_PROTOCOL_VERSION]
     if not isinstance(version, str):
-        raise _RpcError(_INVALID_PARAMS, "Invalid params: _meta %s must be a string" % _META_PROTOCOL_VERSION)
-    if version not in _MODERN_VERSIONS:
-        raise _unsupported_version(version)
-    if not isinstance(meta.get(_META_CLIENT_CAPABILITIES), dict):
-        raise _RpcError(_INVALID_PARAMS, "Invalid params: _meta %s must be an object"
-                        % _META_CLIENT_CAPABILITIES)
+        raise RpcError(INVALID_PARAMS, "Invalid params: _meta %s must be a string" % META_PROTOCOL_VERSION)
+    if version not in MODERN_VERSIONS:
+        raise unsupported_version(version)
+    if not isinstance(meta.get(META_CLIENT_CAPABILITIES), dict):
+        raise RpcError(INVALID_PARAMS, "Invalid params: _meta %s must be an object"
+                        % META_CLIENT_CAPABILITIES)
 
 
 def _server_info() -> Dict[str, str]:
     return {"name": SERVER_NAME, "version": SERVER_VERSION}
 
+NO_COMPLETIONS_REVISIONS = ("2024-11-05",)
 
-def _capabilities(expose: Sequence[str] = (), revision: str = _MODERN_VERSION) -> Dict[str, Any]:
+
+def server_capabilities(expose: Sequence[str] = (), revision: str = MODERN_VERSION) -> Dict[str, Any]:
     """The server's capabilities: `tools`, and what --expose adds (ADR 0015).
 
     No `listChanged` anywhere: the four tools never change, and no resource or prompt list
@@ -500,8 +464,10 @@ def _capabilities(expose: Sequence[str] = (), revision: str = _MODERN_VERSION) -
         capabilities["completions"] = {}  # the template's id, explain-decision's ref
     return capabilities
 
+_META_SERVER_INFO = "io.modelcontextprotocol/serverInfo"
 
-def _stamp_modern(result: Mapping[str, Any]) -> Dict[str, Any]:
+
+def stamp_modern(result: Mapping[str, Any]) -> Dict[str, Any]:
     """Every 2026-07-28 result says it is complete and who answered it."""
     stamped = dict(result)
     stamped["resultType"] = "complete"
@@ -530,48 +496,55 @@ def _stamp_modern(result: Mapping[str, Any]) -> Dict[str, Any]:
 _LISTEN_FILTER_FLAGS = ("toolsListChanged", "promptsListChanged", "resourcesListChanged")
 
 
-def _listen_filter(params: Dict[str, Any]) -> Dict[str, Any]:
+def listen_filter(params: Dict[str, Any]) -> Dict[str, Any]:
     """The subset of a listen's filter that we honour (none); -32602 when malformed."""
     requested = params.get("notifications")
     if not isinstance(requested, dict):
-        raise _RpcError(_INVALID_PARAMS, "Invalid params: subscriptions/listen needs a notifications object")
+        raise RpcError(INVALID_PARAMS, "Invalid params: subscriptions/listen needs a notifications object")
     for flag in _LISTEN_FILTER_FLAGS:
         if flag in requested and not isinstance(requested[flag], bool):
-            raise _RpcError(_INVALID_PARAMS, "Invalid params: notifications.%s must be a boolean" % flag)
+            raise RpcError(INVALID_PARAMS, "Invalid params: notifications.%s must be a boolean" % flag)
     uris = requested.get("resourceSubscriptions", [])
     if not isinstance(uris, list) or not all(isinstance(uri, str) for uri in uris):
-        raise _RpcError(_INVALID_PARAMS, "Invalid params: notifications.resourceSubscriptions must be "
+        raise RpcError(INVALID_PARAMS, "Invalid params: notifications.resourceSubscriptions must be "
                         "an array of strings")
     return {}
 
+_META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 
-def _listen_acknowledgement(request_id: Any, honoured: Dict[str, Any]) -> Dict[str, Any]:
+
+def listen_acknowledgement(request_id: Any, honoured: Dict[str, Any]) -> Dict[str, Any]:
     """The first message of a listen's stream, tagged with its subscription id."""
     return {"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
             "params": {"notifications": honoured, "_meta": {_META_SUBSCRIPTION_ID: request_id}}}
 
 
-def _listen_closure(request_id: Any) -> Dict[str, Any]:
+def listen_closure(request_id: Any) -> Dict[str, Any]:
     """The complete result that ends a listen when the server ends it (SIGTERM, close())."""
-    return _result_frame(request_id, _stamp_modern({"_meta": {_META_SUBSCRIPTION_ID: request_id}}))
+    return result_frame(request_id, stamp_modern({"_meta": {_META_SUBSCRIPTION_ID: request_id}}))
+
+# Revisions negotiated through `initialize`, oldest first.  A client asking
+# for anything else (including 2026-07-28, which has no handshake) is offered
+# the newest one, as the lifecycle page recommends.
+_LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
 
-def _negotiate_legacy(params: Any, expose: Sequence[str] = ()) -> Tuple[str, Dict[str, Any]]:
+def negotiate_legacy(params: Any, expose: Sequence[str] = ()) -> Tuple[str, Dict[str, Any]]:
     """The `initialize` answer, or -32602 when the request is malformed."""
     if not isinstance(params, dict):
-        raise _RpcError(_INVALID_PARAMS, "Invalid params: initialize needs params")
+        raise RpcError(INVALID_PARAMS, "Invalid params: initialize needs params")
     requested = params.get("protocolVersion")
     if not isinstance(requested, str):
-        raise _RpcError(_INVALID_PARAMS, "Invalid params: initialize needs a string protocolVersion")
+        raise RpcError(INVALID_PARAMS, "Invalid params: initialize needs a string protocolVersion")
     if not isinstance(params.get("capabilities"), dict):
-        raise _RpcError(_INVALID_PARAMS, "Invalid params: initialize needs a capabilities object")
-    client_info = params.get("clientInfo", _ABSENT)
-    if client_info is not _ABSENT and not isinstance(client_info, dict):
-        raise _RpcError(_INVALID_PARAMS, "Invalid params: clientInfo must be an object")
-    version = requested if requested in _LEGACY_VERSIONS else _LATEST_LEGACY_VERSION
+        raise RpcError(INVALID_PARAMS, "Invalid params: initialize needs a capabilities object")
+    client_info = params.get("clientInfo", ABSENT)
+    if client_info is not ABSENT and not isinstance(client_info, dict):
+        raise RpcError(INVALID_PARAMS, "Invalid params: clientInfo must be an object")
+    version = requested if requested in _LEGACY_VERSIONS else LATEST_LEGACY_VERSION
     return version, {
         "protocolVersion": version,
-        "capabilities": _capabilities(expose, version),
+        "capabilities": server_capabilities(expose, version),
         "serverInfo": _server_info(),
     }
 
@@ -729,7 +702,7 @@ class _Deadlines:
                 try:
                     callback()
                 except Exception as exc:  # never let the timer die
-                    _diagnose("deadline callback failed: %r" % (exc,))
+                    diagnose("deadline callback failed: %r" % (exc,))
                 finally:
                     self._cond.acquire()
 
@@ -769,6 +742,70 @@ class _BatchCollector:
 # 3. Dispatch: one stdio connection
 # ---------------------------------------------------------------------------
 
+# The only revision whose receivers must accept JSON-RPC batches.
+_BATCH_VERSION = "2025-03-26"
+
+# Revisions whose schema requires an `id` on every error response.  When the
+# id of a broken request cannot be known, JSON-RPC 2.0 says `"id": null`, so
+# sessions at these revisions get that; 2025-11-25 and later forbid null but
+# let the id be left out, which is what every other situation gets.
+_NULL_ID_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18")
+
+# Cache hints for the two results that never change while the process lives
+# (the tool catalogue and the discovery answer carry no corpus content).
+_CACHE_TTL_MS = 300000
+
+_CACHE_SCOPE = "public"
+
+# Request lines longer than this are refused without being held in memory.
+# The largest legal tools/call (256 paths of 1024 code units) fits easily
+# unless every character is written as a \\uXXXX escape.
+_MAX_LINE_BYTES = 1024 * 1024
+
+_READ_CHUNK_BYTES = 64 * 1024
+
+# Tool calls run on this many worker threads, so one slow call does not hold
+# up the next.  The core's call_tool must therefore be thread-safe.
+_TOOL_WORKERS = 4
+
+# At most this many tool calls are admitted (queued or running) at once.  A
+# call beyond them waits unadmitted in a small waiting room (no deadline yet,
+# no worker), and the reader goes on reading, so a `notifications/cancelled`
+# still gets through; only when the waiting room is full too does the reader
+# stop reading until a call concludes.  A client that pipelines thousands of
+# calls is thus held back by the pipe instead of growing our memory with their
+# arguments.  Listens (`subscriptions/listen`) are neither admitted nor waiting.
+_MAX_IN_FLIGHT = 64
+
+_MAX_WAITING = 16
+
+# Open listens cost one small entry each; this many at once is plenty for any client
+# (each listens to every type we could ever send), and memory stays bounded.
+_MAX_LISTENS = 64
+
+_INVALID_REQUEST = -32600
+
+_METHOD_NOT_FOUND = -32601
+
+# What a handler returns when its answer will be sent later (a tool call).
+_PENDING = object()
+
+EXPOSE_METHODS: Dict[str, Tuple[Tuple[str, ...], Optional[str]]] = {
+    # method: (the parts that serve it, its 2026-07-28 cache hint: "static", "corpus" or none)
+    "completion/complete": (("prompts", "resources"), None),
+    "prompts/get": (("prompts",), None),
+    "prompts/list": (("prompts",), "static"),
+    "resources/list": (("resources",), "corpus"),
+    "resources/read": (("resources",), "corpus"),
+    "resources/templates/list": (("resources",), "static"),
+}
+
+# Whatever holds corpus content is stale at once and never shared: a record edited between two
+# reads must show the edit, also to a client that caches by default (the Python SDK does).
+CORPUS_CACHE_TTL_MS = 0
+
+CORPUS_CACHE_SCOPE = "private"
+
 class _Connection:
     """Serves one stdio connection: a reader thread, tool workers, a timer.
 
@@ -787,9 +824,9 @@ class _Connection:
         self._config = config
         self._expose = tuple(expose)  # the parts of --expose served (ADR 0015); () by default
         self._read_chunk = read_chunk
-        self._writer = _FrameWriter(write_bytes, self._output_failed)
+        self._writer = FrameWriter(write_bytes, self._output_failed)
         self._timeout_ms = request_timeout_ms
-        self._era = _ERA_UNDECIDED
+        self._era = ERA_UNDECIDED
         self._legacy_version: Optional[str] = None
         self._lock = threading.Lock()
         self._in_flight: Dict[Tuple[bool, Any], List[_ToolCall]] = {}
@@ -856,7 +893,7 @@ class _Connection:
     def _close_listens(self, closing: List[Tuple[Any, threading.Event]]) -> None:
         for request_id, acknowledged in closing:
             acknowledged.wait()  # bounded by shutdown's join: this thread is a daemon
-            self._writer.send(_listen_closure(request_id))
+            self._writer.send(listen_closure(request_id))
 
     def _output_failed(self, exc: BaseException) -> None:
         self.shutdown("output-failed", exc)
@@ -867,7 +904,7 @@ class _Connection:
         try:
             self._read_lines()
         except Exception as exc:  # a bug here must still end the connection
-            _diagnose("reader failed: %r" % (exc,))
+            diagnose("reader failed: %r" % (exc,))
             self.shutdown("input-failed", exc)
 
     def _read_lines(self) -> None:
@@ -919,15 +956,15 @@ class _Connection:
                     return
 
     def _refuse_oversized_line(self) -> None:
-        self._writer.send(self._anonymous_error(_RpcError(
+        self._writer.send(self._anonymous_error(RpcError(
             _INVALID_REQUEST, "Invalid Request: the line exceeds %d bytes" % _MAX_LINE_BYTES)))
 
     def _handle_line(self, line: bytes) -> None:
         if not line.strip(b" \t\r"):
             return  # blank lines (and a CR left by CRLF input) are not messages
         try:
-            message = _parse_line(line)
-        except _RpcError as err:
+            message = parse_line(line)
+        except RpcError as err:
             self._writer.send(self._anonymous_error(err))
             return
         if isinstance(message, list):
@@ -937,20 +974,20 @@ class _Connection:
         if outcome is not _PENDING:
             self._writer.send(outcome)
 
-    def _anonymous_error(self, err: _RpcError, in_batch: bool = False) -> Dict[str, Any]:
+    def _anonymous_error(self, err: RpcError, in_batch: bool = False) -> Dict[str, Any]:
         """An error for a request whose id could not be read (see _NULL_ID_VERSIONS)."""
-        null_id = in_batch or (self._era == _ERA_LEGACY and self._legacy_version in _NULL_ID_VERSIONS)
-        return _error_frame(None if null_id else _ABSENT, err)
+        null_id = in_batch or (self._era == ERA_LEGACY and self._legacy_version in _NULL_ID_VERSIONS)
+        return error_frame(None if null_id else ABSENT, err)
 
     # -- messages ----------------------------------------------------------
 
     def _handle_batch(self, items: List[Any]) -> None:
         if not items:
-            self._writer.send(self._anonymous_error(_RpcError(
+            self._writer.send(self._anonymous_error(RpcError(
                 _INVALID_REQUEST, "Invalid Request: empty batch")))
             return
-        if self._era != _ERA_LEGACY or self._legacy_version != _BATCH_VERSION:
-            self._writer.send(self._anonymous_error(_RpcError(
+        if self._era != ERA_LEGACY or self._legacy_version != _BATCH_VERSION:
+            self._writer.send(self._anonymous_error(RpcError(
                 _INVALID_REQUEST, "Invalid Request: batches are only part of protocol revision %s"
                 % _BATCH_VERSION)))
             return
@@ -958,7 +995,7 @@ class _Connection:
         for index, item in enumerate(items):
             sink = collector.sink(index)
             if isinstance(item, list):
-                outcome = self._anonymous_error(_RpcError(
+                outcome = self._anonymous_error(RpcError(
                     _INVALID_REQUEST, "Invalid Request: nested batch"), in_batch=True)
             else:
                 outcome = self._handle_message(item, sink, in_batch=True)
@@ -972,7 +1009,7 @@ class _Connection:
         there too when a cancellation swallowed it).
         """
         if not isinstance(message, dict):
-            return self._anonymous_error(_RpcError(
+            return self._anonymous_error(RpcError(
                 _INVALID_REQUEST, "Invalid Request: a message must be a JSON object"), in_batch)
         if "method" not in message:
             if "result" in message or "error" in message:
@@ -983,70 +1020,70 @@ class _Connection:
         method = message["method"]
         if not isinstance(method, str):
             return self._invalid(message, "method must be a string", in_batch)
-        params = message.get("params", _ABSENT)
-        if params is not _ABSENT and not isinstance(params, (dict, list)):
+        params = message.get("params", ABSENT)
+        if params is not ABSENT and not isinstance(params, (dict, list)):
             return self._invalid(message, "params must be an object", in_batch)
         if "id" not in message:
             if isinstance(params, dict):
                 self._handle_notification(method, params)
             return None  # notifications are never answered, known or not
-        request_id = _request_id(message["id"])
-        if request_id is _ABSENT:
+        request_id = answered_request_id(message["id"])
+        if request_id is ABSENT:
             return self._invalid(message, "id must be a string or an integer", in_batch)
-        if params is _ABSENT:
+        if params is ABSENT:
             params = None
         try:
             if isinstance(params, list):
-                raise _RpcError(_INVALID_PARAMS, "Invalid params: params must be an object")
+                raise RpcError(INVALID_PARAMS, "Invalid params: params must be an object")
             outcome = self._handle_request(request_id, method, params, reply, in_batch)
-        except _RpcError as err:
-            return _error_frame(request_id, err)
+        except RpcError as err:
+            return error_frame(request_id, err)
         except Exception as exc:  # a bug: answer it rather than go quiet
-            _diagnose("internal error in %s: %s: %s" % (method[:80], type(exc).__name__, exc))
-            return _error_frame(request_id, _RpcError(_INTERNAL_ERROR, "Internal error"))
+            diagnose("internal error in %s: %s: %s" % (method[:80], type(exc).__name__, exc))
+            return error_frame(request_id, RpcError(INTERNAL_ERROR, "Internal error"))
         if outcome is _PENDING:
             return _PENDING
-        return _result_frame(request_id, outcome)
+        return result_frame(request_id, outcome)
 
     def _invalid(self, message: Dict[str, Any], why: str, in_batch: bool) -> Dict[str, Any]:
-        err = _RpcError(_INVALID_REQUEST, "Invalid Request: %s" % why)
-        request_id = _request_id(message.get("id")) if "id" in message else _ABSENT
-        if request_id is _ABSENT:
+        err = RpcError(_INVALID_REQUEST, "Invalid Request: %s" % why)
+        request_id = answered_request_id(message.get("id")) if "id" in message else ABSENT
+        if request_id is ABSENT:
             return self._anonymous_error(err, in_batch)
-        return _error_frame(request_id, err)
+        return error_frame(request_id, err)
 
     def _handle_notification(self, method: str, params: Dict[str, Any]) -> None:
         if method == "notifications/cancelled":
-            request_id = _request_id(params.get("requestId"))
-            if request_id is not _ABSENT:
+            request_id = answered_request_id(params.get("requestId"))
+            if request_id is not ABSENT:
                 self._cancel(request_id)
         # notifications/initialized and everything else: nothing to do.
 
     def _handle_request(self, request_id: Any, method: str, params: Optional[Dict[str, Any]],
                         reply: Callable[[Any], None], in_batch: bool) -> Any:
-        """The result of a request (or _PENDING); raises _RpcError."""
-        if isinstance(params, dict) and _has_modern_claim(params):
+        """The result of a request (or _PENDING); raises RpcError."""
+        if isinstance(params, dict) and has_modern_claim(params):
             return self._handle_modern(request_id, method, params, reply)
-        if self._era == _ERA_MODERN:
+        if self._era == ERA_MODERN:
             if method == "initialize":
                 requested = params.get("protocolVersion") if isinstance(params, dict) else None
                 if not isinstance(requested, str):
-                    raise _RpcError(_INVALID_PARAMS, "Invalid params: initialize needs a string protocolVersion")
-                raise _unsupported_version(requested)
-            raise _RpcError(_INVALID_PARAMS, "Invalid params: request lacks the required _meta "
+                    raise RpcError(INVALID_PARAMS, "Invalid params: initialize needs a string protocolVersion")
+                raise unsupported_version(requested)
+            raise RpcError(INVALID_PARAMS, "Invalid params: request lacks the required _meta "
                             "(%s, %s) of protocol revision %s"
-                            % (_META_PROTOCOL_VERSION, _META_CLIENT_CAPABILITIES, _MODERN_VERSION))
+                            % (META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES, MODERN_VERSION))
         return self._handle_legacy(request_id, method, params, reply, in_batch)
 
     def _handle_modern(self, request_id: Any, method: str, params: Dict[str, Any],
                        reply: Callable[[Any], None]) -> Any:
-        _check_modern_envelope(params)
-        if method != "server/discover" and self._era == _ERA_UNDECIDED:
-            self._era = _ERA_MODERN
+        check_modern_envelope(params)
+        if method != "server/discover" and self._era == ERA_UNDECIDED:
+            self._era = ERA_MODERN
         if method == "server/discover":
-            return _stamp_modern({
-                "supportedVersions": list(_MODERN_VERSIONS),
-                "capabilities": _capabilities(self._expose),
+            return stamp_modern({
+                "supportedVersions": list(MODERN_VERSIONS),
+                "capabilities": server_capabilities(self._expose),
                 "ttlMs": _CACHE_TTL_MS,
                 "cacheScope": _CACHE_SCOPE,
             })
@@ -1054,25 +1091,25 @@ class _Connection:
             result = self._list_tools(params)
             result["ttlMs"] = _CACHE_TTL_MS
             result["cacheScope"] = _CACHE_SCOPE
-            return _stamp_modern(result)
+            return stamp_modern(result)
         if method == "tools/call":
             return self._start_tool_call(request_id, params, True, reply)
         if method == "subscriptions/listen":
             return self._open_listen(request_id, params, reply)
         if self._serves(method):
-            return self._start_exposed(request_id, method, params, _MODERN_VERSION, reply)
+            return self._start_exposed(request_id, method, params, MODERN_VERSION, reply)
         # initialize, ping and logging/setLevel were removed in 2026-07-28.
-        raise _RpcError(_METHOD_NOT_FOUND, "Method not found: %s" % method[:80])
+        raise RpcError(_METHOD_NOT_FOUND, "Method not found: %s" % method[:80])
 
     def _handle_legacy(self, request_id: Any, method: str, params: Optional[Dict[str, Any]],
                        reply: Callable[[Any], None], in_batch: bool) -> Any:
         if method == "initialize":
             if in_batch:
-                raise _RpcError(_INVALID_REQUEST, "Invalid Request: initialize must not be part of a batch")
-            version, result = _negotiate_legacy(params, self._expose)
+                raise RpcError(_INVALID_REQUEST, "Invalid Request: initialize must not be part of a batch")
+            version, result = negotiate_legacy(params, self._expose)
             # A second initialize renegotiates, as the reference does; the
             # spec leaves it open.
-            self._era = _ERA_LEGACY
+            self._era = ERA_LEGACY
             self._legacy_version = version
             return result
         if method == "ping":
@@ -1082,16 +1119,16 @@ class _Connection:
         if method == "tools/call":
             return self._start_tool_call(request_id, params, False, reply)
         if self._serves(method):
-            return self._start_exposed(request_id, method, params, self._legacy_version or _LATEST_LEGACY_VERSION,
+            return self._start_exposed(request_id, method, params, self._legacy_version or LATEST_LEGACY_VERSION,
                                        reply)
         # Also logging/setLevel, and resources/*, prompts/*, completion/complete without --expose.
-        raise _RpcError(_METHOD_NOT_FOUND, "Method not found: %s" % method[:80])
+        raise RpcError(_METHOD_NOT_FOUND, "Method not found: %s" % method[:80])
 
     def _list_tools(self, params: Optional[Dict[str, Any]]) -> Dict[str, Any]:
         cursor = params.get("cursor") if isinstance(params, dict) else None
         if cursor is not None:
             # All four tools fit on one page, so no cursor was ever issued.
-            raise _RpcError(_INVALID_PARAMS, "Invalid params: unknown cursor")
+            raise RpcError(INVALID_PARAMS, "Invalid params: unknown cursor")
         return {"tools": tool_definitions()}
 
     # -- tool calls --------------------------------------------------------
@@ -1099,12 +1136,12 @@ class _Connection:
     def _start_tool_call(self, request_id: Any, params: Optional[Dict[str, Any]], modern: bool,
                          reply: Callable[[Any], None]) -> Any:
         if not isinstance(params, dict) or not isinstance(params.get("name"), str):
-            raise _RpcError(_INVALID_PARAMS, "Invalid params: tools/call needs a string name")
-        arguments = params.get("arguments", _ABSENT)
-        if arguments is _ABSENT:
+            raise RpcError(INVALID_PARAMS, "Invalid params: tools/call needs a string name")
+        arguments = params.get("arguments", ABSENT)
+        if arguments is ABSENT:
             arguments = {}
         elif not isinstance(arguments, dict):
-            raise _RpcError(_INVALID_PARAMS, "Invalid params: tools/call arguments must be an object")
+            raise RpcError(INVALID_PARAMS, "Invalid params: tools/call arguments must be an object")
         return self._enqueue(_ToolCall(request_id, params["name"], arguments, modern, reply))
 
     def _serves(self, method: str) -> bool:
@@ -1116,7 +1153,7 @@ class _Connection:
                        reply: Callable[[Any], None]) -> Any:
         """A request of --expose: computed on a worker, like a tool call, as the Tools section
         says (serve_exposed); a 2026-07-28 result gets its cache hint and stamp here."""
-        config, expose, modern = self._config, self._expose, revision == _MODERN_VERSION
+        config, expose, modern = self._config, self._expose, revision == MODERN_VERSION
         request_params = params if isinstance(params, dict) else {}
 
         def work(should_stop: ShouldStop) -> Dict[str, Any]:
@@ -1127,7 +1164,7 @@ class _Connection:
             if hint is not None:
                 result["ttlMs"], result["cacheScope"] = (
                     (_CACHE_TTL_MS, _CACHE_SCOPE) if hint == "static" else (CORPUS_CACHE_TTL_MS, CORPUS_CACHE_SCOPE))
-            return _stamp_modern(result)
+            return stamp_modern(result)
         return self._enqueue(_ToolCall(request_id, method, {}, modern, reply, work))
 
     def _enqueue(self, call: _ToolCall) -> Any:
@@ -1135,7 +1172,7 @@ class _Connection:
         with self._room:
             if self._end_reason is not None:
                 return _PENDING  # shutting down: never answered
-            self._in_flight.setdefault(_id_key(call.request_id), []).append(call)
+            self._in_flight.setdefault(id_key(call.request_id), []).append(call)
             if self._admitted < _MAX_IN_FLIGHT:
                 self._admitted += 1
                 call.admitted = True
@@ -1174,20 +1211,20 @@ class _Connection:
         sent for it), the transport closes (nothing either), or the server ends it
         (shutdown sends its complete result).  No slot, no worker, no deadline.
         """
-        honoured = _listen_filter(params)
+        honoured = listen_filter(params)
         with self._lock:
             if self._end_reason is not None:
                 return _PENDING
-            if _id_key(request_id) in self._listens:
-                raise _RpcError(_INVALID_REQUEST, "Invalid Request: subscription %s is already open"
-                                % _describe_id(request_id))
+            if id_key(request_id) in self._listens:
+                raise RpcError(_INVALID_REQUEST, "Invalid Request: subscription %s is already open"
+                                % describe_id(request_id))
             if len(self._listens) >= _MAX_LISTENS:
-                raise _RpcError(_INVALID_REQUEST, "Invalid Request: %d subscriptions are open already; "
+                raise RpcError(_INVALID_REQUEST, "Invalid Request: %d subscriptions are open already; "
                                 "cancel one first" % _MAX_LISTENS)
             acknowledged = threading.Event()
-            self._listens[_id_key(request_id)] = (request_id, acknowledged)
+            self._listens[id_key(request_id)] = (request_id, acknowledged)
         try:
-            reply(_listen_acknowledgement(request_id, honoured))
+            reply(listen_acknowledgement(request_id, honoured))
         finally:
             acknowledged.set()  # only now may a closing result follow: the acknowledgement comes first
         return _PENDING
@@ -1205,25 +1242,25 @@ class _Connection:
         label = call.name[:80] if call.work is not None else "tools/call %s" % call.name[:80]
         try:
             if call.work is not None:
-                return _result_frame(call.request_id, call.work(call.should_stop))
+                return result_frame(call.request_id, call.work(call.should_stop))
             result = call_tool(self._config, call.name, call.arguments, call.should_stop)
         except CallCancelled:
             if call.stopped:
                 return None
-            _diagnose("%s reported a cancellation nobody asked for" % label)
-            return _error_frame(call.request_id, _RpcError(_INTERNAL_ERROR, "Internal error"))
+            diagnose("%s reported a cancellation nobody asked for" % label)
+            return error_frame(call.request_id, RpcError(INTERNAL_ERROR, "Internal error"))
         except UnknownToolError:
-            return _error_frame(call.request_id, _RpcError(
-                _INVALID_PARAMS, "Tool %s not found" % call.name[:200]))
+            return error_frame(call.request_id, RpcError(
+                INVALID_PARAMS, "Tool %s not found" % call.name[:200]))
         except ExposeRefusal as refusal:
-            return _error_frame(call.request_id, _exposed_error(refusal, call.modern))
+            return error_frame(call.request_id, _exposed_error(refusal, call.modern))
         except Exception as exc:
-            _diagnose("internal error in %s: %s: %s" % (label, type(exc).__name__, exc))
-            return _error_frame(call.request_id, _RpcError(_INTERNAL_ERROR, "Internal error"))
+            diagnose("internal error in %s: %s: %s" % (label, type(exc).__name__, exc))
+            return error_frame(call.request_id, RpcError(INTERNAL_ERROR, "Internal error"))
         if not isinstance(result, dict) or not isinstance(result.get("content"), list):
-            _diagnose("tools/call %s returned no CallToolResult" % call.name[:80])
-            return _error_frame(call.request_id, _RpcError(_INTERNAL_ERROR, "Internal error"))
-        return _result_frame(call.request_id, _stamp_modern(result) if call.modern else result)
+            diagnose("tools/call %s returned no CallToolResult" % call.name[:80])
+            return error_frame(call.request_id, RpcError(INTERNAL_ERROR, "Internal error"))
+        return result_frame(call.request_id, stamp_modern(result) if call.modern else result)
 
     def _conclude(self, call: _ToolCall, frame: Optional[Dict[str, Any]]) -> None:
         """Settle a call once: answer it (frame) or silence it (None)."""
@@ -1237,11 +1274,11 @@ class _Connection:
             call.deadline = None
         successor = None
         with self._room:
-            calls = self._in_flight.get(_id_key(call.request_id))
+            calls = self._in_flight.get(id_key(call.request_id))
             if calls is not None and call in calls:
                 calls.remove(call)
                 if not calls:
-                    del self._in_flight[_id_key(call.request_id)]
+                    del self._in_flight[id_key(call.request_id)]
             if not call.admitted:
                 if call in self._waiting:
                     self._waiting.remove(call)
@@ -1262,25 +1299,28 @@ class _Connection:
         quick methods, which are answered before the next line is read.
         """
         with self._lock:
-            calls = list(self._in_flight.get(_id_key(request_id), ()))
-            self._listens.pop(_id_key(request_id), None)  # a listen ends silently: no response
+            calls = list(self._in_flight.get(id_key(request_id), ()))
+            self._listens.pop(id_key(request_id), None)  # a listen ends silently: no response
         for call in calls:
             self._conclude(call, None)
 
     def _time_out(self, call: _ToolCall) -> None:
         timeout_ms = self._timeout_ms
-        self._conclude(call, _error_frame(call.request_id, _RpcError(
-            _INTERNAL_ERROR, "Request timed out after %d ms" % timeout_ms, {"timeoutMs": timeout_ms})))
+        self._conclude(call, error_frame(call.request_id, RpcError(
+            INTERNAL_ERROR, "Request timed out after %d ms" % timeout_ms, {"timeoutMs": timeout_ms})))
+
+# A resources/read of a resource that does not exist, before 2026-07-28 (later: -32602).
+_RESOURCE_NOT_FOUND = -32002
 
 
-def _exposed_error(refusal: ExposeRefusal, modern: bool) -> _RpcError:
+def _exposed_error(refusal: ExposeRefusal, modern: bool) -> RpcError:
     """The JSON-RPC error of a refused --expose request, in its era (ADR 0015)."""
     if refusal.kind == "not-found":
-        return _RpcError(_INVALID_PARAMS if modern else _RESOURCE_NOT_FOUND, refusal.message,
-                         refusal.data if refusal.data is not None else _ABSENT)
+        return RpcError(INVALID_PARAMS if modern else _RESOURCE_NOT_FOUND, refusal.message,
+                         refusal.data if refusal.data is not None else ABSENT)
     if refusal.kind == "unavailable":
-        return _RpcError(_INTERNAL_ERROR, refusal.message, refusal.data if refusal.data is not None else _ABSENT)
-    return _RpcError(_INVALID_PARAMS, refusal.message)
+        return RpcError(INTERNAL_ERROR, refusal.message, refusal.data if refusal.data is not None else ABSENT)
+    return RpcError(INVALID_PARAMS, refusal.message)
 
 
 # ---------------------------------------------------------------------------
@@ -1299,9 +1339,9 @@ class _UnusableConfigError(ValueError):
 
 def _check_timeout(request_timeout_ms: Any) -> int:
     if isinstance(request_timeout_ms, bool) or not isinstance(request_timeout_ms, int) \
-            or not 0 <= request_timeout_ms <= _MAX_REQUEST_TIMEOUT_MS:
+            or not 0 <= request_timeout_ms <= MAX_REQUEST_TIMEOUT_MS:
         raise ValueError("request_timeout_ms must be an integer from 0 (no timeout) to %d"
-                         % _MAX_REQUEST_TIMEOUT_MS)
+                         % MAX_REQUEST_TIMEOUT_MS)
     return request_timeout_ms
 
 
@@ -1352,7 +1392,7 @@ class _Server:
                 usual = usual_adr_folder(config.root, config.adr_dir) if problem[0] == "dir-not-found" else None
                 raise _UnusableConfigError(problem[0], problem[1], corpus_unavailable_text(
                     problem[0], config.root, config.adr_dir, usual))
-            connection = _Connection(config, _input_reader(self.stdin), _output_writer(self.stdout),
+            connection = _Connection(config, input_reader(self.stdin), output_writer(self.stdout),
                                      self.request_timeout_ms, self.expose)
         except BaseException:
             with self.lock:
@@ -1368,7 +1408,7 @@ class _Server:
             with _SignalsBlocked():  # the warm-up thread inherits the mask (ADR 0012)
                 start_background_warmup(config)
         except Exception as exc:  # warming up is an optimisation only
-            _diagnose("background warm-up failed: %r" % (exc,))
+            diagnose("background warm-up failed: %r" % (exc,))
         connection.serve()
 
     def close(self) -> None:
@@ -1428,7 +1468,7 @@ class _ServerHandle:
 
 def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: Any = None,
                   stdout: Any = None,
-                  request_timeout_ms: int = _DEFAULT_REQUEST_TIMEOUT_MS,
+                  request_timeout_ms: int = DEFAULT_REQUEST_TIMEOUT_MS,
                   expose: Iterable[str] = (),
                   source: Optional[str] = None, markers: bool = False) -> "_ServerHandle":
     """Create an adrkit-mcp stdio server for one repository; touches no file.
@@ -1464,7 +1504,7 @@ def create_server(cwd: Optional[str] = None, dir: Optional[str] = None, stdin: A
 
 
 # ---------------------------------------------------------------------------
-# 3. Dispatch: the server command (its command line is parsed in section 10, Commands)
+# 3. Dispatch: the server command (its command line is parsed in the Commands section)
 # ---------------------------------------------------------------------------
 
 class _SignalShutdown(BaseException):
@@ -1540,14 +1580,14 @@ def _serve(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: int, 
         previous_handlers = _install_signal_handlers()
         server.start()
     except _UnusableConfigError as err:
-        _diagnose(err.detail)
+        diagnose(err.detail)
         return 1
     except OSError as err:
-        _diagnose("stopped: cannot use stdio (%s); the client has probably gone away"
+        diagnose("stopped: cannot use stdio (%s); the client has probably gone away"
                   % (err.strerror or err,))
         return 1
     except Exception as err:
-        _diagnose("stopped: %s: %s" % (type(err).__name__, err))
+        diagnose("stopped: %s: %s" % (type(err).__name__, err))
         return 1
     finally:
         server.close()
@@ -1557,11 +1597,12 @@ def _serve(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: int, 
 
 
 # ---------------------------------------------------------------------------
-# 4. Contract: limits, outcomes, messages, text templates, tool schemas
+# 4. Contract: what several sections share: limits, outcomes, messages, texts, schemas
 # ---------------------------------------------------------------------------
 #
-# Everything a client can observe about the four tools is defined in this one
-# section: change a number or a sentence here and it changes everywhere.
+# What several sections share is defined in this one section: change a number or a sentence
+# here and it changes everywhere. What one section alone uses lives in that section, just
+# before its first user: each tool's texts beside the tool, each command's beside the command.
 
 # The shapes the product passes around, named once for the type hints.
 class _FindingCore(TypedDict):
@@ -1587,33 +1628,7 @@ class CorpusHealth(TypedDict):
     excludedCount: int
 
 
-class TextContent(TypedDict):
-    type: str                                  # "text"
-    text: str
-
-
-class _StructuredCore(TypedDict):
-    result: Dict[str, Any]                     # one of the tool's outcome shapes (TOOL_OUTPUT_SCHEMAS)
-
-
-class StructuredContent(_StructuredCore, total=False):
-    corpusHealth: CorpusHealth                 # absent when the corpus is unavailable
-
-
-class _ToolResultCore(TypedDict):
-    content: List[TextContent]                 # one text: the summary line, or the argument problems
-
-
-class ToolResult(_ToolResultCore, total=False):
-    """A tool call's CallToolResult: a structured answer, or isError for arguments it refused."""
-
-    structuredContent: StructuredContent
-    isError: bool
-
-
 ShouldStop = Callable[[], bool]                # polled between records: True once cancelled
-Validated = Tuple[List[str], Dict[str, Any]]   # (input problems, the arguments as validated)
-ToolAnswer = Tuple[Dict[str, Any], str]        # (structured result, its one-line summary)
 
 SERVER_NAME = "adrkit-mcp"
 SERVER_VERSION = __version__  # the one version literal, at the top of the module
@@ -1639,33 +1654,13 @@ LIMITS: Dict[str, Any] = {  # (min, max) pairs; cursor and text are single caps
 # most one byte more (to see that the file goes on). `check` scans at most MARKER_SCAN_FILE_CAP
 # distinct paths (the first in code-unit order) and lists the others as skipped.
 MARKER_WINDOW_BYTES = 8192
-MARKER_SCAN_FILE_CAP = 3000
 MARKER_STATES = ("scanned", "absent", "unreadable", "out-of-tree")
 # With --markers, get_decision_context's validated arguments carry the root to scan under this
 # key (never a client's: the validator keeps only the schema's fields).
 MARKERS_ARGUMENT = "_markersRoot"
-MARKERS_ENV_VALUES = {"": False, "0": False, "false": False, "no": False, "off": False,
-                      "1": True, "true": True, "yes": True, "on": True}
 
 STATUSES = ("draft", "proposed", "accepted", "rejected", "superseded", "deprecated")
 SCOPES = ("component", "domain", "org")
-
-TOOL_ANNOTATIONS = {
-    "readOnlyHint": True,
-    "destructiveHint": False,
-    "idempotentHint": True,
-    "openWorldHint": False,
-}
-
-INVALID_CURSOR_MESSAGES = {
-    "decode-failed": "Cursor could not be decoded.",
-    "version-unsupported": "Cursor version is not supported.",
-    "wrong-channel": "Cursor does not belong to this tool channel.",
-    "corpus-changed": "Corpus changed after this cursor was issued.",
-    "query-mismatch": "Cursor was issued for different request parameters.",
-    "cursor-not-applicable": "Cursor does not apply to this outcome.",
-    "offset-out-of-range": "Cursor offset is outside the current result set.",
-}
 
 CORPUS_UNAVAILABLE_MESSAGES = {
     "root-not-found": "Configured repository root was not found.",
@@ -1709,69 +1704,12 @@ FINDING_MESSAGES = {
     "marker-scan-capped": "Marker scan reached the {limit}-file cap and skipped {shown}{more}",
 }
 
-# `explain` and `check` (the reference CLI's runExplain and renderHumanCheck), to the letter.
-EXPLAIN_TEXTS = {
-    "none": "No decision governs {path}.",
-    "none-accepted": "No accepted decision governs {path}.",
-    "governing": "Decisions governing {path}:",
-    "proposals": "Active proposals (not yet binding):",
-    "history": "Historical records (not binding):",
-    "successor": " (superseded by {ref})",
-    "note-absent": "Note: {path} is not a file in this working tree; no @adr markers were scanned.",
-    "note-unreadable": "Note: {path} could not be read; no @adr markers were scanned.",
-    "note-out-of-tree": "Note: {path} is not a repo-relative path inside this working tree; "
-                        "no @adr markers were scanned.",
-    "note-truncated": "Note: only the first {scanned} of {size} bytes of {path} were scanned for @adr markers.",
-}
-CHECK_TEXTS = {
-    "none": "No decisions govern the changed files.",
-    "none-accepted": "No accepted decisions govern the changed files.",
-    "governing": "Decisions governing this change:",
-    "proposals": "Active proposals touching this change (not yet binding):",
-    "history": "Historical records that once covered this change (not binding):",
-    "scan": "marker scan: {scanned} scanned, {absent} absent, {unreadable} unreadable, {out_of_tree} out-of-tree, "
-            "{truncated} truncated, {skipped} skipped",
-    "unavailable": "marker scan unavailable for: ",
-    "truncated": "marker scan truncated (bytes scanned of total): ",
-    "more-lists": ", and %d more (see --json for the complete lists)",
-    "more-list": ", and %d more (see --json for the complete list)",
-    "count": "checked: {governing} governing, {proposals} active proposals, {history} historical, "
-             "{records} changed records, {errors} changed-record errors",
-}
-
 # The importer (`migrate --from madr`, `--from madr`): the reference's sentences, to the letter.
 ADR_SCHEMA_VERSION = "0.1.0"          # what the schema section checks, and what migrate writes
-IMPORT_EPOCH_DATE = "1970-01-01"      # the date of a source that declares none
-IMPORT_MESSAGES = {
-    "no-title": "File has no leading YAML frontmatter or top-level title",
-    "no-usable-title": "MADR source is missing a usable title",
-    "status-unrecognized": 'MADR status "{status}" is not recognized; using "proposed"',
-    "status-missing": 'MADR status is missing; using "proposed"',
-    "date-missing": 'MADR source declares no date; using "%s" as a placeholder \u2014 backfill the '
-                    'real decision date' % IMPORT_EPOCH_DATE,
-    "deciders-unmapped": "MADR source declares deciders that are not valid identities and were not "
-                         "imported: {listed} \u2014 rewrite them as @handle, team:slug, or an email address",
-    "no-valid-frontmatter": "Unable to produce valid frontmatter after removing invalid optional fields",
-    "undiscoverable": "Migrated record is not discoverable: {reason}. Until it is, lint, check, "
-                      "explain, graph, and queue will skip it",
-    "undiscoverable-name": "its filename does not match <id>-<slug>.md (four or more leading digits) "
-                           "\u2014 re-run with --rename, or rename it by hand",
-    "undiscoverable-nested": "it is in a subdirectory of the corpus, and discovery reads only the top "
-                             "level of the corpus directory \u2014 move it up, or point --dir at its "
-                             "directory",
-    # What the reference prints when `new Date(...)` of a date like 2024-13-01 throws (Bun's
-    # wording; Node says "Invalid time value"), after which its run stops.
-    "invalid-date": "Invalid Date",
-    # Past 2**53 the reference's id counter stands still and its run never ends; ours stops here.
-    "ids-exhausted": "cannot allocate an id after {id}: the next number is beyond what a "
-                     "JavaScript number counts exactly",
-}
 
 # `migrate` and `--from`: the formats the importer reads, and runMigrate's usage errors (the
 # reference CLI's sentences; ADR-0008 is the reference's record of migration being one-way).
 SOURCE_FORMATS = ("madr",)
-SOURCE_UNSUPPORTED = ("{named} is not supported: the one format adrkit-mcp reads besides its own is "
-                      "madr (MADR 2-4 and Nygard/adr-tools Markdown)")
 MIGRATE_MESSAGES = {
     "positional": "adr migrate does not accept positional arguments",
     "from-missing": "adr migrate requires --from madr; non-MADR sources and round-trip sync are "
@@ -1787,19 +1725,6 @@ MIGRATE_MESSAGES = {
                      "file ({error}), and migrate writes each file whole, as a new file renamed over "
                      "the old one; make the folder writable and run again",
 }
-MIGRATE_PROG = "adrkit-mcp migrate"
-# How the reference's parser (Node's util.parseArgs) words what argparse reports about migrate's
-# command line: (argparse's message, as a pattern; Node's, with the pattern's groups).
-NODE_USAGE_MESSAGES = (
-    (r"argument (--[\w-]+): expected one argument\Z", "Option '{0} <value>' argument missing"),
-    (r"unrecognized arguments: (-\S*)", "Unknown option '{0}'. To specify a positional argument "
-                                         "starting with a '-', place it at the end of the command "
-                                         "after '--', as in '-- \"{0}\""),
-    (r"unrecognized arguments: ", MIGRATE_MESSAGES["positional"]),
-    (r"argument (--[\w-]+): ignored explicit argument ", "Option '{0}' does not take an argument"),
-)
-# What Node's readFile says of a folder it opened (the read fails, and names no path).
-NODE_READ_DIRECTORY = "EISDIR: illegal operation on a directory, read"
 # How Node (libuv) words the errors a file operation meets, by errno name.
 NODE_ERROR_TEXTS = {
     "EACCES": "permission denied", "EPERM": "operation not permitted",
@@ -1809,88 +1734,6 @@ NODE_ERROR_TEXTS = {
     "ENOSPC": "no space left on device", "EROFS": "read-only file system", "EIO": "i/o error",
     "EBUSY": "resource busy or locked", "EEXIST": "file already exists",
     "ENAMETOOLONG": "name too long", "EINVAL": "invalid argument", "ETXTBSY": "text file is busy",
-}
-
-# The reference CLI's other commands (`lint`, `graph`, `new`, `explain`, `check`; @adrkit/cli
-# 0.8.0, packages/cli/src/index.ts). Each one's help, printed by `adrkit-mcp <command> --help`, is
-# the reference's COMMAND_USAGE with two changes (ADR 0019): the usage line names this program, and
-# one option line says what --cwd does. Usage errors and messages are the reference's sentences,
-# `adr` and all, as migrate's are.
-_CWD_HELP = "Run in <path>, as cd <path> && adr {command} would (default: $ADRKIT_MCP_CWD, else .)"
-CLI_HELP = {
-    "lint": """Usage: adrkit-mcp lint [paths...] [options]
-
-Validate the ADR corpus. With no paths, every discoverable record under --dir is checked.
-
-Options:
-  --dir <path>    ADR corpus directory (default: docs/adr)
-  --cwd <path>    %s
-  --json          Emit { checked, findings } as JSON
-  --help          Show this help and exit
-
-Exit codes: 0 = no error findings; 1 = one or more error findings;
-2 = usage error (invalid invocation or unreachable corpus directory).
-""" % _CWD_HELP.format(command="lint"),
-    "new": """Usage: adrkit-mcp new <title> [options]
-
-Scaffold a new ADR record.
-
-Options:
-  --status <status>   Initial status (default: draft)
-  --dir <path>        ADR corpus directory (default: docs/adr)
-  --cwd <path>        %s
-  --json              Emit { id, path } as JSON
-  --help              Show this help and exit
-
-Exit codes: 0 = created; 1 = refused to overwrite an existing file; 2 = usage error.
-""" % _CWD_HELP.format(command="new"),
-    "graph": """Usage: adrkit-mcp graph [options]
-
-Render the decision graph (supersedes, relatesTo, conflictsWith) for the corpus.
-
-Options:
-  --dir <path>            ADR corpus directory (default: docs/adr)
-  --cwd <path>            %s
-  --format dot|json       Output format (default: dot)
-  --help                  Show this help and exit
-
-Exit codes: 0 = rendered; 2 = usage error (invalid invocation or unreachable corpus directory).
-""" % _CWD_HELP.format(command="graph"),
-    "explain": """Usage: adrkit-mcp explain <path> [options]
-
-Report which decisions govern one repo-relative path, and why.
-
-A decision reaches a path in two directions. The record declares an "affects" pattern
-that matches it ("via path: src/**"), or the file itself declares the record in a
-comment ("declared by src/sync.ts:3 (@adr 0012)"). If <path> exists, at most its first
-8192 bytes are scanned for dedicated "@adr <id>" comment lines -- the scan stops at the
-last complete line inside that bound, and --json reports the extent it reached. A marker
-naming a record the corpus does not have is reported as a dangling-marker warning.
-
-Options:
-  --dir <path>    ADR corpus directory (default: docs/adr)
-  --cwd <path>    %s
-  --json          Emit { path, governedBy, governing, activeProposals, history,
-                  markers, findings }. Pattern matches carry "firedMatchers";
-                  file declarations carry "declaredBy".
-  --help          Show this help and exit
-
-Exit codes: 0 = explained; 1 = corpus has error findings;
-2 = usage error (invalid invocation or unreachable corpus directory).
-""" % _CWD_HELP.format(command="explain"),
-    "check": """Usage: adrkit-mcp check <files...> [options]
-
-Report the decisions governing a set of changed files, and validate any changed records.
-
-Options:
-  --dir <path>    ADR corpus directory (default: docs/adr)
-  --cwd <path>    %s
-  --json          Emit the CheckOutcome as JSON
-  --help          Show this help and exit
-
-Exit codes: 0 = ok; 1 = a changed record has an error finding;
-2 = usage error (invalid invocation or unreachable corpus directory).
-""" % _CWD_HELP.format(command="check"),
 }
 # The sentences of their usage errors and refusals (runGraph, runNew, runExplain, createAdr's
 # ScaffoldError), and the corpus folder's (corpusDirectoryUsageError), to the letter.
@@ -1911,113 +1754,14 @@ CLI_MESSAGES = {
     "cwd-unusable": "adrkit-mcp {command}: --cwd {cwd} is not a folder to run in",
     "cwd-empty": "Option '--cwd' needs a non-empty value",
 }
-# lint's summary line, and the human lines of its findings (renderHumanLint: grouped by path).
-LINT_SUMMARY = "checked {checked} records, {errors} errors, {warnings} warnings\n"
-LINT_CORPUS_GROUP = "(corpus)"
-CORPUS_SKIPPED_MESSAGES = {
-    "nested": "Markdown file is in a subdirectory of the corpus, and discovery reads only the top level "
-              "of the corpus directory; move it to the corpus root as <id>-<slug>.md for it to be linted "
-              "and enforced",
-    "filename": "Markdown file in the corpus directory is not a discoverable ADR record and was skipped; "
-                "rename it to <id>-<slug>.md (four or more leading digits) for it to be linted and enforced",
-}
-CORPUS_SKIP_MAX_DEPTH = 8  # how deep lint looks for Markdown that discovery skips
-# The record `new` writes (renderAdrRecord): its frontmatter, then the reference's template body.
-NEW_RECORD_TEXT = """---
-schemaVersion: %(schema)s
-id: "%(id)s"
-title: %(title_json)s
-status: %(status)s
-date: %(date)s
-deciders: []
-tags: []
-scope: component
-reversibility: unknown
-blastRadius: component
-relatesTo: []
-affects: []
-provenance:
-  authoredBy: human
----
 
-# ADR-%(id)s: %(title)s
-
-## Context
-
-What forces are at play? What makes this a decision rather than a preference?
-Why now \u2014 what changed?
-
-State the problem, not the solution. If this section is a restatement of the
-option you already picked, the record scores 2 at best on D1.
-
-## Decision
-
-What we are doing, in the active voice. "We will\u2026"
-
-## Options considered
-
-At least two genuine alternatives, including doing nothing. An option no
-competent engineer would choose is a straw man and scores zero.
-
-### Option A: <chosen>
-
-| Dimension | Assessment |
-|---|---|
-| | |
-
-### Option B: <alternative>
-
-**Pros:**
-**Cons:**
-
-### Option C: Do nothing
-
-## Trade-offs
-
-What the chosen option costs. State the downsides as plainly as the benefits \u2014
-a decision whose chosen option has no listed downsides is not a decision.
-
-## Consequences
-
-- Easier:
-- Harder:
-- **How we would know this was wrong:** a metric, a threshold, an exit
-  condition, or a review date. This is the field that most separates records
-  that stay alive from records that rot.
-- Revisit if:
-
-## Action items
-
-1. [ ]
-"""
-
-def _node_error(error: OSError, syscall: str, path: str, destination: Optional[str] = None) -> str:
+def node_error(error: OSError, syscall: str, path: str, destination: Optional[str] = None) -> str:
     """An OSError as Node words it: `EACCES: permission denied, open '/path'`, or for a rename
     `..., rename '/a' -> '/b'`."""
     code = errno.errorcode.get(error.errno or 0, "UNKNOWN")
     text = NODE_ERROR_TEXTS.get(code, (error.strerror or "unknown error").lower())
     target = "" if destination is None else " -> '%s'" % destination
     return "%s: %s, %s '%s'%s" % (code, text, syscall, path, target)
-
-
-# What doctor says of a folder whose Markdown reads as MADR or Nygard but not as adrkit records:
-# the lead, then the two ways in, each with the records it gives (ADR 0017, ADR 0022).
-DOCTOR_MADR_HINT = (
-    "{count} Markdown {count_files} in {dir} read as MADR or Nygard (adr-tools) records, which the "
-    "tools skip for want of adrkit frontmatter. Two ways in:")
-DOCTOR_MADR_WAYS = (
-    "  --from madr           serve them as they are, writing nothing: {records} {records_word} "
-    "(`adrkit-mcp doctor --dir {dir} --from madr`, then `adrkit-mcp config <client> --dir {dir} "
-    "--from madr`)",
-    "  migrate --from madr   add the frontmatter to the files for good: {records} {records_word}"
-    "{renamed} (`adrkit-mcp migrate --from madr --dir {dir} --dry-run` shows what it would do)",
-)
-
-# Where decision records usually live, in the order doctor and the start-up error look for them
-# when the configured folder is missing or holds no Markdown (adr-tools, MADR, log4brains and
-# adrkit layouts; ADR 0022).
-USUAL_ADR_FOLDERS = ("docs/adr", "doc/adr", "docs/decisions", "docs/architecture/decisions",
-                     "docs/adrs", "adr", "architecture/decisions")
 
 # The fix for each reason a root or ADR folder cannot be used: said after the path, on stderr by
 # the server, `call` and `hook`, and on doctor's FAIL line (the protocol answers keep the
@@ -2083,186 +1827,9 @@ def is_conventional_name(name: str) -> bool:
     return name == TEMPLATE_FILE_NAME or name.lower() in _NON_RECORD_NAMES
 
 
-def _plural(count: int, one: str, many: str) -> str:
+def plural(count: int, one: str, many: str) -> str:
     return one if count == 1 else many
-
-
-def _findings_phrase(count: int) -> str:
-    return "%d %s on this page." % (count, _plural(count, "finding", "findings"))
-
-
-def render_summary(kind: str, **facts: Any) -> str:
-    """The deterministic one-line summary every tool result carries in content[0].text."""
-    f = facts
-    if kind == "results":
-        text = "Returned %d decision %s; %s" % (
-            f["items"], _plural(f["items"], "result", "results"), _findings_phrase(f["findings"]))
-    elif kind == "found":
-        text = 'Found decision "%s"; %s' % (f["id"], _findings_phrase(f["findings"]))
-    elif kind == "not-found":
-        text = 'No local decision matches "%s"; %s' % (f["ref"], _findings_phrase(f["findings"]))
-    elif kind == "ambiguous-local-id":
-        text = 'Returned %d %s for ambiguous local ref "%s"; %s' % (
-            f["items"], _plural(f["items"], "candidate", "candidates"), f["ref"],
-            _findings_phrase(f["findings"]))
-    elif kind == "federated-log-unavailable":
-        text = 'Named-log federation is unavailable for "%s"; %s' % (f["ref"], _findings_phrase(f["findings"]))
-    elif kind == "matches":
-        total = f["governing"] + f["activeProposals"] + f["history"]
-        text = "Returned %d context %s: %d governing, %d active %s, %d historical; %s" % (
-            total, _plural(total, "match", "matches"), f["governing"], f["activeProposals"],
-            _plural(f["activeProposals"], "proposal", "proposals"), f["history"],
-            _findings_phrase(f["findings"]))
-    elif kind == "entries":
-        text = "Returned %d superseded decision %s; %s" % (
-            f["items"], _plural(f["items"], "entry", "entries"), _findings_phrase(f["findings"]))
-    elif kind == "invalid-cursor":
-        text = INVALID_CURSOR_MESSAGES[f["reason"]]
-    else:  # corpus-unavailable
-        text = CORPUS_UNAVAILABLE_MESSAGES[f["reason"]]
-    return utf16_slice(text, LIMITS["text"])
-
-
-# --- Tool input schemas, exactly as tools/list publishes them ---------------
-
-_JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 ADR_REF_PATTERN = r"^(([a-z0-9][a-z0-9-]*):)?([0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})$"
-
-
-def _pagination_properties() -> Dict[str, Dict[str, Any]]:
-    cursor = {"type": "string", "maxLength": LIMITS["cursor"]}
-    limit = {"default": PAGE_DEFAULT, "type": "integer", "minimum": PAGE_MIN, "maximum": PAGE_MAX}
-    return {"cursor": dict(cursor), "limit": dict(limit),
-            "findingsCursor": dict(cursor), "findingsLimit": dict(limit)}
-
-
-def _input_schema(properties: Dict[str, Any], required: List[str]) -> Dict[str, Any]:
-    schema: Dict[str, Any] = {"type": "object", "$schema": _JSON_SCHEMA_DIALECT}
-    props = dict(properties)
-    props.update(_pagination_properties())
-    schema["properties"] = props
-    if required:
-        schema["required"] = list(required)
-    schema["additionalProperties"] = False
-    return schema
-
-
-def _string_array(min_items: int, max_items: int, items: Dict[str, Any]) -> Dict[str, Any]:
-    return {"minItems": min_items, "maxItems": max_items, "type": "array", "items": items}
-
-
-TOOL_INPUT_SCHEMAS = {
-    "get_decision": _input_schema(
-        {"ref": {"type": "string", "maxLength": LIMITS["ref"][1], "pattern": ADR_REF_PATTERN}}, ["ref"]),
-    "get_decision_context": _input_schema(
-        {"files": _string_array(LIMITS["files"][0], LIMITS["files"][1],
-                                {"type": "string", "minLength": LIMITS["file"][0],
-                                 "maxLength": LIMITS["file"][1]})}, ["files"]),
-    "list_superseded": _input_schema({}, []),
-    "search_decisions": _input_schema({
-        "query": {"type": "string", "minLength": LIMITS["query"][0], "maxLength": LIMITS["query"][1]},
-        "status": _string_array(LIMITS["status"][0], LIMITS["status"][1],
-                                {"type": "string", "enum": list(STATUSES)}),
-        "tags": _string_array(LIMITS["tags"][0], LIMITS["tags"][1],
-                              {"type": "string", "minLength": LIMITS["tag"][0], "maxLength": LIMITS["tag"][1]}),
-        "scope": _string_array(LIMITS["scope"][0], LIMITS["scope"][1],
-                               {"type": "string", "enum": list(SCOPES)}),
-    }, ["query"]),
-}
-
-TOOL_TEXTS = {
-    "get_decision": (
-        "Get a decision by ref",
-        'Fetch one architecture decision by its bare local id (e.g. "0042"). Returns the complete typed '
-        "frontmatter and Markdown body, or an explicit not-found / ambiguous-local-id / "
-        "federated-log-unavailable outcome. Relation refs are surfaced verbatim, never expanded."),
-    "get_decision_context": (
-        "Get decision context for files",
-        "Given repo-relative logical file paths, report which decisions govern them (accepted), which "
-        "active proposals touch them (draft, proposed), and which historical records once did, using "
-        "the corpus's own affects matchers. The paths are compared against patterns only; they are "
-        "never opened or read."),
-    "list_superseded": (
-        "List superseded decisions",
-        "List every superseded decision with its direct local replacement state: resolved, dangling, "
-        "ambiguous (candidateCount only) or federated-unavailable. Direct edges only: no transitive "
-        "lineage, no embedded candidate arrays."),
-    "search_decisions": (
-        "Search decisions",
-        "Search the decision corpus, superseded and rejected records included, by normalised literal "
-        "substring over id, title, tags and Markdown body. Optional status/scope (any-of) and tags "
-        "(all-of) filters are ANDed. Returns bounded summaries only: no ranking, no model, no body."),
-}
-
-
-def _output_schema(result_branches: List[Dict[str, Any]]) -> Dict[str, Any]:
-    """structuredContent = {corpusHealth?, result}; result is one of the tool's outcome shapes."""
-    string, integer = {"type": "string"}, {"type": "integer"}
-    invalid_cursor = {"type": "object", "required": ["outcome", "reason", "message"], "properties": {
-        "outcome": {"const": "invalid-cursor"}, "reason": {"enum": sorted(INVALID_CURSOR_MESSAGES)},
-        "message": string}}
-    unavailable = {"type": "object", "required": ["outcome", "reason", "message"], "properties": {
-        "outcome": {"const": "corpus-unavailable"}, "reason": {"enum": sorted(CORPUS_UNAVAILABLE_MESSAGES)},
-        "message": string}}
-    return {
-        "$schema": _JSON_SCHEMA_DIALECT,
-        "type": "object",
-        "required": ["result"],
-        "properties": {
-            "corpusHealth": {"type": "object", "required": ["fingerprint", "recordCount", "excludedCount"],
-                             "properties": {"fingerprint": string, "recordCount": integer,
-                                            "excludedCount": integer}},
-            "result": {"oneOf": list(result_branches) + [invalid_cursor, unavailable]},
-        },
-    }
-
-
-def _branch(outcome: str, **members: Any) -> Dict[str, Any]:
-    properties = {"outcome": {"const": outcome}}
-    properties.update(members)
-    return {"type": "object", "required": sorted(properties), "properties": properties}
-
-
-def _summary_schema(**extra: Any) -> Dict[str, Any]:
-    properties = {"id": {"type": "string"}, "title": {"type": "string"},
-                  "status": {"enum": list(STATUSES)}, "sourcePath": {"type": "string"}}
-    properties.update(extra)
-    return {"type": "object", "required": sorted(properties), "properties": properties}
-
-
-_PAGE_SCHEMA = {"type": "object", "required": ["items", "cursor"], "properties": {
-    "items": {"type": "array", "items": {"type": "object", "required": ["rule", "severity", "message"]}},
-    "cursor": {"type": ["string", "null"]}}}
-_CURSOR_SCHEMA = {"type": ["string", "null"]}
-
-TOOL_OUTPUT_SCHEMAS = {
-    "get_decision": _output_schema([
-        _branch("found", decision=_summary_schema(requestedRef={"type": "string"}, frontmatter={"type": "object"},
-                                                  body={"type": "string"}), findings=_PAGE_SCHEMA),
-        _branch("not-found", requestedRef={"type": "string"}, findings=_PAGE_SCHEMA),
-        _branch("ambiguous-local-id", requestedRef={"type": "string"},
-                candidates={"type": "array", "items": _summary_schema()}, cursor=_CURSOR_SCHEMA,
-                findings=_PAGE_SCHEMA),
-        _branch("federated-log-unavailable", requestedRef={"type": "string"}, log={"type": "string"},
-                id={"type": "string"}, findings=_PAGE_SCHEMA),
-    ]),
-    "get_decision_context": _output_schema([
-        _branch("matches", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA, **{
-            bucket: {"type": "array", "items": _summary_schema(
-                firedMatchers={"type": "array"}, relations={"type": "object"})}
-            for bucket in ("governing", "activeProposals", "history")}),
-    ]),
-    "list_superseded": _output_schema([
-        _branch("entries", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA,
-                items={"type": "array", "items": _summary_schema(supersededBy={
-                    "type": "object", "required": ["resolved"]})}),
-    ]),
-    "search_decisions": _output_schema([
-        _branch("results", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA,
-                items={"type": "array", "items": _summary_schema(matchedFields={
-                    "type": "array", "items": {"enum": ["body", "id", "tag", "title"]}})}),
-    ]),
-}
 
 
 # --- The coding-agent hook (`adrkit-mcp hook`, ADRs 0013 and 0018) -----------------------------
@@ -2352,73 +1919,8 @@ HOOK_FORMATS: Dict[str, Dict[str, Any]] = {
         "base": ["workspaceRoots.0"], "root": ["workspaceRoots.0"], "root_env": [],
         "answer": "contextModification", "neutral": "{\"cancel\": false}"},
 }
-# Auto-detection tries the formats in this order: the distinctive envelopes first; among the three
-# that share Claude Code's envelope (codex, vscode, claude) the tool and its argument decide.
-HOOK_DETECTION_ORDER = ("cline", "copilot", "cursor", "gemini", "codex", "vscode", "claude")
 HOOK_FORMAT_NAMES = ("claude", "codex", "vscode", "copilot", "gemini", "cursor", "cline")
-HOOK_PATCH_HEADERS = ("*** Add File: ", "*** Delete File: ", "*** Update File: ")  # apply_patch
-HOOK_PATCH_PREAMBLE = "*** Environment ID:"  # optional, right after *** Begin Patch (Codex, several
-                                             # environments: codex-rs/apply-patch streaming_parser.rs)
-HOOK_SHELL_PATCH = re.compile(r"\A\s*(?:cd\s+(?P<dir>'[^']*'|\"[^\"]*\"|[^\s;&|]+)\s*&&\s*)?"
-                              r"(?:apply_patch|applypatch)\b")  # Codex's invocation.rs: [cd DIR &&] apply_patch
-HOOK_MATCHER = "Edit|Write|MultiEdit|NotebookEdit"   # Claude Code's matcher: exactly its edit tools
 HOOK_TIMEOUT_SECONDS = 30          # every printed entry's timeout; measured cold at 10,000 records: README
-HOOK_MAX_EVENT_BYTES = 8 * 1024 * 1024   # a Write of a bigger file gets no context (one stderr line)
-HOOK_WORD_LIMIT = 300              # words of the context text, footer included
-HOOK_TITLE_LIMIT = 160             # characters of a title before it is cut with "..."
-HOOK_HEADER_FILES = 5              # files the header names before "and N more"
-HOOK_EXIT_STATUS = 0               # every outcome, usage errors included: never block, never deny
-HOOK_COMMAND_GUARD = " || exit 0"  # ends every printed command: python3's own exit 2 (no such
-                                   # file) blocks in Claude Code and Codex, and any non-zero exit
-                                   # denies the tool in Copilot CLI and blocks it in Cline; where
-                                   # the agent has a neutral answer, the guard prints it instead
-HOOK_NEUTRAL_GUARD = " || printf '%%s\\n' %s"   # % the quoted neutral answer (printf exits 0)
-HOOK_DOCTOR_SCAN_FILES = 2000      # doctor looks for a governed file among this many
-HOOK_STATUS_ORDER = ("accepted", "rejected", "superseded", "deprecated", "proposed", "draft")
-
-HOOK_TEXTS = {
-    "header": "Decision records ({adr_dir}) that concern {files}:",
-    "more-files": "{shown} and {count} more",
-    "left-out": "(Left out, outside the repository: {paths}.)",
-    "accepted": '- ADR {id} "{title}" (accepted): it governs {which}; follow it.',
-    "this-file": "this file",
-    "these-files": "one or more of these files",
-    "rejected": '- ADR {id} "{title}" (rejected): the team decided against this; do not propose '
-                'it again.',
-    "superseded": '- ADR {id} "{title}" (superseded): replaced by {replacement}; do not '
-                  'follow this one.',
-    "deprecated": '- ADR {id} "{title}" (deprecated): no longer in force; do not rely on it.',
-    "proposed": '- ADR {id} "{title}" (proposed): not decided yet; do not treat it as settled.',
-    "draft": '- ADR {id} "{title}" (draft): not decided yet; do not treat it as settled.',
-    "replacement-local": 'ADR {id} "{title}" ({status})',
-    "replacement-missing": "ADR {ref}, which is not in the records",
-    "replacement-ambiguous": "ADR {ref}, which {count} records claim",
-    "replacement-federated": "{ref} in another decision log",
-    "cut": "{count} more not shown: call get_decision_context for all of them.",
-    "more": "More decisions concern these files: call get_decision_context for all of them.",
-    "footer": "Call get_decision with an id for the full record.",
-}
-
-# One line on stderr per refused input; "adrkit-mcp hook: " is put in front.
-HOOK_REFUSALS = {
-    "too-large": "the event is larger than %d bytes" % HOOK_MAX_EVENT_BYTES,
-    "not-utf8": "the event is not UTF-8",
-    "not-json": "the event is not JSON ({detail})",
-    "not-object": "the event is not a JSON object",
-    "unknown-event": "the event is none of the agents' edit events ({formats})",
-    "wrong-event": "{field} is {value}; {agent} answers in {events}",
-    "no-edit-event": "{field} is {value}, no agent's edit event ({events})",
-    "no-input": "{field} is not a JSON object",
-    "no-path": "{field} is missing, empty or not a string",
-    "bad-patch": "{field} is not a patch ({detail})",
-    "too-many-files": "the edit names {count} files, more than {limit}",
-    "bad-cwd": "{field} is not an absolute path",
-    "outside": "{path} lies outside the repository {root}",
-    "corpus": "the corpus cannot be used: {message}",
-    "invalid": "{message}",
-    "failed": "unexpected {detail}",
-}
-HOOK_REFUSAL_SUFFIX = "; no decision context given"
 
 
 # --- Resources, prompts and completions (`--expose`, ADR 0015) -----------------
@@ -2429,203 +1931,8 @@ HOOK_REFUSAL_SUFFIX = "; no decision context given"
 # and every sentence a client sees through them is here.
 
 EXPOSE_PARTS = ("prompts", "resources")
-EXPOSE_METHODS: Dict[str, Tuple[Tuple[str, ...], Optional[str]]] = {
-    # method: (the parts that serve it, its 2026-07-28 cache hint: "static", "corpus" or none)
-    "completion/complete": (("prompts", "resources"), None),
-    "prompts/get": (("prompts",), None),
-    "prompts/list": (("prompts",), "static"),
-    "resources/list": (("resources",), "corpus"),
-    "resources/read": (("resources",), "corpus"),
-    "resources/templates/list": (("resources",), "static"),
-}
-# Whatever holds corpus content is stale at once and never shared: a record edited between two
-# reads must show the edit, also to a client that caches by default (the Python SDK does).
-CORPUS_CACHE_TTL_MS = 0
-CORPUS_CACHE_SCOPE = "private"
-# Revisions before 2025-06-18 have no `title` and no `annotations.lastModified`; 2024-11-05 has
-# no `completions` capability (completion/complete itself exists there).
-UNTITLED_REVISIONS = ("2024-11-05", "2025-03-26")
-NO_COMPLETIONS_REVISIONS = ("2024-11-05",)
 
 DECISIONS_URI = "adrkit://decisions"
-SUPERSEDED_URI = "adrkit://superseded"
-DECISION_URI_PREFIX = DECISIONS_URI + "/"
-DECISION_URI_TEMPLATE = DECISION_URI_PREFIX + "{id}"
-RESOURCE_MIME_TYPE = "text/markdown"
-RESOURCE_PAGE_SIZE = 1000            # resources/list entries per page: Claude Code reads one page
-RESOURCE_TEXT_MAX_BYTES = 64 * 1024  # the index and the superseded list stop at a whole row
-COMPLETION_MAX_VALUES = 100          # the schema's cap on completion values
-PROMPT_LIMITS = {
-    "files": LIMITS["files"],        # entries of the comma-separated `files`, each a tool path
-    "plan": 8192,                    # UTF-16 code units of adr-check's `plan`
-    "listed": 60,                    # decision lines in one prompt
-    "embedded": 12,                  # records embedded as resource content
-    "embedded-bytes": 192 * 1024,    # their text, UTF-8
-    "findings": 10,                  # corpus findings named
-}
-# The reference plugin's verdicts (packages/adapters/agent-plugin/commands/adr-check.md).
-CHECK_VERDICTS = ("complies", "departs", "supersedes", "unreconciled", "re-proposes-rejected")
-
-STATIC_RESOURCES = (  # (uri, name, title, description)
-    (DECISIONS_URI, "decisions", "Decision index",
-     "Every decision record: id, title, status, date and file, as a Markdown table."),
-    (SUPERSEDED_URI, "superseded", "Superseded, rejected and deprecated decisions",
-     "The records no longer in force, and what replaced each superseded one."),
-)
-DECISION_TEMPLATE = ("decision", "Decision record by id",
-                     "One decision record's Markdown file, frontmatter and body, as it is on disk.")
-
-_FILES_ARGUMENT = ("files", "Repository-relative paths the work touches, separated by commas "
-                            "(src/db/pool.ts,src/db/index.ts)", True)
-PROMPTS = {  # name: (title, description, ((argument, description, required), ...))
-    "adr-check": (
-        "Check work against its decisions",
-        "The decisions that concern the given files, embedded, and a request for one verdict per "
-        "governing decision: " + ", ".join(CHECK_VERDICTS) + ".",
-        (_FILES_ARGUMENT, ("plan", "The plan or change to check, in words (optional)", False))),
-    "adr-context": (
-        "Decisions for the files you will change",
-        "The decisions that concern the given files, embedded and grouped Binding, In flight and "
-        "History, with the rejected ones that match, to plan against before changing them.",
-        (_FILES_ARGUMENT,)),
-    "explain-decision": (
-        "Explain a decision",
-        "One decision record and the records it relates to, embedded, with its relations in both "
-        "directions.",
-        (("ref", 'The decision\'s id, such as "0042"', True),)),
-}
-# (ref type, prompt name or template, argument) whose values complete to decision ids.
-COMPLETED_ARGUMENTS = (("ref/prompt", "explain-decision", "ref"),
-                       ("ref/resource", DECISION_URI_TEMPLATE, "id"))
-
-EXPOSE_TEXTS = {
-    "resource-title": "{id} {title}",
-    "resource-description": "{status} decision of {date}; tags: {tags}.",
-    "untitled-description": "{id} {title}: {status} decision of {date}; tags: {tags}.",
-    "no-tags": "none",
-    "index-head": "# Decision records\n\n{count} in {adr_dir}, in id order. Read one as "
-                  "adrkit://decisions/<id> or with get_decision.\n\n"
-                  "| id | title | status | date | file |\n|---|---|---|---|---|",
-    "index-row": "| {id} | {title} | {status} | {date} | {path} |",
-    "superseded-head": "# Superseded, rejected and deprecated decisions\n\n{count} in {adr_dir}, "
-                       "in id order. Do not follow them; do not propose a rejected one again.\n\n"
-                       "| id | title | status | date | file | replaced by |\n|---|---|---|---|---|---|",
-    "superseded-row": "| {id} | {title} | {status} | {date} | {path} | {replacement} |",
-    "not-replaced": "-",
-    "rows-cut": "\n{count} more not shown (this list stops at {kib} KiB): search_decisions and "
-                "resources/list reach every record.",
-    "records": "{count} record",
-    "records-plural": "{count} records",
-    "ref-local": 'ADR {id} "{title}" ({status})',
-    "ref-missing": "ADR {ref}, which is not in the records",
-    "ref-ambiguous": "ADR {ref}, which {count} records claim",
-    "ref-federated": "{ref} in another decision log",
-    "line": '- ADR {id} "{title}" ({status}, {path}){detail}',
-    "matched-by": "; matched by {matchers}",
-    "declared-by": "; declared by {places}",
-    "replaced-by": "; replaced by {replacement}",
-    "group-binding": "Binding (accepted): follow these, or say plainly in the plan that you depart "
-                     "from one, and why.",
-    "group-in-flight": "In flight (draft, proposed): not binding; name any the work touches, and "
-                       "never assume one will land.",
-    "group-history": 'History (superseded, deprecated): no longer in force; this is where "we '
-                     'already tried that" lives.',
-    "group-rejected": "Rejected: the team decided against these; do not propose them again.",
-    "group-none": "- none",
-    "listed-cut": "{count} more decisions concern these files and are not listed: call "
-                  "get_decision_context for all of them.",
-    "embedded-list": "Embedded below as resources: {ids}.",
-    "named-only": "Named only (a prompt embeds at most {records} records, {kib} KiB): {ids}; call "
-                  "get_decision for them.",
-    "findings-none": "The corpus has no findings: every record file was read and validated.",
-    "findings": "The corpus has {count} {findings}. A record file that fails to parse or validate "
-                "is left out of every answer, so treat \"nothing governs this\" as unverified "
-                "while these stand:",
-    "finding": "- {where}: {rule}: {message}",
-    "findings-cut": "- and {count} more: run adrkit-mcp doctor for all of them.",
-    "context-intro": "Decision records ({adr_dir}) that concern {files}. Read them before you plan "
-                     "changes to these files, so the plan follows them rather than being "
-                     "corrected at review time.",
-    "context-none": "No decision record concerns these files.",
-    "check-intro": "Check the work on {files} against the decision records ({adr_dir}) that "
-                   "concern those files.",
-    "check-plan": "The plan or change to check:\n{plan}",
-    "check-ask": "Give one verdict per Binding decision, never one verdict for the whole change, "
-                 "each exactly one of: {verdicts} (re-proposes-rejected when the work revives a "
-                 "Rejected record). For every verdict other than complies, say what the decision "
-                 "requires, what the work does instead (with path:line) and which resolution "
-                 "applies: comply, justify the departure in the plan, or supersede the record. "
-                 "In-flight decisions are not binding: name the ones the work depends on. Close "
-                 "with the honest gaps: paths no decision concerns, affects matchers too coarse "
-                 "to be conclusive, and the corpus findings above.",
-    "check-no-binding": "No Binding decision concerns these files: say so, and still check the "
-                        "work against the Rejected and In-flight ones.",
-    "context-description": "{binding} binding, {in_flight} in flight, {history} history, "
-                           "{rejected} rejected, for {files}",
-    "explain-intro": 'Explain decision {id} ("{title}"): what it decided and why, whether it is '
-                     "in force, and how it relates to the records named here.",
-    "explain-facts": "Status {status}, dated {date}, in {path}.",
-    "explain-ambiguous": 'The id {ref} is claimed by {count} records; each is explained below. Ids '
-                         "must be unique: say which file should change its id.",
-    "relations": "Relations:",
-    "relation": "- {label}: {refs}",
-    "relation-none": "none",
-    "explain-description": '{id} "{title}" ({status}) and its relations',
-}
-RELATION_LABELS = (  # (frontmatter field, the record's own refs, the records whose field names it)
-    ("supersedes", "Supersedes", "Named in the supersedes of"),
-    ("supersededBy", "Superseded by", "Named in the supersededBy of"),
-    ("relatesTo", "Relates to", "Named in the relatesTo of"),
-    ("conflictsWith", "Conflicts with", "Named in the conflictsWith of"),
-)
-# The groups of adr-context and adr-check, in the order a prompt shows them, and the statuses in
-# each; PROMPT_PRIORITY is the order in which they are kept and embedded when a bound cuts.
-PROMPT_GROUPS = {"binding": ("accepted",), "in-flight": ("draft", "proposed"),
-                 "history": ("superseded", "deprecated"), "rejected": ("rejected",)}
-PROMPT_PRIORITY = ("binding", "in-flight", "rejected", "history")
-
-EXPOSE_ERRORS = {
-    "unknown-uri": "Resource not found: {uri} is not adrkit://decisions, adrkit://superseded or "
-                   "adrkit://decisions/<id>",
-    "unknown-id": 'Resource not found: no decision record has the id "{id}"',
-    "ambiguous-id": 'Resource not found: the id "{id}" is claimed by {count} records ({paths}); '
-                    "get_decision lists them",
-    "federated-id": 'Resource not found: "{id}" names the decision log "{log}", and named-log '
-                    "federation is not available",
-    "no-uri": "Invalid params: resources/read needs a string uri",
-    "no-cursor": "Invalid params: unknown cursor",
-    "bad-cursor": "Invalid params: {message}",
-    "no-name": "Invalid params: prompts/get needs a string name",
-    "unknown-prompt": "Invalid params: unknown prompt {name} (the prompts are: {names})",
-    "bad-arguments": "Invalid params: prompt arguments must be an object of strings",
-    "unknown-argument": "Invalid params: prompt {name} has no argument {argument} (its arguments: "
-                        "{names})",
-    "missing-argument": "Invalid params: prompt {name} needs the argument {argument}",
-    "bad-argument": "Invalid params: {problems}",
-    "unknown-ref": 'Invalid params: no decision record has the id "{ref}"',
-    "federated-ref": 'Invalid params: "{ref}" names another decision log; named-log federation is '
-                     "not available",
-    "bad-completion": "Invalid params: completion/complete needs a ref (type ref/prompt with a "
-                      "name, or ref/resource with a uri) and an argument {{name, value}} of strings",
-    "no-completion": "Invalid params: {target} is not a prompt or resource template of this server",
-    "unknown-completion": "Invalid params: {target} has no argument {argument}",
-}
-
-
-def tool_definitions() -> List[Dict[str, Any]]:
-    """The tools/list entries, in UTF-16 code-unit order of name."""
-    tools = []
-    for name in sorted(TOOL_INPUT_SCHEMAS, key=utf16_key):
-        title, description = TOOL_TEXTS[name]
-        tools.append({
-            "name": name,
-            "title": title,
-            "description": description,
-            "inputSchema": copy.deepcopy(TOOL_INPUT_SCHEMAS[name]),
-            "outputSchema": copy.deepcopy(TOOL_OUTPUT_SCHEMAS[name]),
-            "annotations": dict(TOOL_ANNOTATIONS),
-        })
-    return tools
 
 
 # --- One ordering rule for the whole server ---------------------------------
@@ -2665,7 +1972,7 @@ def sort_findings(findings: Iterable[Finding]) -> List[Finding]:
     return sorted(findings, key=finding_sort_key)
 
 
-def _diagnose(text: str) -> None:
+def diagnose(text: str) -> None:
     """One line on stderr; stdout is reserved for protocol frames."""
     try:
         sys.stderr.write("%s: %s\n" % (SERVER_NAME, text))
@@ -2674,7 +1981,7 @@ def _diagnose(text: str) -> None:
         pass
 
 
-def _reject_constant(name: str) -> Any:
+def reject_constant(name: str) -> Any:
     # json accepts NaN, Infinity and -Infinity by default; JSON does not.
     raise ValueError("%s is not a JSON value" % name)
 
@@ -2683,7 +1990,7 @@ class CallCancelled(Exception):
     """The client cancelled the call (or it timed out); its result must not be sent."""
 
 
-_JS_SAFE_INTEGER = 2 ** 53 - 1
+JS_SAFE_INTEGER = 2 ** 53 - 1
 
 
 def normalize_search_text(text: str) -> str:
@@ -2700,6 +2007,178 @@ def stable_json(value: Any) -> str:
 # 5. Tools: argument validation, then one pure function per tool
 # ---------------------------------------------------------------------------
 
+TOOL_ANNOTATIONS = {
+    "readOnlyHint": True,
+    "destructiveHint": False,
+    "idempotentHint": True,
+    "openWorldHint": False,
+}
+
+# --- Tool input schemas, exactly as tools/list publishes them ---------------
+
+_JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _pagination_properties() -> Dict[str, Dict[str, Any]]:
+    cursor = {"type": "string", "maxLength": LIMITS["cursor"]}
+    limit = {"default": PAGE_DEFAULT, "type": "integer", "minimum": PAGE_MIN, "maximum": PAGE_MAX}
+    return {"cursor": dict(cursor), "limit": dict(limit),
+            "findingsCursor": dict(cursor), "findingsLimit": dict(limit)}
+
+
+def _input_schema(properties: Dict[str, Any], required: List[str]) -> Dict[str, Any]:
+    schema: Dict[str, Any] = {"type": "object", "$schema": _JSON_SCHEMA_DIALECT}
+    props = dict(properties)
+    props.update(_pagination_properties())
+    schema["properties"] = props
+    if required:
+        schema["required"] = list(required)
+    schema["additionalProperties"] = False
+    return schema
+
+
+def _string_array(min_items: int, max_items: int, items: Dict[str, Any]) -> Dict[str, Any]:
+    return {"minItems": min_items, "maxItems": max_items, "type": "array", "items": items}
+
+TOOL_INPUT_SCHEMAS = {
+    "get_decision": _input_schema(
+        {"ref": {"type": "string", "maxLength": LIMITS["ref"][1], "pattern": ADR_REF_PATTERN}}, ["ref"]),
+    "get_decision_context": _input_schema(
+        {"files": _string_array(LIMITS["files"][0], LIMITS["files"][1],
+                                {"type": "string", "minLength": LIMITS["file"][0],
+                                 "maxLength": LIMITS["file"][1]})}, ["files"]),
+    "list_superseded": _input_schema({}, []),
+    "search_decisions": _input_schema({
+        "query": {"type": "string", "minLength": LIMITS["query"][0], "maxLength": LIMITS["query"][1]},
+        "status": _string_array(LIMITS["status"][0], LIMITS["status"][1],
+                                {"type": "string", "enum": list(STATUSES)}),
+        "tags": _string_array(LIMITS["tags"][0], LIMITS["tags"][1],
+                              {"type": "string", "minLength": LIMITS["tag"][0], "maxLength": LIMITS["tag"][1]}),
+        "scope": _string_array(LIMITS["scope"][0], LIMITS["scope"][1],
+                               {"type": "string", "enum": list(SCOPES)}),
+    }, ["query"]),
+}
+
+TOOL_TEXTS = {
+    "get_decision": (
+        "Get a decision by ref",
+        'Fetch one architecture decision by its bare local id (e.g. "0042"). Returns the complete typed '
+        "frontmatter and Markdown body, or an explicit not-found / ambiguous-local-id / "
+        "federated-log-unavailable outcome. Relation refs are surfaced verbatim, never expanded."),
+    "get_decision_context": (
+        "Get decision context for files",
+        "Given repo-relative logical file paths, report which decisions govern them (accepted), which "
+        "active proposals touch them (draft, proposed), and which historical records once did, using "
+        "the corpus's own affects matchers. The paths are compared against patterns only; they are "
+        "never opened or read."),
+    "list_superseded": (
+        "List superseded decisions",
+        "List every superseded decision with its direct local replacement state: resolved, dangling, "
+        "ambiguous (candidateCount only) or federated-unavailable. Direct edges only: no transitive "
+        "lineage, no embedded candidate arrays."),
+    "search_decisions": (
+        "Search decisions",
+        "Search the decision corpus, superseded and rejected records included, by normalised literal "
+        "substring over id, title, tags and Markdown body. Optional status/scope (any-of) and tags "
+        "(all-of) filters are ANDed. Returns bounded summaries only: no ranking, no model, no body."),
+}
+
+INVALID_CURSOR_MESSAGES = {
+    "decode-failed": "Cursor could not be decoded.",
+    "version-unsupported": "Cursor version is not supported.",
+    "wrong-channel": "Cursor does not belong to this tool channel.",
+    "corpus-changed": "Corpus changed after this cursor was issued.",
+    "query-mismatch": "Cursor was issued for different request parameters.",
+    "cursor-not-applicable": "Cursor does not apply to this outcome.",
+    "offset-out-of-range": "Cursor offset is outside the current result set.",
+}
+
+
+def _output_schema(result_branches: List[Dict[str, Any]]) -> Dict[str, Any]:
+    """structuredContent = {corpusHealth?, result}; result is one of the tool's outcome shapes."""
+    string, integer = {"type": "string"}, {"type": "integer"}
+    invalid_cursor = {"type": "object", "required": ["outcome", "reason", "message"], "properties": {
+        "outcome": {"const": "invalid-cursor"}, "reason": {"enum": sorted(INVALID_CURSOR_MESSAGES)},
+        "message": string}}
+    unavailable = {"type": "object", "required": ["outcome", "reason", "message"], "properties": {
+        "outcome": {"const": "corpus-unavailable"}, "reason": {"enum": sorted(CORPUS_UNAVAILABLE_MESSAGES)},
+        "message": string}}
+    return {
+        "$schema": _JSON_SCHEMA_DIALECT,
+        "type": "object",
+        "required": ["result"],
+        "properties": {
+            "corpusHealth": {"type": "object", "required": ["fingerprint", "recordCount", "excludedCount"],
+                             "properties": {"fingerprint": string, "recordCount": integer,
+                                            "excludedCount": integer}},
+            "result": {"oneOf": list(result_branches) + [invalid_cursor, unavailable]},
+        },
+    }
+
+
+def _branch(outcome: str, **members: Any) -> Dict[str, Any]:
+    properties = {"outcome": {"const": outcome}}
+    properties.update(members)
+    return {"type": "object", "required": sorted(properties), "properties": properties}
+
+
+def _summary_schema(**extra: Any) -> Dict[str, Any]:
+    properties = {"id": {"type": "string"}, "title": {"type": "string"},
+                  "status": {"enum": list(STATUSES)}, "sourcePath": {"type": "string"}}
+    properties.update(extra)
+    return {"type": "object", "required": sorted(properties), "properties": properties}
+
+_PAGE_SCHEMA = {"type": "object", "required": ["items", "cursor"], "properties": {
+    "items": {"type": "array", "items": {"type": "object", "required": ["rule", "severity", "message"]}},
+    "cursor": {"type": ["string", "null"]}}}
+
+_CURSOR_SCHEMA = {"type": ["string", "null"]}
+
+TOOL_OUTPUT_SCHEMAS = {
+    "get_decision": _output_schema([
+        _branch("found", decision=_summary_schema(requestedRef={"type": "string"}, frontmatter={"type": "object"},
+                                                  body={"type": "string"}), findings=_PAGE_SCHEMA),
+        _branch("not-found", requestedRef={"type": "string"}, findings=_PAGE_SCHEMA),
+        _branch("ambiguous-local-id", requestedRef={"type": "string"},
+                candidates={"type": "array", "items": _summary_schema()}, cursor=_CURSOR_SCHEMA,
+                findings=_PAGE_SCHEMA),
+        _branch("federated-log-unavailable", requestedRef={"type": "string"}, log={"type": "string"},
+                id={"type": "string"}, findings=_PAGE_SCHEMA),
+    ]),
+    "get_decision_context": _output_schema([
+        _branch("matches", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA, **{
+            bucket: {"type": "array", "items": _summary_schema(
+                firedMatchers={"type": "array"}, relations={"type": "object"})}
+            for bucket in ("governing", "activeProposals", "history")}),
+    ]),
+    "list_superseded": _output_schema([
+        _branch("entries", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA,
+                items={"type": "array", "items": _summary_schema(supersededBy={
+                    "type": "object", "required": ["resolved"]})}),
+    ]),
+    "search_decisions": _output_schema([
+        _branch("results", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA,
+                items={"type": "array", "items": _summary_schema(matchedFields={
+                    "type": "array", "items": {"enum": ["body", "id", "tag", "title"]}})}),
+    ]),
+}
+
+
+def tool_definitions() -> List[Dict[str, Any]]:
+    """The tools/list entries, in UTF-16 code-unit order of name."""
+    tools = []
+    for name in sorted(TOOL_INPUT_SCHEMAS, key=utf16_key):
+        title, description = TOOL_TEXTS[name]
+        tools.append({
+            "name": name,
+            "title": title,
+            "description": description,
+            "inputSchema": copy.deepcopy(TOOL_INPUT_SCHEMAS[name]),
+            "outputSchema": copy.deepcopy(TOOL_OUTPUT_SCHEMAS[name]),
+            "annotations": dict(TOOL_ANNOTATIONS),
+        })
+    return tools
+
 class UnknownToolError(Exception):
     """tools/call named a tool that does not exist (a JSON-RPC -32602, not a tool result)."""
 
@@ -2713,6 +2192,66 @@ def check_roots(config: CorpusConfig) -> Optional[Tuple[str, str]]:
     if config.expected_root is None:
         config.expected_root = roots[0]
     return None
+
+
+class _StructuredCore(TypedDict):
+    result: Dict[str, Any]                     # one of the tool's outcome shapes (TOOL_OUTPUT_SCHEMAS)
+
+
+class StructuredContent(_StructuredCore, total=False):
+    corpusHealth: CorpusHealth                 # absent when the corpus is unavailable
+
+
+class TextContent(TypedDict):
+    type: str                                  # "text"
+    text: str
+
+
+class _ToolResultCore(TypedDict):
+    content: List[TextContent]                 # one text: the summary line, or the argument problems
+
+
+class ToolResult(_ToolResultCore, total=False):
+    """A tool call's CallToolResult: a structured answer, or isError for arguments it refused."""
+
+    structuredContent: StructuredContent
+    isError: bool
+
+
+def _findings_phrase(count: int) -> str:
+    return "%d %s on this page." % (count, plural(count, "finding", "findings"))
+
+
+def render_summary(kind: str, **facts: Any) -> str:
+    """The deterministic one-line summary every tool result carries in content[0].text."""
+    f = facts
+    if kind == "results":
+        text = "Returned %d decision %s; %s" % (
+            f["items"], plural(f["items"], "result", "results"), _findings_phrase(f["findings"]))
+    elif kind == "found":
+        text = 'Found decision "%s"; %s' % (f["id"], _findings_phrase(f["findings"]))
+    elif kind == "not-found":
+        text = 'No local decision matches "%s"; %s' % (f["ref"], _findings_phrase(f["findings"]))
+    elif kind == "ambiguous-local-id":
+        text = 'Returned %d %s for ambiguous local ref "%s"; %s' % (
+            f["items"], plural(f["items"], "candidate", "candidates"), f["ref"],
+            _findings_phrase(f["findings"]))
+    elif kind == "federated-log-unavailable":
+        text = 'Named-log federation is unavailable for "%s"; %s' % (f["ref"], _findings_phrase(f["findings"]))
+    elif kind == "matches":
+        total = f["governing"] + f["activeProposals"] + f["history"]
+        text = "Returned %d context %s: %d governing, %d active %s, %d historical; %s" % (
+            total, plural(total, "match", "matches"), f["governing"], f["activeProposals"],
+            plural(f["activeProposals"], "proposal", "proposals"), f["history"],
+            _findings_phrase(f["findings"]))
+    elif kind == "entries":
+        text = "Returned %d superseded decision %s; %s" % (
+            f["items"], plural(f["items"], "entry", "entries"), _findings_phrase(f["findings"]))
+    elif kind == "invalid-cursor":
+        text = INVALID_CURSOR_MESSAGES[f["reason"]]
+    else:  # corpus-unavailable
+        text = CORPUS_UNAVAILABLE_MESSAGES[f["reason"]]
+    return utf16_slice(text, LIMITS["text"])
 
 
 def call_tool(config: CorpusConfig, name: str, arguments: Optional[Dict[str, Any]],
@@ -2847,6 +2386,8 @@ def _safe_path_item(item: Any) -> Optional[str]:
         return 'must be a repo-relative POSIX path (no leading "/", no "..", no drive letter, no backslash)'
     return None
 
+Validated = Tuple[List[str], Dict[str, Any]]   # (input problems, the arguments as validated)
+
 
 def _validator(tool: str, fields: Tuple[str, ...],
                check: Optional[Callable[[Dict[str, Any], List[str], Dict[str, Any]], None]] = None
@@ -2948,7 +2489,7 @@ def _decode_cursor(cursor: str) -> Optional[Dict[str, Any]]:
     try:
         raw = cursor.translate({ord("+"): "-", ord("/"): "_"}).rstrip("=")
         data = base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4))
-        payload = json.loads(data.decode("utf-8", "replace"), parse_constant=_reject_constant)
+        payload = json.loads(data.decode("utf-8", "replace"), parse_constant=reject_constant)
     except (ValueError, TypeError, RecursionError, binascii.Error):
         return None
     if not isinstance(payload, dict) or set(payload) != _CURSOR_KEYS:
@@ -2958,7 +2499,7 @@ def _decode_cursor(cursor: str) -> Optional[Dict[str, Any]]:
             and isinstance(payload["qh"], str) and _is_number(offset)):
         return None
     if offset != offset or offset in (float("inf"), float("-inf")) or int(offset) != offset \
-            or not 1 <= offset <= _JS_SAFE_INTEGER:
+            or not 1 <= offset <= JS_SAFE_INTEGER:
         return None
     payload["offset"] = int(offset)
     return payload
@@ -3001,6 +2542,8 @@ def reject_inapplicable_cursor(cursor: Optional[str], scope: str, fingerprint: s
         verify_cursor(cursor, scope, fingerprint, query_hash)
         raise InvalidCursor("cursor-not-applicable")
 
+ToolAnswer = Tuple[Dict[str, Any], str]        # (structured result, its one-line summary)
+
 
 def _invalid_cursor_result(reason: str) -> ToolAnswer:
     return ({"outcome": "invalid-cursor", "reason": reason, "message": INVALID_CURSOR_MESSAGES[reason]},
@@ -3027,7 +2570,7 @@ def tool_search_decisions(projection: Projection, args: Dict[str, Any],
     status, scope, tags = args["status"], args["scope"], args["tags"]
     # Matches are kept as records and shared field tuples; only the page becomes dicts, so a
     # call leaves few objects for the garbage collector to chase through a large corpus.
-    hits, hit_fields, lone_surrogate = [], [], _LONE_SURROGATE.search(needle) is not None
+    hits, hit_fields, lone_surrogate = [], [], LONE_SURROGATE.search(needle) is not None
     for record in projection.records:
         if should_stop():
             raise CallCancelled()
@@ -3120,8 +2663,8 @@ _CONTEXT_MARKER_SCANS: Dict[Tuple[str, str], Tuple[Tuple[int, ...], "MarkerScan"
 
 def _reusable_identity(info: os.stat_result, started_ns: int) -> Optional[Tuple[int, ...]]:
     """A file's stat identity when a later call may reuse what was read from it, else None."""
-    identity = _stat_identity(info)
-    return identity if _settled(identity, started_ns) else None
+    identity = stat_identity(info)
+    return identity if projection_settled(identity, started_ns) else None
 
 
 def context_entries(projection: Projection, files: List[str], should_stop: ShouldStop,
@@ -3569,6 +3112,33 @@ class ExposeRefusal(Exception):
         self.message = message
         self.data = data
 
+EXPOSE_ERRORS = {
+    "unknown-uri": "Resource not found: {uri} is not adrkit://decisions, adrkit://superseded or "
+                   "adrkit://decisions/<id>",
+    "unknown-id": 'Resource not found: no decision record has the id "{id}"',
+    "ambiguous-id": 'Resource not found: the id "{id}" is claimed by {count} records ({paths}); '
+                    "get_decision lists them",
+    "federated-id": 'Resource not found: "{id}" names the decision log "{log}", and named-log '
+                    "federation is not available",
+    "no-uri": "Invalid params: resources/read needs a string uri",
+    "no-cursor": "Invalid params: unknown cursor",
+    "bad-cursor": "Invalid params: {message}",
+    "no-name": "Invalid params: prompts/get needs a string name",
+    "unknown-prompt": "Invalid params: unknown prompt {name} (the prompts are: {names})",
+    "bad-arguments": "Invalid params: prompt arguments must be an object of strings",
+    "unknown-argument": "Invalid params: prompt {name} has no argument {argument} (its arguments: "
+                        "{names})",
+    "missing-argument": "Invalid params: prompt {name} needs the argument {argument}",
+    "bad-argument": "Invalid params: {problems}",
+    "unknown-ref": 'Invalid params: no decision record has the id "{ref}"',
+    "federated-ref": 'Invalid params: "{ref}" names another decision log; named-log federation is '
+                     "not available",
+    "bad-completion": "Invalid params: completion/complete needs a ref (type ref/prompt with a "
+                      "name, or ref/resource with a uri) and an argument {{name, value}} of strings",
+    "no-completion": "Invalid params: {target} is not a prompt or resource template of this server",
+    "unknown-completion": "Invalid params: {target} has no argument {argument}",
+}
+
 
 def _refuse(kind: str, key: str, data: Optional[Dict[str, Any]] = None, **facts: Any) -> ExposeRefusal:
     return ExposeRefusal(kind, EXPOSE_ERRORS[key].format(**facts), data)
@@ -3582,6 +3152,10 @@ def _quoted(text: str) -> str:
 def _inline(text: Any) -> str:
     """Text on one line of Markdown: whitespace runs as one space."""
     return " ".join(str(text).split())
+
+# Revisions before 2025-06-18 have no `title` and no `annotations.lastModified`; 2024-11-05 has
+# no `completions` capability (completion/complete itself exists there).
+UNTITLED_REVISIONS = ("2024-11-05", "2025-03-26")
 
 
 def serve_exposed(config: CorpusConfig, method: str, params: Dict[str, Any], revision: str,
@@ -3628,6 +3202,30 @@ def _read_request(params: Dict[str, Any], expose: Sequence[str]) -> Dict[str, An
         raise _refuse("invalid", "no-uri")
     return {"uri": params["uri"]}
 
+# The reference plugin's verdicts (packages/adapters/agent-plugin/commands/adr-check.md).
+CHECK_VERDICTS = ("complies", "departs", "supersedes", "unreconciled", "re-proposes-rejected")
+
+_FILES_ARGUMENT = ("files", "Repository-relative paths the work touches, separated by commas "
+                            "(src/db/pool.ts,src/db/index.ts)", True)
+
+PROMPTS = {  # name: (title, description, ((argument, description, required), ...))
+    "adr-check": (
+        "Check work against its decisions",
+        "The decisions that concern the given files, embedded, and a request for one verdict per "
+        "governing decision: " + ", ".join(CHECK_VERDICTS) + ".",
+        (_FILES_ARGUMENT, ("plan", "The plan or change to check, in words (optional)", False))),
+    "adr-context": (
+        "Decisions for the files you will change",
+        "The decisions that concern the given files, embedded and grouped Binding, In flight and "
+        "History, with the rejected ones that match, to plan against before changing them.",
+        (_FILES_ARGUMENT,)),
+    "explain-decision": (
+        "Explain a decision",
+        "One decision record and the records it relates to, embedded, with its relations in both "
+        "directions.",
+        (("ref", 'The decision\'s id, such as "0042"', True),)),
+}
+
 
 def _prompt_request(params: Dict[str, Any], expose: Sequence[str]) -> Dict[str, Any]:
     """{"name", and each declared argument: its checked value or None}; -32602 otherwise."""
@@ -3671,6 +3269,15 @@ def _files_argument(value: str) -> List[str]:
     files = [path.strip() for path in re.split(r"[,\n]", value) if path.strip()]
     return _checked_as_a_tool_checks(_check_files_field, "files", files)
 
+PROMPT_LIMITS = {
+    "files": LIMITS["files"],        # entries of the comma-separated `files`, each a tool path
+    "plan": 8192,                    # UTF-16 code units of adr-check's `plan`
+    "listed": 60,                    # decision lines in one prompt
+    "embedded": 12,                  # records embedded as resource content
+    "embedded-bytes": 192 * 1024,    # their text, UTF-8
+    "findings": 10,                  # corpus findings named
+}
+
 
 def _plan_argument(value: str) -> str:
     if utf16_len(value) > PROMPT_LIMITS["plan"]:
@@ -3681,6 +3288,14 @@ def _plan_argument(value: str) -> str:
 
 _PROMPT_ARGUMENTS: Dict[str, Callable[[str], Any]] = {"files": _files_argument, "plan": _plan_argument,
                      "ref": functools.partial(_checked_as_a_tool_checks, _check_ref_field, "ref")}
+
+DECISION_URI_PREFIX = DECISIONS_URI + "/"
+
+DECISION_URI_TEMPLATE = DECISION_URI_PREFIX + "{id}"
+
+# (ref type, prompt name or template, argument) whose values complete to decision ids.
+COMPLETED_ARGUMENTS = (("ref/prompt", "explain-decision", "ref"),
+                       ("ref/resource", DECISION_URI_TEMPLATE, "id"))
 
 
 def _completion_request(params: Dict[str, Any], expose: Sequence[str]) -> Dict[str, Any]:
@@ -3712,6 +3327,8 @@ def _completion_request(params: Dict[str, Any], expose: Sequence[str]) -> Dict[s
 _EXPOSED_REQUESTS = {"completion/complete": _completion_request, "prompts/get": _prompt_request,
                      "resources/list": _list_request, "resources/read": _read_request}
 
+RESOURCE_MIME_TYPE = "text/markdown"
+
 
 # --- Resources -----------------------------------------------------------------
 
@@ -3724,10 +3341,88 @@ def _described(key: str, value: str, name: str, title: str, description: str, ti
     entry["mimeType"] = RESOURCE_MIME_TYPE
     return entry
 
+DECISION_TEMPLATE = ("decision", "Decision record by id",
+                     "One decision record's Markdown file, frontmatter and body, as it is on disk.")
+
 
 def resource_template(titled: bool) -> Dict[str, Any]:
     """The one template, adrkit://decisions/{id} (its id completes through completion/complete)."""
     return _described("uriTemplate", DECISION_URI_TEMPLATE, *DECISION_TEMPLATE, titled=titled)
+
+EXPOSE_TEXTS = {
+    "resource-title": "{id} {title}",
+    "resource-description": "{status} decision of {date}; tags: {tags}.",
+    "untitled-description": "{id} {title}: {status} decision of {date}; tags: {tags}.",
+    "no-tags": "none",
+    "index-head": "# Decision records\n\n{count} in {adr_dir}, in id order. Read one as "
+                  "adrkit://decisions/<id> or with get_decision.\n\n"
+                  "| id | title | status | date | file |\n|---|---|---|---|---|",
+    "index-row": "| {id} | {title} | {status} | {date} | {path} |",
+    "superseded-head": "# Superseded, rejected and deprecated decisions\n\n{count} in {adr_dir}, "
+                       "in id order. Do not follow them; do not propose a rejected one again.\n\n"
+                       "| id | title | status | date | file | replaced by |\n|---|---|---|---|---|---|",
+    "superseded-row": "| {id} | {title} | {status} | {date} | {path} | {replacement} |",
+    "not-replaced": "-",
+    "rows-cut": "\n{count} more not shown (this list stops at {kib} KiB): search_decisions and "
+                "resources/list reach every record.",
+    "records": "{count} record",
+    "records-plural": "{count} records",
+    "ref-local": 'ADR {id} "{title}" ({status})',
+    "ref-missing": "ADR {ref}, which is not in the records",
+    "ref-ambiguous": "ADR {ref}, which {count} records claim",
+    "ref-federated": "{ref} in another decision log",
+    "line": '- ADR {id} "{title}" ({status}, {path}){detail}',
+    "matched-by": "; matched by {matchers}",
+    "declared-by": "; declared by {places}",
+    "replaced-by": "; replaced by {replacement}",
+    "group-binding": "Binding (accepted): follow these, or say plainly in the plan that you depart "
+                     "from one, and why.",
+    "group-in-flight": "In flight (draft, proposed): not binding; name any the work touches, and "
+                       "never assume one will land.",
+    "group-history": 'History (superseded, deprecated): no longer in force; this is where "we '
+                     'already tried that" lives.',
+    "group-rejected": "Rejected: the team decided against these; do not propose them again.",
+    "group-none": "- none",
+    "listed-cut": "{count} more decisions concern these files and are not listed: call "
+                  "get_decision_context for all of them.",
+    "embedded-list": "Embedded below as resources: {ids}.",
+    "named-only": "Named only (a prompt embeds at most {records} records, {kib} KiB): {ids}; call "
+                  "get_decision for them.",
+    "findings-none": "The corpus has no findings: every record file was read and validated.",
+    "findings": "The corpus has {count} {findings}. A record file that fails to parse or validate "
+                "is left out of every answer, so treat \"nothing governs this\" as unverified "
+                "while these stand:",
+    "finding": "- {where}: {rule}: {message}",
+    "findings-cut": "- and {count} more: run adrkit-mcp doctor for all of them.",
+    "context-intro": "Decision records ({adr_dir}) that concern {files}. Read them before you plan "
+                     "changes to these files, so the plan follows them rather than being "
+                     "corrected at review time.",
+    "context-none": "No decision record concerns these files.",
+    "check-intro": "Check the work on {files} against the decision records ({adr_dir}) that "
+                   "concern those files.",
+    "check-plan": "The plan or change to check:\n{plan}",
+    "check-ask": "Give one verdict per Binding decision, never one verdict for the whole change, "
+                 "each exactly one of: {verdicts} (re-proposes-rejected when the work revives a "
+                 "Rejected record). For every verdict other than complies, say what the decision "
+                 "requires, what the work does instead (with path:line) and which resolution "
+                 "applies: comply, justify the departure in the plan, or supersede the record. "
+                 "In-flight decisions are not binding: name the ones the work depends on. Close "
+                 "with the honest gaps: paths no decision concerns, affects matchers too coarse "
+                 "to be conclusive, and the corpus findings above.",
+    "check-no-binding": "No Binding decision concerns these files: say so, and still check the "
+                        "work against the Rejected and In-flight ones.",
+    "context-description": "{binding} binding, {in_flight} in flight, {history} history, "
+                           "{rejected} rejected, for {files}",
+    "explain-intro": 'Explain decision {id} ("{title}"): what it decided and why, whether it is '
+                     "in force, and how it relates to the records named here.",
+    "explain-facts": "Status {status}, dated {date}, in {path}.",
+    "explain-ambiguous": 'The id {ref} is claimed by {count} records; each is explained below. Ids '
+                         "must be unique: say which file should change its id.",
+    "relations": "Relations:",
+    "relation": "- {label}: {refs}",
+    "relation-none": "none",
+    "explain-description": '{id} "{title}" ({status}) and its relations',
+}
 
 
 def _record_resource(record: Record, titled: bool) -> Dict[str, Any]:
@@ -3742,6 +3437,17 @@ def _record_resource(record: Record, titled: bool) -> Dict[str, Any]:
     if titled:
         entry["annotations"] = {"lastModified": fm["date"] + "T00:00:00Z"}
     return entry
+
+RESOURCE_PAGE_SIZE = 1000            # resources/list entries per page: Claude Code reads one page
+
+SUPERSEDED_URI = "adrkit://superseded"
+
+STATIC_RESOURCES = (  # (uri, name, title, description)
+    (DECISIONS_URI, "decisions", "Decision index",
+     "Every decision record: id, title, status, date and file, as a Markdown table."),
+    (SUPERSEDED_URI, "superseded", "Superseded, rejected and deprecated decisions",
+     "The records no longer in force, and what replaced each superseded one."),
+)
 
 
 def resources_page(projection: Projection, cursor: Optional[str], titled: bool) -> Dict[str, Any]:
@@ -3795,6 +3501,8 @@ def decision_record(projection: Projection, uri: str) -> Record:
 
 def _cell(text: Any) -> str:
     return _inline(text).replace("|", "\\|")
+
+RESOURCE_TEXT_MAX_BYTES = 64 * 1024  # the index and the superseded list stop at a whole row
 
 
 def _bounded_rows(head: str, rows: List[str]) -> str:
@@ -3858,6 +3566,8 @@ def ref_phrase(ref: str, by_id: Dict[str, List[Record]]) -> str:
     if not bucket:
         return EXPOSE_TEXTS["ref-missing"].format(ref=ref)
     return EXPOSE_TEXTS["ref-ambiguous"].format(ref=ref, count=len(bucket))
+
+COMPLETION_MAX_VALUES = 100          # the schema's cap on completion values
 
 
 # --- Completions ---------------------------------------------------------------
@@ -3944,7 +3654,7 @@ def _findings_lines(findings: List[Finding]) -> List[str]:
     ordered = sorted(findings, key=lambda finding: rank.get(finding["severity"], 2))
     limit = PROMPT_LIMITS["findings"]
     lines = [EXPOSE_TEXTS["findings"].format(count=len(ordered),
-                                             findings=_plural(len(ordered), "finding", "findings"))]
+                                             findings=plural(len(ordered), "finding", "findings"))]
     for finding in ordered[:limit]:
         lines.append(EXPOSE_TEXTS["finding"].format(
             where=finding.get("path") or finding.get("id") or "-", rule=finding["rule"],
@@ -3979,6 +3689,13 @@ def _group_lines(groups: Dict[str, List[Dict[str, Any]]], kept: List[Dict[str, A
         if not members:
             lines.append(EXPOSE_TEXTS["group-none"])
     return lines
+
+# The groups of adr-context and adr-check, in the order a prompt shows them, and the statuses in
+# each; PROMPT_PRIORITY is the order in which they are kept and embedded when a bound cuts.
+PROMPT_GROUPS = {"binding": ("accepted",), "in-flight": ("draft", "proposed"),
+                 "history": ("superseded", "deprecated"), "rejected": ("rejected",)}
+
+PROMPT_PRIORITY = ("binding", "in-flight", "rejected", "history")
 
 
 def _context_prompt(projection: Projection, request: Dict[str, Any], adr_dir: str,
@@ -4016,6 +3733,13 @@ def _context_prompt(projection: Projection, request: Dict[str, Any], adr_dir: st
 def _relation_refs(record: Record, field: str) -> List[str]:
     value = record.frontmatter.get(field)
     return list(value) if isinstance(value, list) else [value] if value else []
+
+RELATION_LABELS = (  # (frontmatter field, the record's own refs, the records whose field names it)
+    ("supersedes", "Supersedes", "Named in the supersedes of"),
+    ("supersededBy", "Superseded by", "Named in the supersededBy of"),
+    ("relatesTo", "Relates to", "Named in the relatesTo of"),
+    ("conflictsWith", "Conflicts with", "Named in the conflictsWith of"),
+)
 
 
 def _relation_lines(record: Record, projection: Projection, related: List[Record]) -> List[str]:
@@ -4144,6 +3868,12 @@ def markdown_count(folder: str) -> int:
     return sum(1 for name in names if name.lower().endswith(".md") and not is_conventional_name(name)
                and os.path.isfile(os.path.join(folder, name)))
 
+# Where decision records usually live, in the order doctor and the start-up error look for them
+# when the configured folder is missing or holds no Markdown (adr-tools, MADR, log4brains and
+# adrkit layouts; ADR 0022).
+USUAL_ADR_FOLDERS = ("docs/adr", "doc/adr", "docs/decisions", "docs/architecture/decisions",
+                     "docs/adrs", "adr", "architecture/decisions")
+
 
 def usual_adr_folder(root: str, adr_dir: str) -> Optional[str]:
     """The first of USUAL_ADR_FOLDERS, other than adr_dir, that holds Markdown directly under
@@ -4191,12 +3921,12 @@ RACY_WINDOW_NS = 2 * 10 ** 9
 _STAT_REUSE = os.name == "posix"
 
 
-def _stat_identity(info: os.stat_result) -> Tuple[int, ...]:
+def stat_identity(info: os.stat_result) -> Tuple[int, ...]:
     """What must be unchanged for a file to be the one read: device, inode, size, times, mode."""
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_mode)
 
 
-def _settled(identity: Tuple[int, ...], load_started_ns: int) -> bool:
+def projection_settled(identity: Tuple[int, ...], load_started_ns: int) -> bool:
     """True when a file with this identity may be reused on a later call without reading it.
 
     Any later write, rename or chmod sets ctime to a moment after the load began, so the
@@ -4214,7 +3944,7 @@ class _Memo(NamedTuple):
     identity: Tuple[int, ...]
     settled: bool
     key: bytes
-    parsed: _ParsedFile
+    parsed: ParsedFile
 
 
 class RecordCache:
@@ -4231,7 +3961,7 @@ class RecordCache:
         # The latest load's memos: path -> _Memo, or with --from madr (subfolders..., name) -> _MadrMemo.
         self.memos: Dict[Any, Any] = {}
         self.last: Optional[Tuple[Any, Projection]] = None
-        self.parses: Dict[Tuple[str, Any], _ParsedFile] = {}  # --from madr: by path and content
+        self.parses: Dict[Tuple[str, Any], ParsedFile] = {}  # --from madr: by path and content
         self.imports = MadrImport.Memo()  # --from madr: the importer's per-file work, between calls
         self.reported: Set[Tuple[str, bytes]] = set()  # content keys whose engine failure is already on stderr
         self._gate = threading.Condition(threading.Lock())
@@ -4304,13 +4034,13 @@ def _read_candidate(dir_fd: Optional[int], dir_path: str, name: str,
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return "stat-error", None
-        if examined is not None and _stat_identity(info)[:2] != _stat_identity(examined)[:2]:
+        if examined is not None and stat_identity(info)[:2] != stat_identity(examined)[:2]:
             # Replaced between the look and the open. An editor's atomic save leaves the name on
             # the regular file just opened, which the native path reads too; a link swapped in
             # leaves a link there (the descriptor is its target): never read that.
             again = _lstat_candidate(dir_fd, dir_path, name)
             if (again is None or not stat.S_ISREG(again.st_mode)
-                    or _stat_identity(again)[:2] != _stat_identity(info)[:2]):
+                    or stat_identity(again)[:2] != stat_identity(info)[:2]):
                 return "stat-error", None
         if info.st_size > MAX_SOURCE_BYTES:
             return "too-large", _capped_prefix(fd) if large_prefix else None
@@ -4329,7 +4059,7 @@ def _read_candidate(dir_fd: Optional[int], dir_path: str, name: str,
         os.close(fd)
     if total != info.st_size:
         raise CorpusUnavailable("corpus-changed-during-load")
-    return b"".join(chunks), _stat_identity(info)
+    return b"".join(chunks), stat_identity(info)
 
 
 def _lstat_candidate(dir_fd: Optional[int], dir_path: str, name: str) -> Optional[os.stat_result]:
@@ -4373,7 +4103,7 @@ def load_projection(config: "CorpusConfig", should_stop: Callable[[], bool] = la
         cache.leave()
 
 
-def _open_directory(path: str) -> Optional[int]:
+def open_directory(path: str) -> Optional[int]:
     if os.open not in os.supports_dir_fd or not hasattr(os, "O_DIRECTORY"):
         return None
     try:
@@ -4397,7 +4127,7 @@ class _Load:
         self.dir_fd, self.canonical_dir = dir_fd, canonical_dir  # where it reads
         self.prefix = prefix  # of every display path: the ADR folder, repo-relative
         self.started_ns = _wall_clock_ns()
-        self.parsed: List[_ParsedFile] = []
+        self.parsed: List[ParsedFile] = []
         self.pre_read_findings: List[Finding] = []
         self.checked: List[Tuple[str, Tuple[int, ...]]] = []
         self.recheck_upto = 0  # files checked before the latest read are checked again at the end
@@ -4419,7 +4149,7 @@ class _Load:
             memo = old.get(path)
             if memo is not None and memo.settled:
                 info = _lstat_candidate(self.dir_fd, self.canonical_dir, name)
-                if info is not None and _stat_identity(info) == memo.identity:
+                if info is not None and stat_identity(info) == memo.identity:
                     memos[path] = memo
                     parsed.append(memo.parsed)
                     checked.append((name, memo.identity))
@@ -4434,7 +4164,7 @@ class _Load:
             key = hashlib.sha256(data).digest()
             parsed = memo.parsed if memo is not None and memo.key == key else parse_record_file(path, data)
             if parsed.failure is None:
-                self.memos[path] = _Memo(identity, _settled(identity, self.started_ns), key, parsed)
+                self.memos[path] = _Memo(identity, projection_settled(identity, self.started_ns), key, parsed)
             else:
                 self._engine_failed(path, key, parsed.failure)
             self.parsed.append(parsed)
@@ -4445,13 +4175,13 @@ class _Load:
         """One stderr line per failing content; the finding is re-tried on every call."""
         self.failed_keys.add((path, key))
         if (path, key) not in self.cache.reported:
-            _diagnose("engine failure reading %s: %s" % (path, failure))
+            diagnose("engine failure reading %s: %s" % (path, failure))
 
     def recheck(self) -> None:
         """Every file checked before the latest read must still be the one checked."""
         for name, identity in self.checked[:self.recheck_upto]:
             info = _lstat_candidate(self.dir_fd, self.canonical_dir, name)
-            if info is None or not stat.S_ISREG(info.st_mode) or _stat_identity(info) != identity:
+            if info is None or not stat.S_ISREG(info.st_mode) or stat_identity(info) != identity:
                 raise CorpusUnavailable("corpus-changed-during-load")
 
     def reused_everything(self) -> bool:
@@ -4472,12 +4202,12 @@ def _capped_prefix(fd: int) -> bytes:
     return data[:max(data.rfind(b"\n"), data.rfind(b"\r")) + 1]
 
 
-def _read_outcome(reason: str, detail: Any, path: str, parsed: List[_ParsedFile],
+def _read_outcome(reason: str, detail: Any, path: str, parsed: List[ParsedFile],
                   pre_read: List[Finding]) -> None:
     """A candidate that was not read: a file-read finding among the parsed files, or a finding
     made before any read (record-stat-error, record-too-large)."""
     if reason == "file-read":
-        parsed.append(_ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": detail,
+        parsed.append(ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": detail,
                                           "path": path}]))
     else:
         rule = "record-stat-error" if reason == "stat-error" else "record-too-large"
@@ -4487,17 +4217,17 @@ def _read_outcome(reason: str, detail: Any, path: str, parsed: List[_ParsedFile]
 def _folder_identity(canonical_dir: str) -> Tuple[int, ...]:
     """(st_dev, st_ino) of the ADR folder's path itself: a link put in its place is not followed."""
     try:
-        return _stat_identity(os.lstat(canonical_dir))[:2]
+        return stat_identity(os.lstat(canonical_dir))[:2]
     except OSError:
         raise CorpusUnavailable("corpus-changed-during-load")
 
 
 def _load_projection_entered(config: CorpusConfig, cache: RecordCache, should_stop: ShouldStop) -> Projection:
     canonical_root, canonical_dir = _verified_roots(config)
-    dir_fd = _open_directory(canonical_dir)
+    dir_fd = open_directory(canonical_dir)
     try:
         folder = _folder_identity(canonical_dir)
-        if dir_fd is not None and _stat_identity(os.fstat(dir_fd))[:2] != folder:
+        if dir_fd is not None and stat_identity(os.fstat(dir_fd))[:2] != folder:
             raise CorpusUnavailable("corpus-changed-during-load")
         load = _Load(cache, dir_fd, canonical_dir, _display_prefix(canonical_root, canonical_dir))
         load.folder = folder
@@ -4526,7 +4256,7 @@ def _load_projection_entered(config: CorpusConfig, cache: RecordCache, should_st
     return projection
 
 
-def _assemble(parsed: List[_ParsedFile], pre_read_findings: List[Finding], candidate_count: int) -> Projection:
+def _assemble(parsed: List[ParsedFile], pre_read_findings: List[Finding], candidate_count: int) -> Projection:
     records = [entry.record for entry in parsed if entry.record is not None]
     findings = [finding for entry in parsed for finding in entry.findings]
     findings.extend(pre_read_findings)
@@ -4731,7 +4461,7 @@ class _MadrLoad:
         memo = self.old.get(key)
         if isinstance(memo, _MadrMemo) and memo.settled:
             info = _lstat_candidate(fd, folder, name)
-            if info is not None and _stat_identity(info) == memo.identity:
+            if info is not None and stat_identity(info) == memo.identity:
                 self.memos[key] = memo
                 self.files[key] = memo.data
                 self.checked.append((folder, name, memo.identity))
@@ -4739,7 +4469,7 @@ class _MadrLoad:
         self.read_any = True
         data, identity = _read_candidate(fd, folder, name, large_prefix=True)
         if isinstance(data, bytes):
-            self.memos[key] = _MadrMemo(identity, _settled(identity, self.started_ns), data)
+            self.memos[key] = _MadrMemo(identity, projection_settled(identity, self.started_ns), data)
             self.checked.append((folder, name, identity))
             self.files[key] = data
         else:
@@ -4753,7 +4483,7 @@ class _MadrLoad:
                 info = os.lstat(os.path.join(folder, name))
             except OSError:
                 raise CorpusUnavailable("corpus-changed-during-load")
-            if _stat_identity(info) != identity:
+            if stat_identity(info) != identity:
                 raise CorpusUnavailable("corpus-changed-during-load")
 
     def migrated(self, prefix: str, record_names: List[str]) -> Dict[str, str]:
@@ -4771,7 +4501,7 @@ class _MadrLoad:
         run = MadrImport.migrate(files, record_names, False, lambda file, name: False,
                                  lambda file, text, name: texts.__setitem__(file.path, text), self.cache.imports)
         if run.crashed is not None:
-            _diagnose("--from madr: the migrate run stops at a file it cannot convert (%s); "
+            diagnose("--from madr: the migrate run stops at a file it cannot convert (%s); "
                       "later files are read as they are" % run.crashed)
         return texts
 
@@ -4796,9 +4526,9 @@ def _load_madr_projection(config: CorpusConfig, cache: RecordCache, should_stop:
         return cache.last[1]
     prefix = import_prefix(canonical_root, config.adr_dir)
     texts = load.migrated(prefix, names)
-    parsed: List[_ParsedFile] = []
+    parsed: List[ParsedFile] = []
     pre_read: List[Finding] = []
-    parses: Dict[Tuple[str, Any], _ParsedFile] = {}
+    parses: Dict[Tuple[str, Any], ParsedFile] = {}
     display = _display_prefix(canonical_root, canonical_dir)
     for name in names:
         data = load.files[(name,)]
@@ -4816,7 +4546,7 @@ def _load_madr_projection(config: CorpusConfig, cache: RecordCache, should_stop:
                 continue
             entry = parse_record_file(path, source)
             if entry.failure is not None:
-                _diagnose("engine failure reading %s: %s" % (path, entry.failure))
+                diagnose("engine failure reading %s: %s" % (path, entry.failure))
         if entry.failure is None:
             parses[key] = entry
         parsed.append(entry)
@@ -4869,7 +4599,7 @@ def cli_display_path(path: str, cwd: str) -> str:
 def cli_entry_name(name: str) -> str:
     """A listed name as Node's readdir gives it: bytes that are not UTF-8 read as U+FFFD (a file
     so named is then not found under that name, as in the reference)."""
-    if name.isascii() or not _LONE_SURROGATE.search(name):
+    if name.isascii() or not LONE_SURROGATE.search(name):
         return name
     return os.fsencode(name).decode("utf-8", "replace")
 
@@ -4904,6 +4634,8 @@ def _cli_expand(paths: Sequence[str], folder: str, cwd: str) -> List[str]:
             expanded.append(absolute)
     return sorted(dict.fromkeys(expanded), key=lambda path: utf16_key(cli_display_path(path, cwd)))
 
+CORPUS_SKIP_MAX_DEPTH = 8  # how deep lint looks for Markdown that discovery skips
+
 
 def _cli_skipped(folder: str, depth: int, found: List[Tuple[str, str]]) -> None:
     """collectSkippedMarkdown: Markdown under `folder` that discovery does not read."""
@@ -4927,21 +4659,32 @@ def _cli_skipped(folder: str, depth: int, found: List[Tuple[str, str]]) -> None:
         elif not is_record_file_name(name):
             found.append((path, "filename"))
 
+# What Node's readFile says of a folder it opened (the read fails, and names no path).
+NODE_READ_DIRECTORY = "EISDIR: illegal operation on a directory, read"
 
-def _cli_read(path: str, display: str) -> _ParsedFile:
-    """readFile + parseAdrFile + validateParsedAdr of one file: a _ParsedFile."""
+
+def _cli_read(path: str, display: str) -> ParsedFile:
+    """readFile + parseAdrFile + validateParsedAdr of one file: a ParsedFile."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
         message = (NODE_READ_DIRECTORY if isinstance(error, IsADirectoryError)  # opened, then read
-                   else _node_error(error, "open", path))
-        return _ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": message,
+                   else node_error(error, "open", path))
+        return ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": message,
                                    "path": display}])
     parsed = parse_record_file(display, data)
     if parsed.failure is not None:
-        _diagnose("engine failure reading %s: %s" % (display, parsed.failure))
+        diagnose("engine failure reading %s: %s" % (display, parsed.failure))
     return parsed
+
+CORPUS_SKIPPED_MESSAGES = {
+    "nested": "Markdown file is in a subdirectory of the corpus, and discovery reads only the top level "
+              "of the corpus directory; move it to the corpus root as <id>-<slug>.md for it to be linted "
+              "and enforced",
+    "filename": "Markdown file in the corpus directory is not a discoverable ADR record and was skipped; "
+                "rename it to <id>-<slug>.md (four or more leading digits) for it to be linted and enforced",
+}
 
 
 def cli_lint_corpus(cwd: str, adr_dir: str, paths: Sequence[str] = ()) -> CliCorpus:
@@ -5020,9 +4763,9 @@ class _MadrPatterns:
         self.decider_split = re.compile("[,;]|%s+and%s+" % (space, space))
         # mapMadrStatus: /^superse(?:ded|des)\s+by\b/
         self.superseded_by = re.compile("superse(?:ded|des)%s+by\\b" % space, re.ASCII)
-        self.identity = JS.regex(_IDENTITY_SOURCE)
-        self.id = JS.regex(_ID_SOURCE)
-        self.schema_version = JS.regex(_SCHEMA_VERSION_SOURCE)
+        self.identity = JS.regex(IDENTITY_SOURCE)
+        self.id = JS.regex(ID_SOURCE)
+        self.schema_version = JS.regex(SCHEMA_VERSION_SOURCE)
 
 
 @functools.lru_cache(maxsize=None)
@@ -5208,8 +4951,35 @@ def _madr_read(memo: _ImportMemo, file: _MadrFile) -> Union[_Source, str]:
 
 def _madr_engine_failure(file: _MadrFile, error: BaseException) -> str:
     failure = "%s: %s" % (type(error).__name__, error)
-    _diagnose("engine failure importing %s: %s" % (file.path, failure))
+    diagnose("engine failure importing %s: %s" % (file.path, failure))
     return failure
+
+IMPORT_EPOCH_DATE = "1970-01-01"      # the date of a source that declares none
+
+IMPORT_MESSAGES = {
+    "no-title": "File has no leading YAML frontmatter or top-level title",
+    "no-usable-title": "MADR source is missing a usable title",
+    "status-unrecognized": 'MADR status "{status}" is not recognized; using "proposed"',
+    "status-missing": 'MADR status is missing; using "proposed"',
+    "date-missing": 'MADR source declares no date; using "%s" as a placeholder \u2014 backfill the '
+                    'real decision date' % IMPORT_EPOCH_DATE,
+    "deciders-unmapped": "MADR source declares deciders that are not valid identities and were not "
+                         "imported: {listed} \u2014 rewrite them as @handle, team:slug, or an email address",
+    "no-valid-frontmatter": "Unable to produce valid frontmatter after removing invalid optional fields",
+    "undiscoverable": "Migrated record is not discoverable: {reason}. Until it is, lint, check, "
+                      "explain, graph, and queue will skip it",
+    "undiscoverable-name": "its filename does not match <id>-<slug>.md (four or more leading digits) "
+                           "\u2014 re-run with --rename, or rename it by hand",
+    "undiscoverable-nested": "it is in a subdirectory of the corpus, and discovery reads only the top "
+                             "level of the corpus directory \u2014 move it up, or point --dir at its "
+                             "directory",
+    # What the reference prints when `new Date(...)` of a date like 2024-13-01 throws (Bun's
+    # wording; Node says "Invalid time value"), after which its run stops.
+    "invalid-date": "Invalid Date",
+    # Past 2**53 the reference's id counter stands still and its run never ends; ours stops here.
+    "ids-exhausted": "cannot allocate an id after {id}: the next number is beyond what a "
+                     "JavaScript number counts exactly",
+}
 
 
 def _madr_read_text(file: _MadrFile) -> Union[_Source, str]:
@@ -5737,37 +5507,37 @@ def split_frontmatter(source: str) -> Tuple[str, str]:
     raise FenceError(FINDING_MESSAGES["fence-unterminated"])
 
 
-def parse_record_file(path: str, data: bytes) -> "_ParsedFile":
+def parse_record_file(path: str, data: bytes) -> "ParsedFile":
     """Decode, split, parse and validate one record file: never raises, a broken file is a finding."""
     try:
         return _parse_record_file(path, data)
     except Exception as error:  # an engine bug or resource limit: the file's finding, and stderr
         failure = "%s: %s" % (type(error).__name__, error)
-        return _ParsedFile(None, [{"rule": "file-read", "severity": "error", "path": path,
+        return ParsedFile(None, [{"rule": "file-read", "severity": "error", "path": path,
                                    "message": failure}], failure)
 
 
-def _parse_record_file(path: str, data: bytes) -> _ParsedFile:
+def _parse_record_file(path: str, data: bytes) -> ParsedFile:
     source = data.decode("utf-8", "replace")
     try:
         yaml_text, body = split_frontmatter(source)
     except FenceError as error:
-        return _ParsedFile(None, [{"rule": "frontmatter-fence", "severity": "error", "message": str(error),
+        return ParsedFile(None, [{"rule": "frontmatter-fence", "severity": "error", "message": str(error),
                                    "path": path, "field": "frontmatter"}])
     try:
         value = FrontmatterYaml.load(yaml_text)
     except FrontmatterYaml.Error as error:
         if error.stage == "parse":
-            return _ParsedFile(None, [{"rule": "frontmatter-parse", "severity": "error",
+            return ParsedFile(None, [{"rule": "frontmatter-parse", "severity": "error",
                                        "message": error.message, "path": path, "field": "frontmatter"}])
-        return _ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": error.message,
+        return ParsedFile(None, [{"rule": "file-read", "severity": "error", "message": error.message,
                                    "path": path}])
     frontmatter, issues = validate_frontmatter(value)
     if frontmatter is None:  # issues
         raw_id = value.get("id") if isinstance(value, dict) else None
-        return _ParsedFile(None, [_issue_finding(issue, path, raw_id if isinstance(raw_id, str) else None)
+        return ParsedFile(None, [_issue_finding(issue, path, raw_id if isinstance(raw_id, str) else None)
                                   for issue in issues])
-    return _ParsedFile(Record(path, frontmatter, body, source[:len(source) - len(body)]), [])
+    return ParsedFile(Record(path, frontmatter, body, source[:len(source) - len(body)]), [])
 
 
 def _issue_finding(issue: Tuple[str, Optional[str], str], path: str, raw_id: Optional[str]) -> Finding:
@@ -5834,7 +5604,7 @@ class Record:
         """matched_fields as one of 16 shared tuples: a search allocates nothing per record."""
         body, ident, tags, title = self._normalized_fields()
         if lone_surrogate is None:
-            lone_surrogate = _LONE_SURROGATE.search(needle) is not None
+            lone_surrogate = LONE_SURROGATE.search(needle) is not None
         if lone_surrogate:
             # JS `includes` works on UTF-16 code units: half of an astral pair can match.
             body, ident, title = JS.code_units(body), JS.code_units(ident), JS.code_units(title)
@@ -5856,7 +5626,7 @@ _MATCHED_FIELDS = tuple(tuple(name for bit, name in enumerate(("body", "id", "ta
                         for mask in range(16))
 
 
-class _ParsedFile:
+class ParsedFile:
     """The outcome of reading one candidate: a Record, or findings, never both.
 
     `failure` is set when an engine raised unexpectedly (a bug or a resource
@@ -5872,7 +5642,7 @@ class _ParsedFile:
         self.failure = failure
 
 
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 # --- Source markers: `@adr <id>` in a file's header (the reference's ADR-0021) ---------------
@@ -6117,6 +5887,8 @@ def _read_marker_window(candidate: str) -> Tuple[Optional[bytes], int]:
     finally:
         os.close(fd)
 
+MARKER_SCAN_FILE_CAP = 3000
+
 
 def _scan_marker_file(path: str, root: str, real_root: Optional[str], root_state: str,
                       folders: Optional[set[str]] = None, memo: Optional[MarkerMemo] = None,
@@ -6206,11 +5978,11 @@ _ZOD_DATE = (r"(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[1
 _ZOD_TIME = r"(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?"
 _ISO_DATE_SOURCE = "^" + _ZOD_DATE + "$"
 _ISO_DATETIME_SOURCE = "^" + _ZOD_DATE + "T(?:" + _ZOD_TIME + r"(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$"
-_IDENTITY_SOURCE = r"^(@[A-Za-z0-9-]+|team:[a-z0-9-]+|[^@\s]+@[^@\s]+\.[^@\s]+)$"
+IDENTITY_SOURCE = r"^(@[A-Za-z0-9-]+|team:[a-z0-9-]+|[^@\s]+@[^@\s]+\.[^@\s]+)$"
 _ADR_REF_SOURCE = r"^(([a-z0-9][a-z0-9-]*):)?([0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})$"
-_ID_SOURCE = r"^([0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})$"
+ID_SOURCE = r"^([0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})$"
 _SLUG_SOURCE = r"^[a-z0-9][a-z0-9-]*$"
-_SCHEMA_VERSION_SOURCE = r"^\d+\.\d+\.\d+$"
+SCHEMA_VERSION_SOURCE = r"^\d+\.\d+\.\d+$"
 
 
 # One schema issue: (zod's issue code, the path to the value, its message or detail).
@@ -6406,10 +6178,10 @@ class _Number(_Node):
         if self.integer and int(value) != value:
             issues.append(("invalid_type", path, "Invalid input: expected int, received number"))
             return None
-        if self.integer and value > _JS_SAFE_INTEGER:
-            issues.append(("too_big", path, "Too big: expected int to be <=%d" % _JS_SAFE_INTEGER))
-        elif self.integer and value < -_JS_SAFE_INTEGER:
-            issues.append(("too_small", path, "Too small: expected int to be >=%d" % -_JS_SAFE_INTEGER))
+        if self.integer and value > JS_SAFE_INTEGER:
+            issues.append(("too_big", path, "Too big: expected int to be <=%d" % JS_SAFE_INTEGER))
+        elif self.integer and value < -JS_SAFE_INTEGER:
+            issues.append(("too_small", path, "Too small: expected int to be >=%d" % -JS_SAFE_INTEGER))
         if self.minimum is not None and value < self.minimum:
             issues.append(("too_small", path, "Too small: expected number to be >=%s" % self.minimum))
         if self.maximum is not None and value > self.maximum:
@@ -6515,7 +6287,7 @@ def _aborted(issues: List[_Issue], start: int) -> bool:
 
 
 def _identity() -> _Node:
-    return _String(regex=_IDENTITY_SOURCE, message="Expected @handle, team:slug, or an email address")
+    return _String(regex=IDENTITY_SOURCE, message="Expected @handle, team:slug, or an email address")
 
 
 def _adr_ref() -> _Node:
@@ -6537,10 +6309,10 @@ def _datetime() -> _Node:
 _SEVERITY = ("error", "warn", "info")
 
 FRONTMATTER_SCHEMA = _Object(
-    ("schemaVersion", _String(regex=_SCHEMA_VERSION_SOURCE,
-                              message="Invalid string: must match pattern /%s/" % _SCHEMA_VERSION_SOURCE)
+    ("schemaVersion", _String(regex=SCHEMA_VERSION_SOURCE,
+                              message="Invalid string: must match pattern /%s/" % SCHEMA_VERSION_SOURCE)
      .with_default(lambda: ADR_SCHEMA_VERSION)),
-    ("id", _String(regex=_ID_SOURCE, message="Invalid string: must match pattern /%s/" % _ID_SOURCE)),
+    ("id", _String(regex=ID_SOURCE, message="Invalid string: must match pattern /%s/" % ID_SOURCE)),
     ("title", _String(min_length=3, max_length=120)),
     ("status", _Enum(*STATUSES)),
     ("date", _String(fmt="date")),
@@ -6764,18 +6536,20 @@ exit status:
   2  a command-line error (unknown flag, missing or empty value, stray argument)
 """
 
+_ENV_EXPOSE = "ADRKIT_MCP_EXPOSE"
+
 # Every environment variable the program reads: name, what it stands for. The server's --help
 # lists them all (a new one belongs here).
 _ENVIRONMENT_HELP = (
-    (_ENV_CWD, "repository root, when --cwd is not given (server, call, doctor, config, hook; the "
+    (ENV_CWD, "repository root, when --cwd is not given (server, call, doctor, config, hook; the "
                "folder lint, graph, new, explain, check and migrate run in)"),
-    (_ENV_DIR, "ADR folder, when --dir is not given (server, call, doctor, config, hook, lint, "
+    (ENV_DIR, "ADR folder, when --dir is not given (server, call, doctor, config, hook, lint, "
                "graph, new, explain, check)"),
-    (_ENV_FROM, "what --from gives (madr), when it is not given (server, call, doctor, config, "
+    (ENV_FROM, "what --from gives (madr), when it is not given (server, call, doctor, config, "
                 "hook; migrate reads only its own --from)"),
     (_ENV_EXPOSE, "what --expose gives (resources, prompts), when it is not given (server, doctor, "
                   "config)"),
-    (_ENV_MARKERS, "1, true, yes or on: what --markers gives, when it is not given (server, call, "
+    (ENV_MARKERS, "1, true, yes or on: what --markers gives, when it is not given (server, call, "
                    "doctor, config, hook; ADR 0020)"),
     ("GITHUB_EVENT_PATH", "pr-check: the pull request's event, set by GitHub Actions like the next five"),
     ("GITHUB_REPOSITORY", "pr-check: owner/name of the repository"),
@@ -6784,7 +6558,7 @@ _ENVIRONMENT_HELP = (
     ("GITHUB_STEP_SUMMARY", "pr-check: the job summary file the comment's Markdown is added to"),
     ("GITHUB_OUTPUT", "pr-check: the file its outputs (ok, comment) are written to"),
     ("CLAUDE_PROJECT_DIR", "hook: the root when neither --cwd, $%s nor the event names one "
-                           "(GEMINI_PROJECT_DIR likewise)" % _ENV_CWD),
+                           "(GEMINI_PROJECT_DIR likewise)" % ENV_CWD),
     ("SHIV_ROOT", "the .pyz: where it unpacks its libraries (default: $XDG_CACHE_HOME/adrkit-mcp, "
                   "~/.cache/adrkit-mcp, or the platform's cache folder)"),
 )
@@ -6800,6 +6574,89 @@ def _environment_help() -> str:
     return "".join(textwrap.fill(meaning, 80, initial_indent="  %-19s " % name,
                                  subsequent_indent=" " * 22) + "\n"
                    for name, meaning in _ENVIRONMENT_HELP)
+
+# The reference CLI's other commands (`lint`, `graph`, `new`, `explain`, `check`; @adrkit/cli
+# 0.8.0, packages/cli/src/index.ts). Each one's help, printed by `adrkit-mcp <command> --help`, is
+# the reference's COMMAND_USAGE with two changes (ADR 0019): the usage line names this program, and
+# one option line says what --cwd does. Usage errors and messages are the reference's sentences,
+# `adr` and all, as migrate's are.
+_CWD_HELP = "Run in <path>, as cd <path> && adr {command} would (default: $ADRKIT_MCP_CWD, else .)"
+
+CLI_HELP = {
+    "lint": """Usage: adrkit-mcp lint [paths...] [options]
+
+Validate the ADR corpus. With no paths, every discoverable record under --dir is checked.
+
+Options:
+  --dir <path>    ADR corpus directory (default: docs/adr)
+  --cwd <path>    %s
+  --json          Emit { checked, findings } as JSON
+  --help          Show this help and exit
+
+Exit codes: 0 = no error findings; 1 = one or more error findings;
+2 = usage error (invalid invocation or unreachable corpus directory).
+""" % _CWD_HELP.format(command="lint"),
+    "new": """Usage: adrkit-mcp new <title> [options]
+
+Scaffold a new ADR record.
+
+Options:
+  --status <status>   Initial status (default: draft)
+  --dir <path>        ADR corpus directory (default: docs/adr)
+  --cwd <path>        %s
+  --json              Emit { id, path } as JSON
+  --help              Show this help and exit
+
+Exit codes: 0 = created; 1 = refused to overwrite an existing file; 2 = usage error.
+""" % _CWD_HELP.format(command="new"),
+    "graph": """Usage: adrkit-mcp graph [options]
+
+Render the decision graph (supersedes, relatesTo, conflictsWith) for the corpus.
+
+Options:
+  --dir <path>            ADR corpus directory (default: docs/adr)
+  --cwd <path>            %s
+  --format dot|json       Output format (default: dot)
+  --help                  Show this help and exit
+
+Exit codes: 0 = rendered; 2 = usage error (invalid invocation or unreachable corpus directory).
+""" % _CWD_HELP.format(command="graph"),
+    "explain": """Usage: adrkit-mcp explain <path> [options]
+
+Report which decisions govern one repo-relative path, and why.
+
+A decision reaches a path in two directions. The record declares an "affects" pattern
+that matches it ("via path: src/**"), or the file itself declares the record in a
+comment ("declared by src/sync.ts:3 (@adr 0012)"). If <path> exists, at most its first
+8192 bytes are scanned for dedicated "@adr <id>" comment lines -- the scan stops at the
+last complete line inside that bound, and --json reports the extent it reached. A marker
+naming a record the corpus does not have is reported as a dangling-marker warning.
+
+Options:
+  --dir <path>    ADR corpus directory (default: docs/adr)
+  --cwd <path>    %s
+  --json          Emit { path, governedBy, governing, activeProposals, history,
+                  markers, findings }. Pattern matches carry "firedMatchers";
+                  file declarations carry "declaredBy".
+  --help          Show this help and exit
+
+Exit codes: 0 = explained; 1 = corpus has error findings;
+2 = usage error (invalid invocation or unreachable corpus directory).
+""" % _CWD_HELP.format(command="explain"),
+    "check": """Usage: adrkit-mcp check <files...> [options]
+
+Report the decisions governing a set of changed files, and validate any changed records.
+
+Options:
+  --dir <path>    ADR corpus directory (default: docs/adr)
+  --cwd <path>    %s
+  --json          Emit the CheckOutcome as JSON
+  --help          Show this help and exit
+
+Exit codes: 0 = ok; 1 = a changed record has an error finding;
+2 = usage error (invalid invocation or unreachable corpus directory).
+""" % _CWD_HELP.format(command="check"),
+}
 
 
 # name, one line for the server's --help, what `adrkit-mcp <name> --help` adds.
@@ -6929,9 +6786,9 @@ def _value(text: str) -> str:
 
 
 def _timeout_ms(text: str) -> int:
-    if not (text.isdigit() and text.isascii()) or int(text) > _MAX_REQUEST_TIMEOUT_MS:
+    if not (text.isdigit() and text.isascii()) or int(text) > MAX_REQUEST_TIMEOUT_MS:
         raise argparse.ArgumentTypeError("needs a whole number of milliseconds from 0 to %d"
-                                         % _MAX_REQUEST_TIMEOUT_MS)
+                                         % MAX_REQUEST_TIMEOUT_MS)
     return int(text)
 
 
@@ -6957,10 +6814,13 @@ def _expose_check(options: Any) -> None:
         options.parser.error("--expose is for the server snippets: the hook serves no resources or prompts")
 
 
-def _hook_format_name(text: str) -> str:
+def hook_format_name(text: str) -> str:
     """hook --format: a HOOK_FORMATS name, or the agent id `config <agent> --hook` takes
     (claude-code, copilot-cli, ...), which names the same format."""
-    return _config_hook_agents[text][0] if text in _config_hook_agents else text
+    return config_hook_agents[text][0] if text in config_hook_agents else text
+
+MARKERS_ENV_VALUES = {"": False, "0": False, "false": False, "no": False, "off": False,
+                      "1": True, "true": True, "yes": True, "on": True}
 
 
 def _markers_check(options: Any) -> None:
@@ -6968,10 +6828,10 @@ def _markers_check(options: Any) -> None:
     off leave it off; anything else is a usage error (ADR 0020)."""
     if options.markers:
         return
-    value = (os.environ.get(_ENV_MARKERS) or "").strip().lower()
+    value = (os.environ.get(ENV_MARKERS) or "").strip().lower()
     if value not in MARKERS_ENV_VALUES:
         options.parser.error("$%s takes 1, true, yes or on (or 0, false, no, off; got %r)"
-                             % (_ENV_MARKERS, os.environ.get(_ENV_MARKERS)))
+                             % (ENV_MARKERS, os.environ.get(ENV_MARKERS)))
     options.markers = MARKERS_ENV_VALUES[value]
 
 
@@ -6991,7 +6851,7 @@ def _new_parser(prog: str, usage: str, description: str, epilog: Optional[str] =
 
 
 _ROOT_HELP = ("repository root: a directory with a .git entry (default: $%s, else the working "
-              "directory)" % _ENV_CWD)
+              "directory)" % ENV_CWD)
 
 
 class _Flag(NamedTuple):
@@ -7023,11 +6883,11 @@ def _flags() -> Dict[str, _Flag]:
         "dir": _Flag(("--dir",), dict(
             metavar="PATH", type=_value,
             help="ADR folder, relative to the root and inside it (default: $%s, else %s)"
-                 % (_ENV_DIR, DEFAULT_ADR_DIR))),
+                 % (ENV_DIR, DEFAULT_ADR_DIR))),
         "request-timeout-ms": _Flag(("--request-timeout-ms",), dict(
-            metavar="N", type=_timeout_ms, default=_DEFAULT_REQUEST_TIMEOUT_MS,
+            metavar="N", type=_timeout_ms, default=DEFAULT_REQUEST_TIMEOUT_MS,
             help="answer a tool call still running after N ms with error -32603 and drop its "
-                 "result; 0 disables (default: %d)" % _DEFAULT_REQUEST_TIMEOUT_MS)),
+                 "result; 0 disables (default: %d)" % DEFAULT_REQUEST_TIMEOUT_MS)),
         "version": _Flag(("--version",), dict(
             action="version", version="%s %s" % (SERVER_NAME, SERVER_VERSION),
             help="print the version and exit")),
@@ -7045,17 +6905,17 @@ def _flags() -> Dict[str, _Flag]:
             action="store_true",
             help="the agent's hook entry instead of its MCP server entry: the command (adrkit-mcp "
                  "hook) that tells the agent which decisions concern a file when it edits it, "
-                 "for %s" % ", ".join(_CONFIG_HOOK_AGENTS))),
+                 "for %s" % ", ".join(CONFIG_HOOK_AGENTS))),
         "format": _Flag(("--format",), dict(
-            metavar="AGENT", choices=HOOK_FORMAT_NAMES, type=_hook_format_name,
+            metavar="AGENT", choices=HOOK_FORMAT_NAMES, type=hook_format_name,
             help="the agent whose event arrives and whose answer to print: %s, or the id "
                  "`config` takes (%s) (default: told from the event's fields)"
-                 % (", ".join(HOOK_FORMAT_NAMES), ", ".join(_CONFIG_HOOK_AGENTS)))),
+                 % (", ".join(HOOK_FORMAT_NAMES), ", ".join(CONFIG_HOOK_AGENTS)))),
         "from": _Flag(("--from",), dict(
             metavar="FORMAT", type=_value, dest="source",
             help="read the ADR folder as `adrkit-mcp migrate --from FORMAT` would leave it, "
                  "writing nothing; FORMAT is madr (MADR 2-4 and Nygard/adr-tools Markdown) "
-                 "(default: $%s, else the folder holds adrkit records)" % _ENV_FROM)),
+                 "(default: $%s, else the folder holds adrkit records)" % ENV_FROM)),
         "dry-run": _Flag(("--dry-run",), dict(
             action="store_true", help="report what would change without writing")),
         "rename": _Flag(("--rename",), dict(
@@ -7069,7 +6929,7 @@ def _flags() -> Dict[str, _Flag]:
             help="also name the decisions a file declares in an `@adr <id>` comment of its first "
                  "8,192 bytes (get_decision_context's declaredBy, the context prompts, the hook); "
                  "reads that much of each file asked about (default: $%s=1, else off; ADR 0020)"
-                 % _ENV_MARKERS)),
+                 % ENV_MARKERS)),
         "expose": _Flag(("--expose",), dict(
             metavar="PARTS", type=_expose_parts,
             help="also serve the decisions as MCP resources and prompts: resources, prompts, or "
@@ -7081,7 +6941,7 @@ def _commands() -> Dict[str, _Command]:
     """The server ("") and each subcommand."""
     return {
         "": _Command(_server_usage(), (), ("cwd", "dir", "from", "request-timeout-ms", "expose", "markers",
-                                         "version", "help"), None, _check_source),
+                                         "version", "help"), None, check_source),
         "config": _Command(
             "adrkit-mcp config <client> [--cwd PATH] [--dir PATH] [--portable] [--expose PARTS] [--markers]\n"
             "       adrkit-mcp config <agent> --hook [--cwd PATH] [--dir PATH] [--portable] [--markers]\n"
@@ -7090,42 +6950,42 @@ def _commands() -> Dict[str, _Command]:
             (("client", dict(nargs="?", help=argparse.SUPPRESS)),),
             ("list", "all", "portable", "hook",
              ("cwd", "repository root the server reads (default: $%s, else the working "
-                     "directory; VS Code gets ${workspaceFolder} unless --cwd is given)" % _ENV_CWD),
+                     "directory; VS Code gets ${workspaceFolder} unless --cwd is given)" % ENV_CWD),
              "dir", "from", "expose", "markers", "help"),
-            command_config, _config_check),
+            command_config, config_check),
         "doctor": _Command("adrkit-mcp doctor [--cwd PATH] [--dir PATH] [--from madr] [--expose PARTS] [--markers]",
-                           (), ("cwd", "dir", "from", "expose", "markers", "help"), command_doctor, _check_source),
+                           (), ("cwd", "dir", "from", "expose", "markers", "help"), command_doctor, check_source),
         "call": _Command(
             "adrkit-mcp call <tool> '<json arguments>' [--cwd PATH] [--dir PATH] [--from madr] [--markers]",
             (("tool", dict(choices=sorted(TOOLS), metavar="tool",
                            help="one of: %s" % ", ".join(sorted(TOOLS)))),
              ("arguments", dict(type=_arguments_json, metavar="json arguments",
                                 help="the tool's arguments as one JSON object"))),
-            ("cwd", "dir", "from", "markers", "help"), command_call, _check_source),
+            ("cwd", "dir", "from", "markers", "help"), command_call, check_source),
         "hook": _Command(
             "adrkit-mcp hook [--format AGENT] [--cwd PATH] [--dir PATH] [--from madr] [--markers] < event.json",
             (), ("format", ("cwd", "repository root (default: $%s, else the event's folder, else the "
-                                   "agent's project variable)" % _ENV_CWD), "dir", "from", "markers", "help"),
-            command_hook, _check_source),
+                                   "agent's project variable)" % ENV_CWD), "dir", "from", "markers", "help"),
+            command_hook, check_source),
         "migrate": _Command(
             "adrkit-mcp migrate --from madr [--cwd PATH] [--dir PATH] [--dry-run] [--rename] [--json]",
             (("extra", dict(nargs="*", help=argparse.SUPPRESS)),),
             # --from and --dir take an empty value, as the reference's parseArgs does.
             (("from", "the format the records are in: madr (MADR 2-4 and Nygard/adr-tools); "
-                      "required, as in `adr migrate` ($%s is not read here)" % _ENV_FROM, {"type": str}),
+                      "required, as in `adr migrate` ($%s is not read here)" % ENV_FROM, {"type": str}),
              ("cwd", "the folder to run in, as `cd PATH && adr migrate ...` would (default: "
-                     "$%s, else the working directory)" % _ENV_CWD),
+                     "$%s, else the working directory)" % ENV_CWD),
              ("dir", None, {"type": str}), "dry-run", "rename", "json", "help"),
-            command_migrate, _migrate_check),
+            command_migrate, migrate_check),
         "lint": _Command("adrkit-mcp lint [paths...] [--json] [--cwd PATH] [--dir PATH]", (),
                          ("json", "dir", "cwd"), command_lint, None, True),
         "graph": _Command("adrkit-mcp graph [--format dot|json] [--cwd PATH] [--dir PATH]", (),
                           ("dir", ("format", "dot or json (default: dot)", {"choices": None}), "cwd"),
-                          command_graph, _graph_check, True),
+                          command_graph, graph_check, True),
         "new": _Command("adrkit-mcp new <title> [--status S] [--json] [--cwd PATH] [--dir PATH]", (),
-                        ("json", "dir", "status", "cwd"), command_new, _new_check, True),
+                        ("json", "dir", "status", "cwd"), command_new, new_check, True),
         "explain": _Command("adrkit-mcp explain <path> [--json] [--cwd PATH] [--dir PATH]", (),
-                            ("json", "dir", "cwd"), command_explain, _explain_check, True),
+                            ("json", "dir", "cwd"), command_explain, explain_check, True),
         "check": _Command("adrkit-mcp check <files...> [--json] [--cwd PATH] [--dir PATH]", (),
                           ("json", "dir", "cwd"), command_check, None, True),
         "pr-check": _Command("adrkit-mcp pr-check [--cwd PATH] [--dir PATH]", (),
@@ -7163,7 +7023,7 @@ def _command_line() -> _Parser:
     for name, summary, description in _SUBCOMMAND_HELP:
         if name == "config":
             description = "clients: %s\n\n%s" % (
-                ", ".join(client_id for client_id, _, _ in _config_clients), description)
+                ", ".join(client_id for client_id, _, _ in config_clients), description)
         sub = commands.add_parser(name, help=summary, description=description,
                                   formatter_class=_HelpFormatter, add_help=False,
                                   allow_abbrev=False)
@@ -7191,6 +7051,8 @@ def _parse(args: List[str], subcommand: Optional[str]) -> Any:
         return done.status
     except _UsageError as error:
         return _usage_error(error)
+
+MIGRATE_PROG = "adrkit-mcp migrate"
 
 
 def _usage_error(error: _UsageError) -> int:
@@ -7232,6 +7094,17 @@ def _reference_parse(name: str, command: _Command, argv: List[str]) -> Any:
         return _usage_error(error)
     return options
 
+# How the reference's parser (Node's util.parseArgs) words what argparse reports about migrate's
+# command line: (argparse's message, as a pattern; Node's, with the pattern's groups).
+NODE_USAGE_MESSAGES = (
+    (r"argument (--[\w-]+): expected one argument\Z", "Option '{0} <value>' argument missing"),
+    (r"unrecognized arguments: (-\S*)", "Unknown option '{0}'. To specify a positional argument "
+                                         "starting with a '-', place it at the end of the command "
+                                         "after '--', as in '-- \"{0}\""),
+    (r"unrecognized arguments: ", MIGRATE_MESSAGES["positional"]),
+    (r"argument (--[\w-]+): ignored explicit argument ", "Option '{0}' does not take an argument"),
+)
+
 
 def _node_usage(message: str) -> str:
     """An argparse complaint about `migrate`'s command line, in the words of the reference's
@@ -7243,22 +7116,22 @@ def _node_usage(message: str) -> str:
     return message
 
 
-def _location(options: Any) -> Tuple[Optional[str], Optional[str]]:
+def location(options: Any) -> Tuple[Optional[str], Optional[str]]:
     """(root, ADR folder): the flag, else the environment (empty counts as unset), else None."""
-    return (options.cwd or os.environ.get(_ENV_CWD) or None,
-            options.dir or os.environ.get(_ENV_DIR) or None)
+    return (options.cwd or os.environ.get(ENV_CWD) or None,
+            options.dir or os.environ.get(ENV_DIR) or None)
 
 
-def _unusable_text(reason: str, root: str, adr_dir: str) -> str:
+def unusable_text(reason: str, root: str, adr_dir: str) -> str:
     """What our commands say on stderr of a root or ADR folder they cannot use: the sentence,
     the path, the fix and, for a missing folder, the usual one that holds Markdown."""
     usual = usual_adr_folder(root, adr_dir) if reason == "dir-not-found" else None
     return corpus_unavailable_text(reason, root, adr_dir, usual)
 
 
-def _corpus_location(options: Any) -> Tuple[str, str]:
-    """_location with the defaults filled in: the working directory and docs/adr."""
-    cwd, adr_dir = _location(options)
+def corpus_location(options: Any) -> Tuple[str, str]:
+    """location with the defaults filled in: the working directory and docs/adr."""
+    cwd, adr_dir = location(options)
     return cwd or os.getcwd(), adr_dir or DEFAULT_ADR_DIR
 
 
@@ -7270,8 +7143,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     options = _parse(args, None)
     if isinstance(options, int):
         return options
-    cwd, adr_dir = _location(options)
-    return run_server(cwd, adr_dir, options.request_timeout_ms, options.expose, _source(options),
+    cwd, adr_dir = location(options)
+    return run_server(cwd, adr_dir, options.request_timeout_ms, options.expose, source_format(options),
                       options.markers)
 
 
@@ -7287,18 +7160,14 @@ def run_subcommand(name: str, argv: List[str]) -> int:
     return options.run(options)
 
 
-# ---------------------------------------------------------------------------
-# 10. Commands: call and doctor
-# ---------------------------------------------------------------------------
-
 def command_call(options: Any) -> int:
     """`adrkit-mcp call <tool> '<json arguments>'`: one tool call, its result as JSON on stdout."""
-    cwd, adr_dir = _corpus_location(options)
+    cwd, adr_dir = corpus_location(options)
     tool, arguments = options.tool, options.arguments
-    config = CorpusConfig(cwd, adr_dir, source=_source(options), markers=options.markers)
+    config = CorpusConfig(cwd, adr_dir, source=source_format(options), markers=options.markers)
     problem = check_roots(config)
     if problem is not None:
-        sys.stderr.write("adrkit-mcp: %s\n" % _unusable_text(problem[0], cwd, adr_dir))
+        sys.stderr.write("adrkit-mcp: %s\n" % unusable_text(problem[0], cwd, adr_dir))
         return 1
     result = call_tool(config, tool, arguments)
     if result.get("isError"):
@@ -7307,6 +7176,11 @@ def command_call(options: Any) -> int:
     sys.stdout.write(json.dumps(result["structuredContent"], indent=2, ensure_ascii=False) + "\n")
     outcome = result["structuredContent"]["result"]["outcome"]
     return 1 if outcome == "corpus-unavailable" else 0
+
+
+# ---------------------------------------------------------------------------
+# 11. Doctor: `adrkit-mcp doctor`, what stands between a set-up and a working server
+# ---------------------------------------------------------------------------
 
 
 class _Report:
@@ -7366,7 +7240,7 @@ def command_doctor(options: Any) -> int:
     """`adrkit-mcp doctor`: check what a client needs, each problem with its fix; the first line
     is the diagnosis. Exit status 0 when a client would work (records load and a child server
     answers), 1 when it would not (an unusable root or folder, no record, no answer)."""
-    cwd, adr_dir = _corpus_location(options)
+    cwd, adr_dir = corpus_location(options)
     report = _Report()
     _doctor_python(report)
     try:
@@ -7375,7 +7249,7 @@ def command_doctor(options: Any) -> int:
         return report.finish(_doctor_unusable(report, error.reason, cwd, adr_dir), "")
     report.ok("repository root %s has a .git entry" % canonical_root)
     report.ok("ADR directory %s is inside the root" % canonical_dir)
-    source = _source(options)
+    source = source_format(options)
     try:
         projection = load_projection(CorpusConfig(cwd, adr_dir, canonical_root, source))
     except CorpusUnavailable as error:
@@ -7394,7 +7268,7 @@ def command_doctor(options: Any) -> int:
     _doctor_hook(report, options, canonical_root, adr_dir, projection)
     _doctor_markers(report, options, canonical_root, projection)
     return report.finish(headline, "A client configured with --cwd %s --dir %s would work.\n" % (
-        canonical_root, " ".join([adr_dir] + _config_args(options, None, None))))
+        canonical_root, " ".join([adr_dir] + config_args(options, None, None))))
 
 
 def _doctor_python(report: "_Report") -> None:
@@ -7413,7 +7287,7 @@ def _doctor_unusable(report: "_Report", reason: str, cwd: str, adr_dir: str) -> 
     if usual is not None:
         fix = "the records seem to be in %s (%d Markdown %s): run adrkit-mcp doctor --dir %s" % (
             usual, markdown_count(os.path.join(root, usual)),
-            _plural(markdown_count(os.path.join(root, usual)), "file", "files"), usual)
+            plural(markdown_count(os.path.join(root, usual)), "file", "files"), usual)
     where = ("the ADR folder %s %s" % (adr_dir, _DOCTOR_UNUSABLE[reason]) if reason.startswith("dir-")
              else "the repository root %s %s" % (root, _DOCTOR_UNUSABLE[reason]))
     if reason == "dir-not-found":
@@ -7448,16 +7322,16 @@ def _doctor_records(report: "_Report", canonical_root: str, canonical_dir: str, 
     count = projection.record_count
     if count:
         report.ok("%d %s; %d candidate %s excluded" % (
-            count, _plural(count, "record loads", "records load"), projection.excluded_count,
-            _plural(projection.excluded_count, "file is", "files are")))
-        headline = "%d %s from %s" % (count, _plural(count, "record loads", "records load"), adr_dir)
+            count, plural(count, "record loads", "records load"), projection.excluded_count,
+            plural(projection.excluded_count, "file is", "files are")))
+        headline = "%d %s from %s" % (count, plural(count, "record loads", "records load"), adr_dir)
         listed = [finding for finding in projection.findings
                   if madr is None or finding.get("path") not in madr.paths]
         if listed:
             headline += " (%s)" % _findings_count(listed)
         if madr is not None:
             headline += "; %d more Markdown %s there read as MADR or Nygard records the tools skip " \
-                        "(two ways in below)" % (len(madr.paths), _plural(len(madr.paths), "file", "files"))
+                        "(two ways in below)" % (len(madr.paths), plural(len(madr.paths), "file", "files"))
         return headline
     usual = usual_adr_folder(canonical_root, canonical_dir)
     markdown = markdown_count(canonical_dir)
@@ -7484,8 +7358,8 @@ def _findings_count(findings: List[Finding]) -> str:
     counts: Dict[str, int] = {}
     for finding in findings:
         counts[finding["severity"]] = counts.get(finding["severity"], 0) + 1
-    return "%d %s: %s" % (len(findings), _plural(len(findings), "finding", "findings"), ", ".join(
-        "%d %s" % (counts[name], _plural(counts[name], name, name + "s"))
+    return "%d %s: %s" % (len(findings), plural(len(findings), "finding", "findings"), ", ".join(
+        "%d %s" % (counts[name], plural(counts[name], name, name + "s"))
         for name in ("error", "warning", "info") if name in counts))
 
 
@@ -7503,7 +7377,7 @@ def _doctor_findings(report: "_Report", canonical_root: str, projection: "Projec
     hidden = len(projection.findings) - len(shown)
     if hidden:
         report.note("%d %s on the MADR or Nygard files not listed: they are what such a file gives "
-                    "without adrkit frontmatter" % (hidden, _plural(hidden, "finding", "findings")))
+                    "without adrkit frontmatter" % (hidden, plural(hidden, "finding", "findings")))
     by_rule: Dict[Tuple[str, str], List[Finding]] = {}
     for finding in shown:
         by_rule.setdefault((finding["rule"], finding["severity"]), []).append(finding)
@@ -7511,7 +7385,7 @@ def _doctor_findings(report: "_Report", canonical_root: str, projection: "Projec
     for rule, severity in sorted(by_rule, key=lambda key: (utf16_key(key[0]), key[1])):
         group = by_rule[(rule, severity)]
         report.line("%-5s %d %s %s:" % (_DOCTOR_SEVERITY.get(severity, severity), len(group), rule,
-                                        _plural(len(group), "finding", "findings")))
+                                        plural(len(group), "finding", "findings")))
         for finding in group[:20]:
             report.line("        %s" % _doctor_finding_line(canonical_root, finding, values))
         if len(group) > 20:
@@ -7613,6 +7487,20 @@ def _markdown_outside_the_corpus(canonical_root: str, canonical_dir: str,
     walk(canonical_dir, 0)
     return found
 
+# What doctor says of a folder whose Markdown reads as MADR or Nygard but not as adrkit records:
+# the lead, then the two ways in, each with the records it gives (ADR 0017, ADR 0022).
+DOCTOR_MADR_HINT = (
+    "{count} Markdown {count_files} in {dir} read as MADR or Nygard (adr-tools) records, which the "
+    "tools skip for want of adrkit frontmatter. Two ways in:")
+
+DOCTOR_MADR_WAYS = (
+    "  --from madr           serve them as they are, writing nothing: {records} {records_word} "
+    "(`adrkit-mcp doctor --dir {dir} --from madr`, then `adrkit-mcp config <client> --dir {dir} "
+    "--from madr`)",
+    "  migrate --from madr   add the frontmatter to the files for good: {records} {records_word}"
+    "{renamed} (`adrkit-mcp migrate --from madr --dir {dir} --dry-run` shows what it would do)",
+)
+
 
 def _doctor_madr(report: "_Report", canonical_root: str, canonical_dir: str, adr_dir: str,
                  source: Optional[str], projection: "Projection", outside: bool) -> Optional[_DoctorMadr]:
@@ -7622,7 +7510,7 @@ def _doctor_madr(report: "_Report", canonical_root: str, canonical_dir: str, adr
     unfenced = any(finding["rule"] == "frontmatter-fence" for finding in projection.findings)
     if source is None and not (unfenced or outside):
         return None
-    found = _MigrateFolder(canonical_root, canonical_dir)
+    found = MigrateFolder(canonical_root, canonical_dir)
     try:
         names = walk_madr_candidates(canonical_dir, found.visit)
     except WalkFailed as error:
@@ -7641,8 +7529,8 @@ def _doctor_madr(report: "_Report", canonical_root: str, canonical_dir: str, adr
                       and not is_record_file_name(result["path"].rsplit("/", 1)[-1]))
         renamed = " (%d with --rename, which names the files NNNN-slug.md)" % (seen.record_count + unnamed) \
             if unnamed else ""
-        words = dict(count=len(madr), count_files=_plural(len(madr), "file", "files"), dir=adr_dir,
-                     records=seen.record_count, records_word=_plural(seen.record_count, "record", "records"),
+        words = dict(count=len(madr), count_files=plural(len(madr), "file", "files"), dir=adr_dir,
+                     records=seen.record_count, records_word=plural(seen.record_count, "record", "records"),
                      renamed=renamed)
         report.lead.append(DOCTOR_MADR_HINT.format(**words))
         report.lead.extend(way.format(**words) for way in DOCTOR_MADR_WAYS)
@@ -7651,7 +7539,7 @@ def _doctor_madr(report: "_Report", canonical_root: str, canonical_dir: str, adr
         report.note("migrate --from madr would stop with %r; the files after that one are read as "
                     "they are" % run.crashed)
     report.ok("--from madr: %d of %d Markdown %s read as MADR or Nygard records"
-              % (len(converted), len(run.results), _plural(len(run.results), "file", "files")))
+              % (len(converted), len(run.results), plural(len(run.results), "file", "files")))
     for finding in run.findings:
         if finding["rule"] != "import-incomplete":
             report.note("migrate would report for %s: %s" % (finding["path"], finding["message"]))
@@ -7682,7 +7570,7 @@ def _doctor_madr_files(projection: "Projection", converted: List[Dict[str, Any]]
 def _doctor_handshake(report: _Report, options: argparse.Namespace, canonical_root: str, adr_dir: str) -> None:
     """Start a child server as a client config would and talk to it in both eras."""
     import subprocess
-    command = server_launch_command() + _config_args(options, canonical_root, adr_dir)
+    command = server_launch_command() + config_args(options, canonical_root, adr_dir)
     modern_meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                    "io.modelcontextprotocol/clientCapabilities": {}}
     sessions = (
@@ -7745,7 +7633,7 @@ def _doctor_expose(report: "_Report", options: Any, canonical_root: str, adr_dir
     a closed stdin would abandon them."""
     parts = options.expose
     shown = ",".join(parts)
-    command = server_launch_command() + _config_args(options, canonical_root, adr_dir)
+    command = server_launch_command() + config_args(options, canonical_root, adr_dir)
     modern_meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                    "io.modelcontextprotocol/clientCapabilities": {}}
     requests = _doctor_expose_requests(parts)
@@ -7913,7 +7801,7 @@ def _doctor_hook_unrun(entry: _DoctorHook, canonical_root: str) -> Optional[str]
               and not _doctor_hook_matches(entry.matcher, tool, anchored=entry.format == "copilot")]
     return ("its matcher misses %s: %s would not run it for %s (config %s --hook prints one that "
             "covers them)" % (", ".join(missed), fmt["agent"], "them" if len(missed) > 1 else "it",
-                              _config_hook_ids[entry.format])) if missed else None
+                              config_hook_ids[entry.format])) if missed else None
 
 
 def _doctor_hook_settings(report: "_Report", canonical_root: str) -> List[_DoctorHook]:
@@ -7928,7 +7816,7 @@ def _doctor_hook_settings(report: "_Report", canonical_root: str) -> List[_Docto
     if not entries:
         report.note("no adrkit-mcp hook in the repository's agent hook files: agents hear of "
                     "decisions only when they ask (adrkit-mcp config <agent> --hook prints the "
-                    "entry for %s)" % ", ".join(_CONFIG_HOOK_AGENTS))
+                    "entry for %s)" % ", ".join(CONFIG_HOOK_AGENTS))
     return entries
 
 
@@ -7959,6 +7847,8 @@ def _doctor_governed_file(canonical_root: str, projection: "Projection") -> Opti
             batch = half if _doctor_governed(projection, half) else batch[len(batch) // 2:]
     return None
 
+HOOK_DOCTOR_SCAN_FILES = 2000      # doctor looks for a governed file among this many
+
 
 def _doctor_first_files(canonical_root: str) -> List[str]:
     """The repository's first HOOK_DOCTOR_SCAN_FILES files, '/'-separated, in sorted walk order,
@@ -7984,7 +7874,7 @@ def _doctor_markers(report: _Report, options: Any, canonical_root: str, projecti
             report.note("--markers is on, but none of the first %d files declares an @adr marker" % len(scans))
         return
     report.ok("%d of the first %d files declare %d @adr %s" % (
-        declaring, len(scans), len(markers), _plural(len(markers), "marker", "markers")))
+        declaring, len(scans), len(markers), plural(len(markers), "marker", "markers")))
     ids = set(projection.by_id)
     dangling = [marker for marker in markers if not marker.get("log") and marker["id"] not in ids]
     if dangling:
@@ -7993,7 +7883,7 @@ def _doctor_markers(report: _Report, options: Any, canonical_root: str, projecti
             ", ..." if len(dangling) > 5 else ""))
     if not options.markers:
         report.note("the server and the hook ignore them: give their entries --markers "
-                    "(or set %s=1; ADR 0020)" % _ENV_MARKERS)
+                    "(or set %s=1; ADR 0020)" % ENV_MARKERS)
 
 
 def _doctor_event(fmt: str, root: str, target: str) -> Dict[str, Any]:
@@ -8052,7 +7942,7 @@ def _doctor_hook_command(options: Any, entry: Optional[_DoctorHook], canonical_r
     if entry is None or os.name != "posix":
         fmt = entry.format if entry is not None else "claude"
         command = (server_launch_command() + ["hook", "--format", fmt]
-                   + _config_args(options, canonical_root, adr_dir, hook=True))
+                   + config_args(options, canonical_root, adr_dir, hook=True))
         return command, "the hook", canonical_root
     folder = os.path.normpath(os.path.join(canonical_root, entry.cwd))
     label = "the configured %s hook (%s)" % (HOOK_FORMATS[entry.format]["agent"], entry.where)
@@ -8092,11 +7982,11 @@ def _doctor_hook(report: "_Report", options: Any, canonical_root: str, adr_dir: 
                         % (HOOK_FORMATS[fmt]["agent"], " ".join(command)))
             continue
         report.ok("%s answered for %s within its %d s limit: %d %s" % (
-            label, target, HOOK_TIMEOUT_SECONDS, len(lines), _plural(len(lines), "decision", "decisions")))
+            label, target, HOOK_TIMEOUT_SECONDS, len(lines), plural(len(lines), "decision", "decisions")))
 
 
 # ---------------------------------------------------------------------------
-# 10. Commands: client configuration printer, `adrkit-mcp config <client> [--cwd PATH] [--dir PATH]`,
+# 12. Config: client configuration printer, `adrkit-mcp config <client> [--cwd PATH] [--dir PATH]`,
 # `adrkit-mcp config <agent> --hook`, `adrkit-mcp config --list`, `adrkit-mcp config --all`.
 #
 # Prints on stdout only what to merge into the client's own configuration file (JSON; TOML for
@@ -8107,7 +7997,7 @@ def _doctor_hook(report: "_Report", options: Any, canonical_root: str, adr_dir: 
 # most common reason an MCP server never starts. The exception is a team config (a .pyz inside the
 # repository, or --portable) for the project-scoped files: `python3` and the repository-relative
 # program, with a note on what each teammate needs. What an entry passes after the program (--cwd,
-# --dir, and any flag config carries into entries) comes from _config_args alone.
+# --dir, and any flag config carries into entries) comes from config_args alone.
 #
 # Server shapes, checked against each client's documentation (late 2026):
 #   claude-desktop  {"mcpServers": {name: {command, args, env}}}
@@ -8145,7 +8035,7 @@ def _doctor_hook(report: "_Report", options: Any, canonical_root: str, adr_dir: 
 _config_server_name = "adrkit"
 
 # id, display name, where its configuration lives (shown by --list and on stderr).
-_config_clients = (
+config_clients = (
     ("claude-desktop", "Claude Desktop",
      "claude_desktop_config.json: ~/Library/Application Support/Claude/ on macOS, "
      "%APPDATA%\\Claude\\ on Windows (Settings > Developer > Edit Config opens it)"),
@@ -8175,7 +8065,7 @@ _config_clients = (
 )
 
 # The agents `--hook` serves: id -> (hook format, the file that holds the entry).
-_config_hook_agents = {
+config_hook_agents = {
     "claude-code": ("claude", ".claude/settings.json (the team's, committed) or "
                               ".claude/settings.local.json (yours)"),
     "codex": ("codex", ".codex/hooks.json in the project (or ~/.codex/hooks.json)"),
@@ -8185,8 +8075,8 @@ _config_hook_agents = {
     "cursor": ("cursor", ".cursor/hooks.json in the project"),
     "cline": ("cline", ".clinerules/hooks/PreToolUse, an executable file"),
 }
-_CONFIG_HOOK_AGENTS = tuple(_config_hook_agents)
-_config_hook_ids = {fmt: agent for agent, (fmt, _) in _config_hook_agents.items()}
+CONFIG_HOOK_AGENTS = tuple(config_hook_agents)
+config_hook_ids = {fmt: agent for agent, (fmt, _) in config_hook_agents.items()}
 # Each agent's editing tools as its matcher reads them (HOOK_FORMATS' tools, so a tool added there
 # is matched here): Codex and Gemini CLI search a regular expression, Copilot CLI anchors it.
 _config_hook_matchers = {fmt: "|".join(sorted(HOOK_FORMATS[fmt]["tools"]))
@@ -8197,20 +8087,20 @@ _config_hook_matchers["codex"] = "^(%s)$" % _config_hook_matchers["codex"]
 _config_vscode_matcher = "|".join(sorted(HOOK_FORMATS["vscode"]["tools"]))
 
 
-def _config_check(options: Any) -> None:
+def config_check(options: Any) -> None:
     """Exactly one of a client id, --list, --all; a known client id; --hook with one agent."""
     chosen = [options.client is not None, options.list, options.all]
     if sum(chosen) != 1:
         options.parser.error("give exactly one of: a client id, --list, --all")
-    ids = [client_id for client_id, _, _ in _config_clients]
+    ids = [client_id for client_id, _, _ in config_clients]
     if options.client is not None and options.client not in ids:
         options.parser.error("unknown client %r; the clients are: %s" % (options.client, ", ".join(ids)))
-    if options.hook and options.client not in _config_hook_agents:
-        options.parser.error("--hook needs one of the agents: %s" % ", ".join(_CONFIG_HOOK_AGENTS))
-    _check_source(options)
+    if options.hook and options.client not in config_hook_agents:
+        options.parser.error("--hook needs one of the agents: %s" % ", ".join(CONFIG_HOOK_AGENTS))
+    check_source(options)
 
 
-def _config_args(options: Any, root: Optional[str], adr_dir: Optional[str],
+def config_args(options: Any, root: Optional[str], adr_dir: Optional[str],
                  hook: bool = False) -> List[str]:
     """What every printed server or hook entry passes after the program: --cwd ROOT and --dir DIR
     where the entry says them (None: they travel in env, or the starting folder says it), then the
@@ -8219,7 +8109,7 @@ def _config_args(options: Any, root: Optional[str], adr_dir: Optional[str],
     builds them."""
     args = [] if root is None else ["--cwd", root]
     args += [] if adr_dir is None else ["--dir", adr_dir]
-    source = _source(options)
+    source = source_format(options)
     args += [] if source is None else ["--from", source]
     args += ["--markers"] if getattr(options, "markers", False) else []
     expose = getattr(options, "expose", None)
@@ -8258,7 +8148,7 @@ def _config_launcher() -> Tuple[str, List[str], str]:
 
 
 def _config_root(options: Any, for_vscode: bool) -> Optional[str]:
-    value = _location(options)[0]
+    value = location(options)[0]
     if value is None:
         return None if for_vscode else os.path.realpath(os.getcwd())
     return os.path.realpath(os.path.expanduser(str(value)))
@@ -8267,11 +8157,11 @@ def _config_root(options: Any, for_vscode: bool) -> Optional[str]:
 def _config_snippet(options: Any, client_id: str, command: str, lead: List[str], root: Optional[str],
                     adr_dir: str) -> Dict[str, Any]:
     name = _config_server_name
-    cli_args = lead + _config_args(options, root or "${workspaceFolder}", adr_dir)
-    env = {_ENV_CWD: root or "", _ENV_DIR: adr_dir}
+    cli_args = lead + config_args(options, root or "${workspaceFolder}", adr_dir)
+    env = {ENV_CWD: root or "", ENV_DIR: adr_dir}
     if client_id in ("claude-desktop", "cursor", "cline"):
         # GUI apps start servers from an arbitrary directory: the root travels in env.
-        return {"mcpServers": {name: {"command": command, "args": lead + _config_args(options, None, None),
+        return {"mcpServers": {name: {"command": command, "args": lead + config_args(options, None, None),
                                       "env": env}}}
     if client_id == "claude-code":
         return {"mcpServers": {name: {"type": "stdio", "command": command, "args": cli_args,
@@ -8286,7 +8176,7 @@ def _config_snippet(options: Any, client_id: str, command: str, lead: List[str],
                                 "args": cli_args}]}
     if client_id == "opencode":  # its own "cwd" starts the server in the root
         return {"$schema": "https://opencode.ai/config.json", "mcp": {name: {
-            "type": "local", "command": [command] + lead + _config_args(options, None, adr_dir),
+            "type": "local", "command": [command] + lead + config_args(options, None, adr_dir),
             "cwd": root or os.getcwd(), "enabled": True}}}
     return _config_other_snippet(client_id, command, cli_args)
 
@@ -8348,9 +8238,9 @@ def _config_portable_snippet(options: Any, client_id: str, program: str, adr_dir
     name = _config_server_name
     if client_id == "claude-code":  # started in the project folder: relative paths hold
         return {"mcpServers": {name: {"type": "stdio", "command": _config_portable_python,
-                                      "args": [program] + _config_args(options, None, adr_dir),
+                                      "args": [program] + config_args(options, None, adr_dir),
                                       "env": {}}}}
-    args = ["${workspaceFolder}/" + program] + _config_args(options, "${workspaceFolder}", adr_dir)
+    args = ["${workspaceFolder}/" + program] + config_args(options, "${workspaceFolder}", adr_dir)
     if client_id == "vscode":
         return {"servers": {name: {"type": "stdio", "command": _config_portable_python,
                                    "args": args}}}
@@ -8376,7 +8266,7 @@ def _config_portable_notes(root: str, program: str, others: List[str]) -> List[s
 
 
 def _config_where(client_id: str) -> Tuple[str, str]:
-    for known_id, display, where in _config_clients:
+    for known_id, display, where in config_clients:
         if known_id == client_id:
             return display, where
     raise KeyError(client_id)
@@ -8520,6 +8410,13 @@ _config_hook_roots = {
     "cursor": '"$(git rev-parse --show-toplevel)"', "cline": '"$root"',
 }
 
+HOOK_COMMAND_GUARD = " || exit 0"  # ends every printed command: python3's own exit 2 (no such
+
+                                   # file) blocks in Claude Code and Codex, and any non-zero exit
+                                   # denies the tool in Copilot CLI and blocks it in Cline; where
+                                   # the agent has a neutral answer, the guard prints it instead
+HOOK_NEUTRAL_GUARD = " || printf '%%s\\n' %s"   # % the quoted neutral answer (printf exits 0)
+
 
 def _config_hook_line(options: Any, fmt: str, command: str, lead: List[str], program: Optional[str],
                       root: str, adr_dir: str) -> str:
@@ -8534,7 +8431,7 @@ def _config_hook_line(options: Any, fmt: str, command: str, lead: List[str], pro
         root_word: str = _ConfigShell(where)
     else:
         words, root_word = [command] + lead, root
-    words += ["hook", "--format", fmt] + _config_args(options, root_word, adr_dir, hook=True)
+    words += ["hook", "--format", fmt] + config_args(options, root_word, adr_dir, hook=True)
     line = " ".join(word if isinstance(word, _ConfigShell) else shlex.quote(word) for word in words)
     neutral = HOOK_FORMATS[fmt]["neutral"]
     line += HOOK_NEUTRAL_GUARD % shlex.quote(neutral) if neutral else HOOK_COMMAND_GUARD
@@ -8545,6 +8442,8 @@ def _config_hook_line(options: Any, fmt: str, command: str, lead: List[str], pro
                 'root=$(cd "$(dirname "$0")/../.." && pwd) || root=.\n'
                 "%s\nexit 0\n" % (neutral, line))
     return line
+
+HOOK_MATCHER = "Edit|Write|MultiEdit|NotebookEdit"   # Claude Code's matcher: exactly its edit tools
 
 
 def _config_hook_entry(agent: str, line: str) -> object:
@@ -8603,7 +8502,7 @@ _config_hook_notes = {
 def _config_hook(options: Any, agent: str, command: str, lead: List[str], program: Optional[str],
                  root: str, adr_dir: str) -> int:
     """`config <agent> --hook`: the entry of the agent's hook file (the file itself for Cline)."""
-    fmt, where = _config_hook_agents[agent]
+    fmt, where = config_hook_agents[agent]
     line = _config_hook_line(options, fmt, command, lead, program, root, adr_dir)
     if agent == "cline":
         sys.stdout.write(line)
@@ -8656,18 +8555,18 @@ def _config_print(options: Any, wanted: List[str], snippets: Dict[str, Dict[str,
 
 def command_config(options: Any) -> int:
     """`adrkit-mcp config ...`: print the MCP client configuration for this server."""
-    ids = [client_id for client_id, _, _ in _config_clients]
+    ids = [client_id for client_id, _, _ in config_clients]
     if options.list:
         width = max(len(client_id) for client_id in ids)
-        for client_id, display, where in _config_clients:
+        for client_id, display, where in config_clients:
             sys.stdout.write("%s  %s: %s\n" % (client_id.ljust(width), display, where))
         return 0
     wanted = ids if options.all else [str(options.client)]
-    adr_dir = _location(options)[1] or DEFAULT_ADR_DIR
+    adr_dir = location(options)[1] or DEFAULT_ADR_DIR
     root = _config_root(options, for_vscode=False)
     if root is not None and not os.path.isdir(root):
         sys.stderr.write("adrkit-mcp config: %s is not a directory; fix: pass the repository's "
-                         "folder with --cwd (or $%s)\n" % (root, _ENV_CWD))
+                         "folder with --cwd (or $%s)\n" % (root, ENV_CWD))
         return 1
     command, lead, how = _config_launcher()
     program = _config_in_repository(lead, how, root)
@@ -8727,7 +8626,7 @@ def _config_notes(options: Any, wanted: List[str], program: Optional[str], comma
 
 
 # ---------------------------------------------------------------------------
-# 10. Commands: the coding-agent hook, `adrkit-mcp hook` (ADRs 0013 and 0018)
+# 13. Hook: the coding-agent hook, `adrkit-mcp hook` (ADRs 0013 and 0018)
 # ---------------------------------------------------------------------------
 #
 # An agent runs the command with one JSON event on stdin: before an edit (Claude Code, Codex CLI,
@@ -8740,6 +8639,28 @@ def _config_notes(options: Any, wanted: List[str], program: Optional[str], comma
 # The answer is context for the model and nothing else (ADR 0013): every outcome exits 0; an event
 # for a tool that edits nothing gets the agent's neutral answer and no stderr line, anything else
 # the hook cannot use gets the neutral answer and one stderr line.
+
+HOOK_MAX_EVENT_BYTES = 8 * 1024 * 1024   # a Write of a bigger file gets no context (one stderr line)
+
+# One line on stderr per refused input; "adrkit-mcp hook: " is put in front.
+HOOK_REFUSALS = {
+    "too-large": "the event is larger than %d bytes" % HOOK_MAX_EVENT_BYTES,
+    "not-utf8": "the event is not UTF-8",
+    "not-json": "the event is not JSON ({detail})",
+    "not-object": "the event is not a JSON object",
+    "unknown-event": "the event is none of the agents' edit events ({formats})",
+    "wrong-event": "{field} is {value}; {agent} answers in {events}",
+    "no-edit-event": "{field} is {value}, no agent's edit event ({events})",
+    "no-input": "{field} is not a JSON object",
+    "no-path": "{field} is missing, empty or not a string",
+    "bad-patch": "{field} is not a patch ({detail})",
+    "too-many-files": "the edit names {count} files, more than {limit}",
+    "bad-cwd": "{field} is not an absolute path",
+    "outside": "{path} lies outside the repository {root}",
+    "corpus": "the corpus cannot be used: {message}",
+    "invalid": "{message}",
+    "failed": "unexpected {detail}",
+}
 
 class _HookRefusal(Exception):
     """An event, path or corpus the hook cannot use: one line on stderr, exit 0."""
@@ -8851,6 +8772,10 @@ def _hook_read_event(stream: Any) -> Any:
         raise _HookRefusal("not-object")
     return event
 
+HOOK_PATCH_HEADERS = ("*** Add File: ", "*** Delete File: ", "*** Update File: ")  # apply_patch
+
+HOOK_PATCH_PREAMBLE = "*** Environment ID:"  # optional, right after *** Begin Patch (Codex, several
+
 
 def _hook_patch_paths(text: str, field: str) -> List[str]:
     """Every path a patch in the apply_patch format names, in order: Add File, Update File (and its
@@ -8885,6 +8810,10 @@ def _hook_patch_paths(text: str, field: str) -> List[str]:
                                              and body[index].strip() != "*** End of File"):
                 index += 1
     return paths
+
+                                             # environments: codex-rs/apply-patch streaming_parser.rs)
+HOOK_SHELL_PATCH = re.compile(r"\A\s*(?:cd\s+(?P<dir>'[^']*'|\"[^\"]*\"|[^\s;&|]+)\s*&&\s*)?"
+                              r"(?:apply_patch|applypatch)\b")  # Codex's invocation.rs: [cd DIR &&] apply_patch
 
 
 def _hook_shell_patch_paths(command: str, field: str) -> List[str]:
@@ -8962,7 +8891,7 @@ def _hook_first(event: Dict[str, Any], keys: Sequence[str], field_check: bool = 
 
 def _hook_location(options: Any, event: Dict[str, Any], fmt: Dict[str, Any]) -> Tuple[str, str, str]:
     """(root, ADR folder, folder that relative paths start from) for this event."""
-    flag_root, adr_dir = _location(options)
+    flag_root, adr_dir = location(options)
     base = _hook_first(event, fmt["base"])
     event_root = _hook_first(event, fmt["root"])
     environment = next((os.environ[name] for name in fmt["root_env"] if os.environ.get(name)), None)
@@ -9003,10 +8932,35 @@ def _hook_file_uri(uri: str) -> str:
     local = unquote(parts.path)
     return local[1:] if os.name == "nt" and re.match(r"/[A-Za-z]:", local) else local
 
+HOOK_TITLE_LIMIT = 160             # characters of a title before it is cut with "..."
+
 
 def _hook_title(title: str) -> str:
     title = " ".join(title.split())
     return title if len(title) <= HOOK_TITLE_LIMIT else title[:HOOK_TITLE_LIMIT - 3].rstrip() + "..."
+
+HOOK_TEXTS = {
+    "header": "Decision records ({adr_dir}) that concern {files}:",
+    "more-files": "{shown} and {count} more",
+    "left-out": "(Left out, outside the repository: {paths}.)",
+    "accepted": '- ADR {id} "{title}" (accepted): it governs {which}; follow it.',
+    "this-file": "this file",
+    "these-files": "one or more of these files",
+    "rejected": '- ADR {id} "{title}" (rejected): the team decided against this; do not propose '
+                'it again.',
+    "superseded": '- ADR {id} "{title}" (superseded): replaced by {replacement}; do not '
+                  'follow this one.',
+    "deprecated": '- ADR {id} "{title}" (deprecated): no longer in force; do not rely on it.',
+    "proposed": '- ADR {id} "{title}" (proposed): not decided yet; do not treat it as settled.',
+    "draft": '- ADR {id} "{title}" (draft): not decided yet; do not treat it as settled.',
+    "replacement-local": 'ADR {id} "{title}" ({status})',
+    "replacement-missing": "ADR {ref}, which is not in the records",
+    "replacement-ambiguous": "ADR {ref}, which {count} records claim",
+    "replacement-federated": "{ref} in another decision log",
+    "cut": "{count} more not shown: call get_decision_context for all of them.",
+    "more": "More decisions concern these files: call get_decision_context for all of them.",
+    "footer": "Call get_decision with an id for the full record.",
+}
 
 
 def _hook_replacement(ref: Optional[str], projection: "Projection") -> str:
@@ -9037,12 +8991,18 @@ def _hook_line(entry: Dict[str, Any], projection: "Projection", files: int) -> s
 def _words(text: str) -> int:
     return len(text.split())
 
+HOOK_HEADER_FILES = 5              # files the header names before "and N more"
+
 
 def _hook_files_named(files: List[str]) -> str:
     shown = ", ".join(files[:HOOK_HEADER_FILES])
     if len(files) <= HOOK_HEADER_FILES:
         return shown
     return HOOK_TEXTS["more-files"].format(shown=shown, count=len(files) - HOOK_HEADER_FILES)
+
+HOOK_WORD_LIMIT = 300              # words of the context text, footer included
+
+HOOK_STATUS_ORDER = ("accepted", "rejected", "superseded", "deprecated", "proposed", "draft")
 
 
 def hook_context_text(entries: List[Dict[str, Any]], files: List[str], more: bool,
@@ -9088,10 +9048,10 @@ def _hook_files(options: Any, event: Dict[str, Any],
     repository) of an edit event; refused when every path lies outside."""
     targets = _hook_targets(event, fmt)
     root, adr_dir, base = _hook_location(options, event, fmt)
-    config = CorpusConfig(root, adr_dir, source=_source(options), markers=options.markers)
+    config = CorpusConfig(root, adr_dir, source=source_format(options), markers=options.markers)
     problem = check_roots(config)
     if problem is not None:
-        raise _HookRefusal("corpus", message=_unusable_text(problem[0], root, adr_dir))
+        raise _HookRefusal("corpus", message=unusable_text(problem[0], root, adr_dir))
     files: List[str] = []
     left: List[_HookRefusal] = []  # paths outside the repository, each left out on its own
     for target in targets:
@@ -9127,6 +9087,10 @@ def hook_answer(options: Any, event: Dict[str, Any], name: str) -> Optional[Dict
     text = hook_context_text(entries, files, result["cursor"] is not None, projection, adr_dir, left)
     return hook_output(name, event, text)
 
+# Auto-detection tries the formats in this order: the distinctive envelopes first; among the three
+# that share Claude Code's envelope (codex, vscode, claude) the tool and its argument decide.
+HOOK_DETECTION_ORDER = ("cline", "copilot", "cursor", "gemini", "codex", "vscode", "claude")
+
 
 def _hook_classify(options: Any, event: Dict[str, Any]) -> Tuple[Optional[str], str]:
     """hook_gate on the Contract's table, the refusal of an event it cannot place."""
@@ -9155,6 +9119,8 @@ def _hook_say(stream: Any, text: str) -> None:
     except (OSError, ValueError, AttributeError):
         pass  # nobody to speak to: still exit 0
 
+HOOK_EXIT_STATUS = 0               # every outcome, usage errors included: never block, never deny
+
 
 def hook_usage_error(argv: List[str]) -> int:
     """After the usage on stderr: the neutral answer of the agent --format names, if it names one,
@@ -9165,10 +9131,12 @@ def hook_usage_error(argv: List[str]) -> int:
             forced = word[len("--format="):]
         elif word == "--format" and index + 1 < len(argv):
             forced = argv[index + 1]
-    forced = _hook_format_name(forced) if forced is not None else None
+    forced = hook_format_name(forced) if forced is not None else None
     if forced in HOOK_FORMATS and HOOK_FORMATS[forced]["neutral"]:
         _hook_say(sys.stdout, HOOK_FORMATS[forced]["neutral"] + "\n")
     return HOOK_EXIT_STATUS
+
+HOOK_REFUSAL_SUFFIX = "; no decision context given"
 
 
 def command_hook(options: Any) -> int:
@@ -9477,7 +9445,7 @@ def _pyz_bootstrap() -> Any:
 
 
 # ---------------------------------------------------------------------------
-# 10. Commands: `adrkit-mcp migrate --from madr`, the reference CLI's `adr migrate`
+# 14. Migrate: `adrkit-mcp migrate --from madr`, the reference CLI's `adr migrate`
 # ---------------------------------------------------------------------------
 #
 # Runs the Importer's door over the ADR folder as `cd ROOT && adr migrate --from madr --dir DIR`
@@ -9487,20 +9455,23 @@ def _pyz_bootstrap() -> Any:
 # text goes to a temporary file in the same folder, which then replaces the old name (its
 # permission bits kept); a move (--rename) never replaces a file that is already there.
 
+SOURCE_UNSUPPORTED = ("{named} is not supported: the one format adrkit-mcp reads besides its own is "
+                      "madr (MADR 2-4 and Nygard/adr-tools Markdown)")
 
-def _check_source(options: Any) -> None:
+
+def check_source(options: Any) -> None:
     """--from, else $ADRKIT_MCP_FROM, must name a format the importer reads."""
-    value = options.source or os.environ.get(_ENV_FROM) or None
+    value = options.source or os.environ.get(ENV_FROM) or None
     if value is not None and value not in SOURCE_FORMATS:
-        named = ("--from %s" % value) if options.source else ("$%s=%s" % (_ENV_FROM, value))
+        named = ("--from %s" % value) if options.source else ("$%s=%s" % (ENV_FROM, value))
         options.parser.error(SOURCE_UNSUPPORTED.format(named=named))
 
 
-def _source(options: Any) -> Optional[str]:
-    return options.source or os.environ.get(_ENV_FROM) or None
+def source_format(options: Any) -> Optional[str]:
+    return options.source or os.environ.get(ENV_FROM) or None
 
 
-def _migrate_check(options: Any) -> None:
+def migrate_check(options: Any) -> None:
     """runMigrate's own usage errors, in its words."""
     if options.extra:
         options.parser.error(MIGRATE_MESSAGES["positional"])
@@ -9514,7 +9485,7 @@ class _MigrateStop(Exception):
     """A write migrate cannot make: the run stops here (exit 1) with this sentence."""
 
 
-class _MigrateFolder:
+class MigrateFolder:
     """The candidates under the ADR folder, read whole, and what each is called."""
 
     def __init__(self, cwd: str, folder: str) -> None:
@@ -9533,7 +9504,7 @@ class _MigrateFolder:
             with os.fdopen(handle, "rb") as stream:
                 data = stream.read()
         except OSError as error:
-            self.failures[display] = _node_error(error, "open", path)
+            self.failures[display] = node_error(error, "open", path)
             return
         self.files.append(MadrImport.File(display, name, bool(parts), data.decode("utf-8", "replace")))
 
@@ -9548,12 +9519,12 @@ class _MigrateFolder:
             return
         source, target = os.path.join(folder, file.name), os.path.join(folder, name)
         if os.path.exists(target):  # taken since the run looked (a dangling link is not a file)
-            _diagnose("migrate: not renamed, %s appeared beside %s during the run" % (name, file.path))
+            diagnose("migrate: not renamed, %s appeared beside %s during the run" % (name, file.path))
             return
         try:
             os.replace(source, target)
         except OSError as error:
-            raise _MigrateStop(_node_error(error, "rename", source, target))
+            raise _MigrateStop(node_error(error, "rename", source, target))
 
 
 def _replace_file(folder: str, name: str, data: bytes) -> None:
@@ -9569,7 +9540,7 @@ def _replace_file(folder: str, name: str, data: bytes) -> None:
         # write stops the run with EACCES: ask the same question (opened, closed, nothing written).
         os.close(os.open(path, os.O_WRONLY | follow))
     except OSError as error:
-        raise _MigrateStop(_node_error(error, "open", path))
+        raise _MigrateStop(node_error(error, "open", path))
     handle, temporary = _new_file_beside(folder, path, follow)
     try:
         with os.fdopen(handle, "wb") as stream:
@@ -9584,7 +9555,7 @@ def _replace_file(folder: str, name: str, data: bytes) -> None:
         except OSError:
             pass
         if isinstance(error, OSError):  # a full disk, say: the old file is still whole
-            raise _MigrateStop(_node_error(error, "write", path))
+            raise _MigrateStop(node_error(error, "write", path))
         raise
 
 
@@ -9605,7 +9576,7 @@ def _new_file_beside(folder: str, path: str, follow: int) -> Tuple[int, str]:
 
 def command_migrate(options: Any) -> int:
     """`adrkit-mcp migrate --from madr`: migrate the ADR folder in place, as `adr migrate` does."""
-    given_cwd, given_dir = _location(options)
+    given_cwd, given_dir = location(options)
     cwd = os.path.realpath(given_cwd or os.getcwd())
     if not os.path.isdir(cwd):
         sys.stderr.write("%s\n" % MIGRATE_MESSAGES["cwd-unusable"].format(cwd=given_cwd))
@@ -9623,11 +9594,11 @@ def command_migrate(options: Any) -> int:
         sys.stderr.write("%s\n" % MIGRATE_MESSAGES["dir-not-readable"].format(dir=adr_dir))
         return 2
     except OSError as error:
-        sys.stderr.write("%s\n" % _node_error(error, "scandir", folder))
+        sys.stderr.write("%s\n" % node_error(error, "scandir", folder))
         return 1
-    found = _MigrateFolder(cwd, folder)
+    found = MigrateFolder(cwd, folder)
     try:
-        names = walk_madr_candidates(folder, found.visit, _open_directory(folder))
+        names = walk_madr_candidates(folder, found.visit, open_directory(folder))
     except (WalkFailed, CorpusUnavailable):
         found.files, found.failures, names = [], {}, []  # the reference then finds no candidate
     if found.failures:
@@ -9675,7 +9646,7 @@ def finding_line(finding: Finding) -> str:
 
 
 # ---------------------------------------------------------------------------
-# 10. Commands: the reference CLI's `lint`, `graph` and `new`
+# 15. Reference CLI: the reference CLI's `lint`, `graph`, `new`, `explain` and `check`
 # ---------------------------------------------------------------------------
 #
 # Each runs as `cd CWD && adr <command> ...` does (@adrkit/cli 0.8.0, packages/cli/src/index.ts):
@@ -9694,7 +9665,7 @@ def _say(stream: Any, text: str) -> None:
 def _reference_cwd(options: Any) -> Optional[str]:
     """The folder the command runs in, as the reference's process.cwd() would be there (symlinks
     resolved): --cwd, else $ADRKIT_MCP_CWD, else here. None, said on stderr, when it is none."""
-    given = options.cwd or os.environ.get(_ENV_CWD) or None
+    given = options.cwd or os.environ.get(ENV_CWD) or None
     cwd = os.path.realpath(given or os.getcwd())
     if not os.path.isdir(cwd):
         _say(sys.stderr, CLI_MESSAGES["cwd-unusable"].format(command=options.command, cwd=given) + "\n")
@@ -9704,7 +9675,7 @@ def _reference_cwd(options: Any) -> Optional[str]:
 
 def _reference_dir(options: Any) -> str:
     """The ADR folder as given: --dir (even empty), else $ADRKIT_MCP_DIR, else docs/adr."""
-    return options.dir if options.dir is not None else os.environ.get(_ENV_DIR) or DEFAULT_ADR_DIR
+    return options.dir if options.dir is not None else os.environ.get(ENV_DIR) or DEFAULT_ADR_DIR
 
 
 def _reference_corpus(options: Any) -> Union[int, Tuple[str, str, Any]]:
@@ -9731,7 +9702,7 @@ def _reference_corpus_error(error: OSError, cwd: str, adr_dir: str) -> int:
         kind = "dir-not-readable" if code in ("EACCES", "EPERM") else "dir-not-found"
         _say(sys.stderr, CLI_MESSAGES[kind].format(dir=adr_dir) + "\n")
         return 2
-    _say(sys.stderr, _node_error(error, "scandir", where if where is not None else adr_dir) + "\n")
+    _say(sys.stderr, node_error(error, "scandir", where if where is not None else adr_dir) + "\n")
     return 1
 
 
@@ -9754,7 +9725,9 @@ def _dir_given(options: Any) -> bool:
             break
         if arg == "--dir" or arg.startswith("--dir="):
             return True
-    return bool(os.environ.get(_ENV_DIR))
+    return bool(os.environ.get(ENV_DIR))
+
+LINT_CORPUS_GROUP = "(corpus)"
 
 
 def lint_findings_text(findings: List[Finding]) -> str:
@@ -9765,6 +9738,9 @@ def lint_findings_text(findings: List[Finding]) -> str:
         groups.setdefault(finding.get("path") or LINT_CORPUS_GROUP, []).append(finding)
     return "".join(path + "\n" + "".join(finding_line(finding) for finding in groups[path])
                    for path in sorted(groups, key=LocaleCollation.key))
+
+# lint's summary line, and the human lines of its findings (renderHumanLint: grouped by path).
+LINT_SUMMARY = "checked {checked} records, {errors} errors, {warnings} warnings\n"
 
 
 def command_lint(options: Any) -> int:
@@ -9792,7 +9768,7 @@ def command_lint(options: Any) -> int:
     return 1 if any(finding["severity"] == "error" for finding in findings) else 0
 
 
-def _graph_check(options: Any) -> None:
+def graph_check(options: Any) -> None:
     if options.positionals:
         options.parser.error(CLI_MESSAGES["graph-positional"])
     if (options.format if options.format is not None else "dot") not in ("dot", "json"):
@@ -9852,7 +9828,7 @@ def command_graph(options: Any) -> int:
     return 0
 
 
-def _new_check(options: Any) -> None:
+def new_check(options: Any) -> None:
     if not JS.trim(" ".join(options.positionals)):
         options.parser.error(CLI_MESSAGES["new-title-missing"])
 
@@ -9888,6 +9864,75 @@ def _next_record_id(folder: str, cwd: str) -> str:
         if match:
             highest = max(highest, float(name[:match.end() - 1]))
     return JS.number_text(highest + 1).rjust(4, "0")
+
+# The record `new` writes (renderAdrRecord): its frontmatter, then the reference's template body.
+NEW_RECORD_TEXT = """---
+schemaVersion: %(schema)s
+id: "%(id)s"
+title: %(title_json)s
+status: %(status)s
+date: %(date)s
+deciders: []
+tags: []
+scope: component
+reversibility: unknown
+blastRadius: component
+relatesTo: []
+affects: []
+provenance:
+  authoredBy: human
+---
+
+# ADR-%(id)s: %(title)s
+
+## Context
+
+What forces are at play? What makes this a decision rather than a preference?
+Why now \u2014 what changed?
+
+State the problem, not the solution. If this section is a restatement of the
+option you already picked, the record scores 2 at best on D1.
+
+## Decision
+
+What we are doing, in the active voice. "We will\u2026"
+
+## Options considered
+
+At least two genuine alternatives, including doing nothing. An option no
+competent engineer would choose is a straw man and scores zero.
+
+### Option A: <chosen>
+
+| Dimension | Assessment |
+|---|---|
+| | |
+
+### Option B: <alternative>
+
+**Pros:**
+**Cons:**
+
+### Option C: Do nothing
+
+## Trade-offs
+
+What the chosen option costs. State the downsides as plainly as the benefits \u2014
+a decision whose chosen option has no listed downsides is not a decision.
+
+## Consequences
+
+- Easier:
+- Harder:
+- **How we would know this was wrong:** a metric, a threshold, an exit
+  condition, or a review date. This is the field that most separates records
+  that stay alive from records that rot.
+- Revisit if:
+
+## Action items
+
+1. [ ]
+"""
 
 
 def new_record(cwd: str, adr_dir: str, title: str, status: str, date: str) -> Tuple[str, str, str]:
@@ -9960,18 +10005,33 @@ def command_new(options: Any) -> int:
         try:
             os.makedirs(os.path.dirname(path), exist_ok=True)
         except OSError as error:
-            raise _ScaffoldError("crash", _node_error(error, "mkdir", os.path.dirname(path)))
+            raise _ScaffoldError("crash", node_error(error, "mkdir", os.path.dirname(path)))
         try:
             _write_new_file(path, JS.utf8(text))
         except FileExistsError:
             raise _ScaffoldError("exists", CLI_MESSAGES["exists"].format(path=display))
         except OSError as error:
-            raise _ScaffoldError("crash", _node_error(error, "open", path))
+            raise _ScaffoldError("crash", node_error(error, "open", path))
     except _ScaffoldError as error:
         _say(sys.stderr, "%s\n" % error)
         return 2 if error.code == "usage" else 1
     _say(sys.stdout, JS.json({"id": ident, "path": display}) + "\n" if options.json else display + "\n")
     return 0
+
+# `explain` and `check` (the reference CLI's runExplain and renderHumanCheck), to the letter.
+EXPLAIN_TEXTS = {
+    "none": "No decision governs {path}.",
+    "none-accepted": "No accepted decision governs {path}.",
+    "governing": "Decisions governing {path}:",
+    "proposals": "Active proposals (not yet binding):",
+    "history": "Historical records (not binding):",
+    "successor": " (superseded by {ref})",
+    "note-absent": "Note: {path} is not a file in this working tree; no @adr markers were scanned.",
+    "note-unreadable": "Note: {path} could not be read; no @adr markers were scanned.",
+    "note-out-of-tree": "Note: {path} is not a repo-relative path inside this working tree; "
+                        "no @adr markers were scanned.",
+    "note-truncated": "Note: only the first {scanned} of {size} bytes of {path} were scanned for @adr markers.",
+}
 
 
 # --- `explain <path>` and `check <files...>`: the reference CLI's runExplain and runCheck -------
@@ -10001,7 +10061,7 @@ def marker_scan_note(scan: MarkerScan) -> str:
     return ""
 
 
-def _explain_check(options: Any) -> None:
+def explain_check(options: Any) -> None:
     if len(options.positionals) != 1 or not options.positionals[0]:
         options.parser.error(CLI_MESSAGES["explain-path"])
 
@@ -10048,6 +10108,22 @@ def _first_ten(paths: Sequence[str], more: str) -> str:
     """The first ten paths, then how many more (renderHumanCheck's lists)."""
     text = ", ".join(paths[:10])
     return text + (more % (len(paths) - 10) if len(paths) > 10 else "")
+
+CHECK_TEXTS = {
+    "none": "No decisions govern the changed files.",
+    "none-accepted": "No accepted decisions govern the changed files.",
+    "governing": "Decisions governing this change:",
+    "proposals": "Active proposals touching this change (not yet binding):",
+    "history": "Historical records that once covered this change (not binding):",
+    "scan": "marker scan: {scanned} scanned, {absent} absent, {unreadable} unreadable, {out_of_tree} out-of-tree, "
+            "{truncated} truncated, {skipped} skipped",
+    "unavailable": "marker scan unavailable for: ",
+    "truncated": "marker scan truncated (bytes scanned of total): ",
+    "more-lists": ", and %d more (see --json for the complete lists)",
+    "more-list": ", and %d more (see --json for the complete list)",
+    "count": "checked: {governing} governing, {proposals} active proposals, {history} historical, "
+             "{records} changed records, {errors} changed-record errors",
+}
 
 
 def check_text(outcome: Dict[str, Any], batch: MarkerBatch) -> str:
@@ -10097,7 +10173,7 @@ def command_check(options: Any) -> int:
 
 
 # ---------------------------------------------------------------------------
-# 10. Commands: pull-request gates, `adrkit-mcp pr-check`, the reference's GitHub Action (ADR 0021)
+# 16. PR check: pull-request gates, `adrkit-mcp pr-check`, the reference's GitHub Action (ADR 0021)
 # ---------------------------------------------------------------------------
 #
 # What `action.yml` runs on a pull request, as the reference's `packages/ci` Action does: list the
@@ -10536,7 +10612,7 @@ def _pr_check(options: Any) -> int:
                 "not be obtained completely; governing decisions were not computed for this PR.")
         body, outcome = render_pr_truncated_notice(), None
     else:
-        cwd, adr_dir = _corpus_location(options)
+        cwd, adr_dir = corpus_location(options)
         outcome = pr_check_outcome(cwd, adr_dir, *_pr_changed(files))
         _pr_report_scan(outcome)
         body = render_pr_comment(outcome)
@@ -10553,7 +10629,7 @@ def _pr_check(options: Any) -> int:
 
 
 # ---------------------------------------------------------------------------
-# 11. JS text: JavaScript's whitespace, trim, code units and regular expressions
+# 17. JS text: JavaScript's whitespace, trim, code units and regular expressions
 # ---------------------------------------------------------------------------
 #
 # Reproduces three ECMAScript behaviours that Python spells differently:
@@ -10843,7 +10919,7 @@ class JS:
 
 
 # ---------------------------------------------------------------------------
-# 12. Globs: path globs with the exact semantics of picomatch 4.0.5
+# 18. Globs parser: path globs with the exact semantics of picomatch 4.0.5
 # ---------------------------------------------------------------------------
 
 """Globs engine: picomatch 4.0.5 path globs, and V8's reading of the regexes they become.
@@ -10893,7 +10969,7 @@ reference, through the door and on each engine alone
 
 
 # ---------------------------------------------------------------------------
-# 12. Globs: UTF-16 code units
+# 18. Globs parser: UTF-16 code units
 # ---------------------------------------------------------------------------
 
 # JavaScript strings (and regexes without the ``u`` flag) index UTF-16 code
@@ -10902,7 +10978,7 @@ reference, through the door and on each engine alone
 
 
 # ---------------------------------------------------------------------------
-# 12. Globs: picomatch 4.0.5: glob -> JavaScript regex source
+# 18. Globs parser: picomatch 4.0.5: glob -> JavaScript regex source
 # ---------------------------------------------------------------------------
 #
 # What follows mirrors picomatch's parse.js for the options the product uses
@@ -11891,7 +11967,7 @@ def _glob_make_source(pattern: str) -> str:
 
 
 # ---------------------------------------------------------------------------
-# 12. Globs: JavaScript regular expressions (V8, no flags, Annex B syntax)
+# 19. Globs regex: JavaScript regular expressions (V8, no flags, Annex B syntax)
 # ---------------------------------------------------------------------------
 #
 # Syntax tree nodes are tuples whose first item is one of the kinds below.
@@ -12495,7 +12571,7 @@ def _glob_rx_is_valid(source: str) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# 12. Globs: Engine 1: Python's re, when its backtracking is provably cheap
+# 20. Globs engines: Engine 1: Python's re, when its backtracking is provably cheap
 # ---------------------------------------------------------------------------
 #
 # A backtracking matcher explores at most one path per combination of choices
@@ -12774,7 +12850,7 @@ def _glob_python_engine(regex: _GlobRegex) -> Tuple[Optional[Callable[[str], Any
 
 
 # ---------------------------------------------------------------------------
-# 12. Globs: Engine 2: a memoised NFA, polynomial on every input
+# 20. Globs engines: Engine 2: a memoised NFA, polynomial on every input
 # ---------------------------------------------------------------------------
 #
 # The tree compiles to a small instruction program (Thompson construction).
@@ -13298,7 +13374,7 @@ class _GlobCaptureRun:
 
 
 # ---------------------------------------------------------------------------
-# 12. Globs: The product's path matcher
+# 20. Globs engines: The product's path matcher
 # ---------------------------------------------------------------------------
 
 
@@ -13548,7 +13624,7 @@ except pathspec.util.AlreadyRegisteredError:
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: the frontmatter loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
+# 21. YAML scanner: the frontmatter loader (YAML 1.2 core schema, JS `yaml` 2.9.0 semantics)
 # ---------------------------------------------------------------------------
 
 """YAML engine: reproduces how yaml 2.9.0 reads frontmatter (parseDocument strict, then toJS),
@@ -13628,7 +13704,7 @@ every string the other vector files load to (tests/test_vectors_yaml_stringify.p
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: Public types
+# 21. YAML scanner: Public types
 # ---------------------------------------------------------------------------
 
 if TYPE_CHECKING:  # PyYAML's names, for annotations and as _yaml_bind_pyyaml() binds them
@@ -13723,7 +13799,7 @@ class _YamlSet(_YamlJSObject):
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: Internal error plumbing
+# 21. YAML scanner: Internal error plumbing
 # ---------------------------------------------------------------------------
 
 
@@ -13778,7 +13854,7 @@ _YAML_MSG_COMPACT_MAP = "Nested mappings are not allowed in compact mappings"
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: Scanner
+# 21. YAML scanner: Scanner
 # ---------------------------------------------------------------------------
 
 # Characters after which `-`, `?` and `:` act as indicators (besides the end
@@ -15067,7 +15143,7 @@ class _YamlScanner:
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: Scalar text helpers (JS folding and escape rules)
+# 21. YAML scanner: Scalar text helpers (JS folding and escape rules)
 # ---------------------------------------------------------------------------
 
 
@@ -15296,7 +15372,7 @@ def _yaml_block_join(parts: List[str], lines: List[Tuple[int, str]], trim: int, 
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: Parser (PyYAML's event parser with JS document/property/error rules)
+# 22. YAML parser: Parser (PyYAML's event parser with JS document/property/error rules)
 # ---------------------------------------------------------------------------
 
 # JS String.prototype.trim white space (used for directive lines).
@@ -15915,7 +15991,7 @@ def _yaml_token_name(token: _YamlToken) -> str:
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: Node graph
+# 22. YAML parser: Node graph
 # ---------------------------------------------------------------------------
 
 
@@ -15985,7 +16061,7 @@ _YAML_NO_KEY = object()
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
+# 22. YAML parser: Scalar resolution: YAML 1.2 core schema and the library's YAML 1.1 schema
 # ---------------------------------------------------------------------------
 
 # JS RegExp `$` matches only at the very end, hence \Z throughout.
@@ -16308,7 +16384,7 @@ def _yaml_resolve_tagged_scalar(text: str, tag: str, schema11: bool) -> _YamlRes
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: Composer: events -> node graph
+# 23. YAML composer: Composer: events -> node graph
 # ---------------------------------------------------------------------------
 
 
@@ -16525,7 +16601,7 @@ class _YamlComposer:
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: JS value conversion (Document.toJS)
+# 23. YAML composer: JS value conversion (Document.toJS)
 # ---------------------------------------------------------------------------
 
 
@@ -17101,7 +17177,7 @@ def _yaml_js_exponential(value: float) -> str:
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: stringify (Document -> text, yaml 2.9.0 with lineWidth 0)
+# 24. YAML writer: stringify (Document -> text, yaml 2.9.0 with lineWidth 0)
 # ---------------------------------------------------------------------------
 #
 # `stringify(value, {lineWidth: 0, sortMapEntries: false})`, the call with
@@ -17417,7 +17493,7 @@ def _yaml_stringify_value(value: _YamlValue) -> str:
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: Entry point
+# 25. YAML loader: Entry point
 # ---------------------------------------------------------------------------
 
 
@@ -17523,7 +17599,7 @@ def _yaml_load_pure_python(source: str) -> _YamlValue:
 
 
 # ---------------------------------------------------------------------------
-# 13. YAML: Line-based fast path
+# 25. YAML loader: Line-based fast path
 # ---------------------------------------------------------------------------
 #
 # Nearly all ADR frontmatter is a handful of `key: value` lines, a few
@@ -17808,7 +17884,7 @@ class FrontmatterYaml:
 
 
 # ---------------------------------------------------------------------------
-# 14. Semver: package patterns and semver ranges
+# 26. Semver: package patterns and semver ranges
 # ---------------------------------------------------------------------------
 
 """Semver engine: the reference's parsePackagePattern over node-semver 7.8.5's validRange.
@@ -18341,7 +18417,7 @@ def parse_package_pattern(pattern: str) -> Optional[_SemverPackagePattern]:
 
 
 # ---------------------------------------------------------------------------
-# 15. URL: validity under the WHATWG URL Standard
+# 27. URL: validity under the WHATWG URL Standard
 # ---------------------------------------------------------------------------
 #
 # Reproduces whether `new URL(text)` (no base URL) succeeds: the WHATWG URL
@@ -18636,7 +18712,7 @@ def _url_ipv6_tail_ok(text: str) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# 16. Collation: JavaScript's localeCompare (ICU root collation, en-US)
+# 28. Collation: JavaScript's localeCompare (ICU root collation, en-US)
 # ---------------------------------------------------------------------------
 
 """Collation engine: `a.localeCompare(b)` of Bun 1.4.5 and Node 20/22, default locale en-US.
