@@ -14,7 +14,10 @@ A section starts at a header: a rule of dashes, then a numbered title (comment l
     # ---------------------------------------------------------------------------
 
 Several headers may share one number and name (sub-parts of one section). The product floor is
-the sections named in PRODUCT, in that order; every later section is a compatibility engine. The
+the sections named in PRODUCT, in that order; every later section is a compatibility engine.
+Sections named together in FAMILIES make one whole: the command line and its commands; an engine
+cut into parts (its first part opens with what it reproduces, and the whole has one door). No
+section is longer than MAX_SECTION_LINES. The
 same reading serves tests/test_layers.py, which turns the layering into a checked fact, and
 docs/ARCHITECTURE.md, whose line ranges come from `--sections`. Standard library only.
 """
@@ -29,9 +32,25 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 MODULE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "adrkit_mcp.py")
 
-# The product floor, in the order a request flows through it.
+# The product floor, in the order a request flows through it: the server's path from the wire
+# down to the schema, then the command line and one section per command.
 PRODUCT = ("Wire", "Era", "Dispatch", "Contract", "Tools", "Projection", "Importer", "Reader",
-           "Schema", "Commands")
+           "Schema", "Commands", "Doctor", "Config", "Hook", "Migrate", "Reference CLI", "PR check")
+
+# Families: sections that make one whole. The command sections are the command line and its
+# commands, peers that use each other's doors. An engine too long for one section is cut into
+# parts along the stages it already has; its parts share its private names and it keeps one door.
+FAMILIES = {
+    "Commands": ("Commands", "Doctor", "Config", "Hook", "Migrate", "Reference CLI", "PR check"),
+    "Globs": ("Globs parser", "Globs regex", "Globs engines"),
+    "YAML": ("YAML scanner", "YAML parser", "YAML composer", "YAML writer", "YAML loader"),
+}
+MAX_SECTION_LINES = 2000
+
+
+def family(name: str) -> str:
+    """The family a section belongs to: its own name when it stands alone."""
+    return next((whole for whole, parts in FAMILIES.items() if name in parts), name)
 
 _RULE = re.compile(r"^# -{20,}$")
 _TITLE = re.compile(r"^# (\d+)\. ([A-Za-z][A-Za-z0-9 ]*?): (.+)$")
@@ -47,6 +66,14 @@ class Section(NamedTuple):
     @property
     def floor(self) -> str:
         return "product" if self.name in PRODUCT else "engine"
+
+    @property
+    def family(self) -> str:
+        return family(self.name)
+
+    @property
+    def count(self) -> int:
+        return self.last - self.first + 1
 
 
 class Definition(NamedTuple):
