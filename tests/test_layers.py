@@ -9,7 +9,8 @@ Inside the product, calls go down the stack a request travels, never back up:
 
     Commands -> Dispatch -> Era -> Wire
                 Dispatch -> Tools -> Projection -> Importer -> Reader -> Schema
-    and every product section may use the Contract (what several sections share).
+    and every product section may use the Contract, which keeps only what several sections
+    share: a definition that one other section alone uses belongs in that section.
 
 The command line (Commands) and the sections of its commands (Doctor, Config, Hook, Migrate,
 Reference CLI, PR check) are one family of peers: each may use another's door and everything
@@ -189,6 +190,49 @@ def test_an_engine_s_parts_share_its_private_names_and_no_other_engine_does(tmp_
     assert violations(plant(tmp_path, "YAML loader", private)) == []
     found = violations(plant(tmp_path, "Globs engines", private))
     assert found == ["_planted (Globs engines) uses %s, private to the YAML engine" % private]
+
+
+def kept_for_one(shape=SHAPE):
+    """The Contract's statements that one other section alone uses (and the Contract does not):
+    they belong beside their user, in that section."""
+    contract = next(section for section in shape.sections if section.name == "Contract")
+    users = {}
+    for referrer, referred in sections.references(shape):
+        if referred.section == contract and referrer.section is not None:
+            users.setdefault(referred.name, set()).add(referrer.section.name)
+    statements = [(node, sections._bound_names(node)) for node in shape.tree.body]
+    statements = [(node, names) for node, names in statements
+                  if names and shape.definitions[names[0]].section == contract]
+    inside = {sub.id for node, names in statements for sub in ast.walk(node)
+              if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and sub.id not in names}
+    found = []
+    for node, names in statements:
+        using = set().union(*(users.get(name, set()) for name in names))
+        if len(using) == 1 and not inside & set(names):
+            found.append("%s (only %s uses it)" % (", ".join(names), using.pop()))
+    return found
+
+
+def test_the_contract_keeps_only_what_several_sections_share(tmp_path):
+    assert kept_for_one() == []
+
+
+@pytest.mark.parametrize("also_in_contract", [False, True])
+def test_the_contract_check_sees_a_constant_one_section_alone_uses(tmp_path, also_in_contract):
+    """A Contract constant only Tools uses is flagged; one the Contract uses too stays."""
+    lines = SHAPE.source.splitlines()
+    contract, tools = (next(section for section in SHAPE.sections if section.name == name)
+                       for name in ("Contract", "Tools"))
+    planted = ["_PLANTED_ONE = 1", ""]
+    if also_in_contract:
+        planted += ["def _planted_contract_user():", "    return _PLANTED_ONE", ""]
+    user = ["def _planted_user():", "    return _PLANTED_ONE", ""]
+    text = lines[:contract.last] + planted + lines[contract.last:tools.last] + user \
+        + lines[tools.last:]
+    path = tmp_path / "one_user.py"
+    path.write_text("\n".join(text) + "\n", encoding="utf-8")
+    expected = [] if also_in_contract else ["_PLANTED_ONE (only Tools uses it)"]
+    assert kept_for_one(sections.read_shape(str(path))) == expected
 
 
 def test_no_function_is_longer_than_80_lines():
