@@ -250,22 +250,9 @@ def public_functions():
             and not (name.split(".")[-1].startswith("__") and name.split(".")[-1] != "__init__")]
 
 
-# Private helpers the regroup by feature (issue 33) made doors of their sections, before their type
-# hints land (the types work annotates every function of the module). The list may only shrink:
-# delete a name once it is hinted, and the whole list once mypy's disallow_untyped_defs is clean.
-AWAITING_HINTS = {
-    "RpcError.__init__", "RpcError.to_json", "result_frame", "error_frame", "describe_id",
-    "FrameWriter.__init__", "FrameWriter.stop", "FrameWriter.send", "FrameWriter.send_batch",
-    "output_writer", "input_reader", "parse_line", "answered_request_id", "id_key",
-    "has_modern_claim", "unsupported_version", "check_modern_envelope", "stamp_modern",
-    "negotiate_legacy", "plural", "diagnose", "reject_constant", "open_directory",
-    "ParsedFile.__init__", "MigrateFolder.__init__", "MigrateFolder.visit",
-}
-
-
 def test_every_public_and_door_function_carries_type_hints():
     bare = [name for name, node in public_functions() if not sections.is_hinted(node)]
-    assert [name for name in bare if name not in AWAITING_HINTS] == []
+    assert bare == []
 
 
 def test_the_command_line_starts_after_every_section_is_defined():
