@@ -122,7 +122,7 @@ def test_everything_agrees_on_name_version_description_and_variables(tool, docum
     assert names == ["ADRKIT_MCP_CWD", "ADRKIT_MCP_DIR", "ADRKIT_MCP_EXPOSE", "ADRKIT_MCP_FROM", "ADRKIT_MCP_MARKERS"]
     assert sorted(manifest["server"]["mcp_config"]["env"]) == names
     for name in names:
-        assert re.search(r'^_ENV_\w+ = "%s"$' % name, source, re.M), name
+        assert re.search(r'^_?ENV_\w+ = "%s"$' % name, source, re.M), name
     assert all(variable["description"] and not variable["isRequired"] and not variable["isSecret"]
                for variable in pypi["environmentVariables"])
     # where the owner shows
