@@ -45,7 +45,7 @@ several sections, its parts; they share its privates, and its door is still one)
  17. JS text     ECMAScript trim, code units, regexes; Node's parseArgs   door: JS
  18. Globs parser   picomatch 4.0.5 path globs: glob -> JavaScript regex source
  19. Globs regex    JavaScript regular expressions (V8, no flags, Annex B syntax)
- 20. Globs engines  the two matchers and the product's path matcher   door: PicomatchPattern
+ 20. Globs engines  the two matchers and the product's path matcher   door: picomatch_pattern_type
  21. YAML scanner   yaml 2.9.0 frontmatter reading: types, errors, the scanner
  22. YAML parser    events, the node graph, scalar resolution
  23. YAML composer  events -> node graph -> JS values (Document.toJS)
@@ -93,15 +93,13 @@ from typing import (
 # and config need them, an agent's hook run does not (ADR 0018).
 
 # The three runtime dependencies; the .pyz carries all of them. A clear sentence beats a traceback.
-# pathspec is imported here (the globs engine's door is one of its pattern types); PyYAML and idna
-# are only looked for: the YAML engine imports PyYAML when its full route first runs
-# (_yaml_bind_pyyaml), the URL check imports idna at its first joiner, so a hook run that needs
-# neither does not pay for them (ADR 0018).
+# They are only looked for here: the globs engine imports pathspec when its door is first asked
+# for a pattern type (picomatch_pattern_type), the YAML engine imports PyYAML when its full route
+# first runs (_yaml_bind_pyyaml), the URL check imports idna at its first joiner, so a run that
+# needs none of them (`lint`, a hook's quiet event) does not pay for them (ADRs 0004 and 0018).
 try:
     import importlib.util
-    import pathspec
-    import pathspec.util
-    for _needed in ("yaml", "idna"):
+    for _needed in ("yaml", "pathspec", "idna"):
         if importlib.util.find_spec(_needed) is None:
             raise ImportError("No module named %r" % _needed)
 except ImportError as _missing:
@@ -2805,9 +2803,17 @@ def _affects_finding(record: Record, matcher: Dict[str, Any], rule: str, severit
             "field": "affects.%s" % matcher["type"], "pattern": matcher["pattern"]}
 
 
+def _registered_pattern_type() -> Any:
+    """The pattern type registered with pathspec as "picomatch" (ADR 0004): the globs engine's
+    door registers its own on first use, and pathspec is imported then."""
+    picomatch_pattern_type()
+    import pathspec.util
+    return pathspec.util.lookup_pattern("picomatch")
+
+
 def _path_verdict(pattern: str, candidates: Sequence[str]) -> Tuple[bool, Optional[str]]:
     """(matched, message key of a bad pattern or None) of one path pattern against the candidates."""
-    spec = _path_pattern(pathspec.util.lookup_pattern("picomatch"), pattern)
+    spec = _path_pattern(_registered_pattern_type(), pattern)
     if spec.include is None:  # pathspec's null operation: a pattern the reference rejects
         bad = getattr(spec, "bad_pattern", None)
         return False, "path-leading-slash" if bad == "leading-slash" else "path-invalid-glob"
@@ -10924,9 +10930,9 @@ class JS:
 
 """Globs engine: picomatch 4.0.5 path globs, and V8's reading of the regexes they become.
 
-Door: PicomatchPattern, a pathspec pattern type registered as "picomatch"
-(`match_file` for one normalised candidate, `match_paths` for the reference's
-matchPathPattern).  Everything else in this section is private to it.
+Door: picomatch_pattern_type(), the pathspec pattern type registered as
+"picomatch" (`match_file` for one normalised candidate, `match_paths` for the
+reference's matchPathPattern), defined when first asked for.  Everything else in this section is private to it.
 
 Guarantees: the reference's answer for every glob and path (picomatch with
 {dot: false, nocase: false, nonegate: true} plus the wrapper's leading-slash,
@@ -13557,70 +13563,88 @@ def _glob_compile(pattern: str) -> _GlobPathMatcher:
     return _GlobPathMatcher(pattern)
 
 
-class PicomatchPattern(pathspec.RegexPattern):
-    """The globs engine's door: a picomatch glob as a pathspec pattern type.
+_GLOB_PATTERN_TYPE: List[type] = []  # the one PicomatchPattern class, once defined
 
-    Registered with pathspec as "picomatch"; the product looks it up there and
-    matches through pathspec's Pattern interface:
 
-        spec = pathspec.util.lookup_pattern("picomatch")("src/**/*.ts")
+def picomatch_pattern_type() -> type:
+    """The globs engine's door: the picomatch glob as a pathspec pattern type.
+
+    The first call imports pathspec, defines the type and registers it with
+    pathspec as "picomatch" (a run that matches no glob never loads pathspec);
+    every call returns the same class:
+
+        spec = picomatch_pattern_type()("src/**/*.ts")
         spec.include is None        # a pattern the reference rejects, and
         spec.bad_pattern            # why: "leading-slash" or "invalid-glob"
         spec.match_file("src/a.ts") # a RegexMatchResult, or None
-
-    `match_file` takes a candidate already normalised (see `match_paths`) and
-    applies the reference's whole rule, the dot-segment rule included; it
-    raises ValueError where the reference's regex throws (an invalid glob).
-    The "regex" handed to RegexPattern is this engine's compiled matcher,
-    whose `search` runs it: the grammar cannot always be a Python regex (JS
-    lookbehinds, back-references, and re's backtracking on hostile globs).
+        spec.match_paths(paths)     # (matched, bad_pattern), as matchPathPattern
     """
-
-    __slots__ = ("bad_pattern",)
-
-    def __init__(self, pattern: Any, include: Optional[bool] = None) -> None:
-        # *include* exists for RegexPattern.__copy__, which passes the compiled
-        # matcher and its include flag back in; both follow from the pattern.
-        if isinstance(pattern, str):
-            matcher = _glob_compile(pattern)
-        elif isinstance(pattern, _GlobPathMatcher):
-            matcher = pattern
-        else:
-            raise TypeError("picomatch patterns must be str, not %s" % type(pattern).__name__)
-        self.bad_pattern = matcher.bad_pattern
-        # pathspec annotates *pattern* as str, bytes or re.Pattern but takes any
-        # object with a `match` method as a compiled regex (hasattr check).
-        super().__init__(cast(Any, matcher), None if self.bad_pattern else True)  # duck-typed regex
-        self.pattern = matcher.pattern
-
-    def match_paths(self, paths: Iterable[str]) -> Tuple[bool, Optional[str]]:
-        """(matched, bad_pattern) exactly like the reference's matchPathPattern.
-
-        Each path is normalised as the reference does (backslashes to "/",
-        one leading "./" dropped; pathspec's own normalize_file would also
-        strip a leading "/", which the reference does not).  bad_pattern is
-        None, "leading-slash" or "invalid-glob" (also when the regex throws).
-        """
-        if self.bad_pattern is not None:
-            return False, self.bad_pattern
-        matcher = self.regex
-        # __init__ (and RegexPattern.__copy__, through it) always stores one.
-        assert isinstance(matcher, _GlobPathMatcher)
+    if not _GLOB_PATTERN_TYPE:
+        import pathspec.util
+        _GLOB_PATTERN_TYPE.append(_glob_pattern_class())
         try:
-            for path in paths:
-                if matcher.matches(_glob_normalise_candidate(path)):
-                    return True, None
-        except _GlobMatchError:
-            return False, "invalid-glob"
-        return False, None
+            pathspec.util.register_pattern("picomatch", _GLOB_PATTERN_TYPE[0])
+        except pathspec.util.AlreadyRegisteredError:
+            # The module can be imported twice under different names (tests); the
+            # first registration stays, and both classes behave identically.
+            pass
+    return _GLOB_PATTERN_TYPE[0]
 
 
-try:
-    pathspec.util.register_pattern("picomatch", PicomatchPattern)
-except pathspec.util.AlreadyRegisteredError:
-    # The module can be imported twice under different names (tests); the
-    # first registration stays, and both classes behave identically.
-    pass
+def _glob_pattern_class() -> type:
+    """The PicomatchPattern class, a pathspec.RegexPattern (imported here)."""
+    import pathspec
+
+    class PicomatchPattern(pathspec.RegexPattern):
+        """A picomatch glob as a pathspec pattern (see picomatch_pattern_type).
+
+        `match_file` takes a candidate already normalised (see `match_paths`) and
+        applies the reference's whole rule, the dot-segment rule included; it
+        raises ValueError where the reference's regex throws (an invalid glob).
+        The "regex" handed to RegexPattern is this engine's compiled matcher,
+        whose `search` runs it: the grammar cannot always be a Python regex (JS
+        lookbehinds, back-references, and re's backtracking on hostile globs).
+        """
+
+        __slots__ = ("bad_pattern",)
+
+        def __init__(self, pattern: Any, include: Optional[bool] = None) -> None:
+            # *include* exists for RegexPattern.__copy__, which passes the compiled
+            # matcher and its include flag back in; both follow from the pattern.
+            if isinstance(pattern, str):
+                matcher = _glob_compile(pattern)
+            elif isinstance(pattern, _GlobPathMatcher):
+                matcher = pattern
+            else:
+                raise TypeError("picomatch patterns must be str, not %s" % type(pattern).__name__)
+            self.bad_pattern = matcher.bad_pattern
+            # pathspec annotates *pattern* as str, bytes or re.Pattern but takes any
+            # object with a `match` method as a compiled regex (hasattr check).
+            super().__init__(cast(Any, matcher), None if self.bad_pattern else True)  # duck-typed regex
+            self.pattern = matcher.pattern
+
+        def match_paths(self, paths: Iterable[str]) -> Tuple[bool, Optional[str]]:
+            """(matched, bad_pattern) exactly like the reference's matchPathPattern.
+
+            Each path is normalised as the reference does (backslashes to "/",
+            one leading "./" dropped; pathspec's own normalize_file would also
+            strip a leading "/", which the reference does not).  bad_pattern is
+            None, "leading-slash" or "invalid-glob" (also when the regex throws).
+            """
+            if self.bad_pattern is not None:
+                return False, self.bad_pattern
+            matcher = self.regex
+            # __init__ (and RegexPattern.__copy__, through it) always stores one.
+            assert isinstance(matcher, _GlobPathMatcher)
+            try:
+                for path in paths:
+                    if matcher.matches(_glob_normalise_candidate(path)):
+                        return True, None
+            except _GlobMatchError:
+                return False, "invalid-glob"
+            return False, None
+
+    return PicomatchPattern
 
 
 # ---------------------------------------------------------------------------

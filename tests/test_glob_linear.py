@@ -50,7 +50,7 @@ HOSTILE = [
 RUNNER = support.with_cached_module(textwrap.dedent("""
     import json, pathlib, sys, time
     root = pathlib.Path(sys.argv[1])
-    PicomatchPattern = cached_module("adrkit_mcp", str(root / "adrkit_mcp.py"), CACHE).PicomatchPattern
+    PicomatchPattern = cached_module("adrkit_mcp", str(root / "adrkit_mcp.py"), CACHE).picomatch_pattern_type()
     pattern, path = json.loads(sys.stdin.read())
     start = time.perf_counter()
     result = PicomatchPattern(pattern).match_paths([path])
@@ -74,7 +74,8 @@ def test_hostile_glob_finishes_quickly(pattern, path):
 
 def test_re_engine_is_only_used_within_its_step_bound():
     """Python's re serves a candidate only when its worst case is bounded."""
-    from adrkit_mcp import PicomatchPattern
+    from adrkit_mcp import picomatch_pattern_type
+    PicomatchPattern = picomatch_pattern_type()
     # Nested quantifiers over branching bodies never go to re.
     assert PicomatchPattern("+(a|b)*(c|d)x").regex._re_max_length == -1
     # A typical pattern uses re for typical paths, and not for huge ones.
@@ -123,7 +124,8 @@ def test_hostile_glob_work_grows_linearly(pattern, kind):
 
     A quadratic matcher would multiply them by about 4 per doubling, an exponential one
     would not finish; the counts are exact, so the bound is tight and never flaky."""
-    from adrkit_mcp import PicomatchPattern
+    from adrkit_mcp import picomatch_pattern_type
+    PicomatchPattern = picomatch_pattern_type()
     machine = PicomatchPattern(pattern).regex._built_machine()
     counts = []
     for length in LENGTHS:
@@ -139,7 +141,8 @@ def test_hostile_glob_work_grows_linearly(pattern, kind):
 def test_the_step_count_sees_quadratic_work():
     """The measure is not blind: the same counter over a search that restarts at every
     position without sharing what it learnt (a matcher gone quadratic) grows fourfold."""
-    from adrkit_mcp import PicomatchPattern
+    from adrkit_mcp import picomatch_pattern_type
+    PicomatchPattern = picomatch_pattern_type()
     machine = PicomatchPattern("a*a*b").regex._built_machine()
     counts = []
     for length in (256, 512):
@@ -154,7 +157,8 @@ def test_a_regex_past_the_ports_limits_is_refused_only_where_a_candidate_reaches
     glob once a candidate reaches its regex, then for every later one; a candidate its leading
     literal text turns away never reaches it (the machine is built on first use, ADR 0018), and
     the reference, which has no limit, does not match such a candidate either."""
-    from adrkit_mcp import PicomatchPattern
+    from adrkit_mcp import picomatch_pattern_type
+    PicomatchPattern = picomatch_pattern_type()
     deep = "src/" + "!(" * 120 + "a" + ")" * 120
     shallow = "src/" + "!(" * 60 + "a" + ")" * 60
     spec = PicomatchPattern(deep)

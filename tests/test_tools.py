@@ -566,7 +566,7 @@ def test_context_matches_paths_through_the_registered_pathspec_pattern_type(repo
     # picomatch: "docs" is that one path, not a folder.
     assert governing() == []
     registered = pathspec.util.lookup_pattern("picomatch")
-    assert registered is M.PicomatchPattern
+    assert registered is M.picomatch_pattern_type()
     # Gitignore semantics: "docs" also covers everything below a folder of that name.
     pathspec.util.register_pattern("picomatch", pathspec.util.lookup_pattern("gitignore"), override=True)
     try:
