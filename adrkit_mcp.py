@@ -20,9 +20,9 @@ request flows through it:
                  each request's era, runs methods and tool calls on workers (cancellation,
                  timeouts, batches, listens); signals; the embedding API; serving
   4. Contract    what several sections share: limits, outcomes, messages, summary templates,
-                 tool schemas, UTF-16 helpers, the hook formats
-  5. Tools       argument validation, cursors, and the four tools as pure functions, each
-                 beside its own texts; with --expose, resources, prompts and completions
+                 UTF-16 helpers, the hook formats
+  5. Tools       each tool with its schemas, texts, validator and pure function, then the
+                 tool table; with --expose, resources, prompts and completions
   6. Projection  the corpus as one call sees it: roots, listing, stat-validated reuse;
                  with --from madr, the folder as `migrate --from madr` would leave it
   7. Importer    MADR and Nygard records -> migrated texts, ids and findings (ADR 0017)
@@ -2004,6 +2004,10 @@ def stable_json(value: Any) -> str:
 # ---------------------------------------------------------------------------
 # 5. Tools: argument validation, then one pure function per tool
 # ---------------------------------------------------------------------------
+#
+# What the four tools share comes first (schema parts, argument checks, cursors); then each tool
+# with its own input and output schemas, texts, validator and function; then the tool table that
+# tools/list and tools/call read.
 
 TOOL_ANNOTATIONS = {
     "readOnlyHint": True,
@@ -2012,7 +2016,8 @@ TOOL_ANNOTATIONS = {
     "openWorldHint": False,
 }
 
-# --- Tool input schemas, exactly as tools/list publishes them ---------------
+
+# --- The tools' schemas: the parts they share (tools/list publishes each exactly) -----------------
 
 _JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -2037,49 +2042,6 @@ def _input_schema(properties: Dict[str, Any], required: List[str]) -> Dict[str, 
 
 def _string_array(min_items: int, max_items: int, items: Dict[str, Any]) -> Dict[str, Any]:
     return {"minItems": min_items, "maxItems": max_items, "type": "array", "items": items}
-
-TOOL_INPUT_SCHEMAS = {
-    "get_decision": _input_schema(
-        {"ref": {"type": "string", "maxLength": LIMITS["ref"][1], "pattern": ADR_REF_PATTERN}}, ["ref"]),
-    "get_decision_context": _input_schema(
-        {"files": _string_array(LIMITS["files"][0], LIMITS["files"][1],
-                                {"type": "string", "minLength": LIMITS["file"][0],
-                                 "maxLength": LIMITS["file"][1]})}, ["files"]),
-    "list_superseded": _input_schema({}, []),
-    "search_decisions": _input_schema({
-        "query": {"type": "string", "minLength": LIMITS["query"][0], "maxLength": LIMITS["query"][1]},
-        "status": _string_array(LIMITS["status"][0], LIMITS["status"][1],
-                                {"type": "string", "enum": list(STATUSES)}),
-        "tags": _string_array(LIMITS["tags"][0], LIMITS["tags"][1],
-                              {"type": "string", "minLength": LIMITS["tag"][0], "maxLength": LIMITS["tag"][1]}),
-        "scope": _string_array(LIMITS["scope"][0], LIMITS["scope"][1],
-                               {"type": "string", "enum": list(SCOPES)}),
-    }, ["query"]),
-}
-
-TOOL_TEXTS = {
-    "get_decision": (
-        "Get a decision by ref",
-        'Fetch one architecture decision by its bare local id (e.g. "0042"). Returns the complete typed '
-        "frontmatter and Markdown body, or an explicit not-found / ambiguous-local-id / "
-        "federated-log-unavailable outcome. Relation refs are surfaced verbatim, never expanded."),
-    "get_decision_context": (
-        "Get decision context for files",
-        "Given repo-relative logical file paths, report which decisions govern them (accepted), which "
-        "active proposals touch them (draft, proposed), and which historical records once did, using "
-        "the corpus's own affects matchers. The paths are compared against patterns only; they are "
-        "never opened or read."),
-    "list_superseded": (
-        "List superseded decisions",
-        "List every superseded decision with its direct local replacement state: resolved, dangling, "
-        "ambiguous (candidateCount only) or federated-unavailable. Direct edges only: no transitive "
-        "lineage, no embedded candidate arrays."),
-    "search_decisions": (
-        "Search decisions",
-        "Search the decision corpus, superseded and rejected records included, by normalised literal "
-        "substring over id, title, tags and Markdown body. Optional status/scope (any-of) and tags "
-        "(all-of) filters are ANDed. Returns bounded summaries only: no ranking, no model, no body."),
-}
 
 INVALID_CURSOR_MESSAGES = {
     "decode-failed": "Cursor could not be decoded.",
@@ -2132,160 +2094,8 @@ _PAGE_SCHEMA = {"type": "object", "required": ["items", "cursor"], "properties":
 
 _CURSOR_SCHEMA = {"type": ["string", "null"]}
 
-TOOL_OUTPUT_SCHEMAS = {
-    "get_decision": _output_schema([
-        _branch("found", decision=_summary_schema(requestedRef={"type": "string"}, frontmatter={"type": "object"},
-                                                  body={"type": "string"}), findings=_PAGE_SCHEMA),
-        _branch("not-found", requestedRef={"type": "string"}, findings=_PAGE_SCHEMA),
-        _branch("ambiguous-local-id", requestedRef={"type": "string"},
-                candidates={"type": "array", "items": _summary_schema()}, cursor=_CURSOR_SCHEMA,
-                findings=_PAGE_SCHEMA),
-        _branch("federated-log-unavailable", requestedRef={"type": "string"}, log={"type": "string"},
-                id={"type": "string"}, findings=_PAGE_SCHEMA),
-    ]),
-    "get_decision_context": _output_schema([
-        _branch("matches", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA, **{
-            bucket: {"type": "array", "items": _summary_schema(
-                firedMatchers={"type": "array"}, relations={"type": "object"})}
-            for bucket in ("governing", "activeProposals", "history")}),
-    ]),
-    "list_superseded": _output_schema([
-        _branch("entries", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA,
-                items={"type": "array", "items": _summary_schema(supersededBy={
-                    "type": "object", "required": ["resolved"]})}),
-    ]),
-    "search_decisions": _output_schema([
-        _branch("results", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA,
-                items={"type": "array", "items": _summary_schema(matchedFields={
-                    "type": "array", "items": {"enum": ["body", "id", "tag", "title"]}})}),
-    ]),
-}
 
-
-def tool_definitions() -> List[Dict[str, Any]]:
-    """The tools/list entries, in UTF-16 code-unit order of name."""
-    tools = []
-    for name in sorted(TOOL_INPUT_SCHEMAS, key=utf16_key):
-        title, description = TOOL_TEXTS[name]
-        tools.append({
-            "name": name,
-            "title": title,
-            "description": description,
-            "inputSchema": copy.deepcopy(TOOL_INPUT_SCHEMAS[name]),
-            "outputSchema": copy.deepcopy(TOOL_OUTPUT_SCHEMAS[name]),
-            "annotations": dict(TOOL_ANNOTATIONS),
-        })
-    return tools
-
-class UnknownToolError(Exception):
-    """tools/call named a tool that does not exist (a JSON-RPC -32602, not a tool result)."""
-
-
-def check_roots(config: CorpusConfig) -> Optional[Tuple[str, str]]:
-    """Validate the configured roots once, at start-up. None when usable, else (reason, message)."""
-    try:
-        roots = resolve_canonical_roots(config.root, config.adr_dir)
-    except CorpusUnavailable as error:
-        return error.reason, CORPUS_UNAVAILABLE_MESSAGES[error.reason]
-    if config.expected_root is None:
-        config.expected_root = roots[0]
-    return None
-
-
-class _StructuredCore(TypedDict):
-    result: Dict[str, Any]                     # one of the tool's outcome shapes (TOOL_OUTPUT_SCHEMAS)
-
-
-class StructuredContent(_StructuredCore, total=False):
-    corpusHealth: CorpusHealth                 # absent when the corpus is unavailable
-
-
-class TextContent(TypedDict):
-    type: str                                  # "text"
-    text: str
-
-
-class _ToolResultCore(TypedDict):
-    content: List[TextContent]                 # one text: the summary line, or the argument problems
-
-
-class ToolResult(_ToolResultCore, total=False):
-    """A tool call's CallToolResult: a structured answer, or isError for arguments it refused."""
-
-    structuredContent: StructuredContent
-    isError: bool
-
-
-def _findings_phrase(count: int) -> str:
-    return "%d %s on this page." % (count, plural(count, "finding", "findings"))
-
-
-def render_summary(kind: str, **facts: Any) -> str:
-    """The deterministic one-line summary every tool result carries in content[0].text."""
-    f = facts
-    if kind == "results":
-        text = "Returned %d decision %s; %s" % (
-            f["items"], plural(f["items"], "result", "results"), _findings_phrase(f["findings"]))
-    elif kind == "found":
-        text = 'Found decision "%s"; %s' % (f["id"], _findings_phrase(f["findings"]))
-    elif kind == "not-found":
-        text = 'No local decision matches "%s"; %s' % (f["ref"], _findings_phrase(f["findings"]))
-    elif kind == "ambiguous-local-id":
-        text = 'Returned %d %s for ambiguous local ref "%s"; %s' % (
-            f["items"], plural(f["items"], "candidate", "candidates"), f["ref"],
-            _findings_phrase(f["findings"]))
-    elif kind == "federated-log-unavailable":
-        text = 'Named-log federation is unavailable for "%s"; %s' % (f["ref"], _findings_phrase(f["findings"]))
-    elif kind == "matches":
-        total = f["governing"] + f["activeProposals"] + f["history"]
-        text = "Returned %d context %s: %d governing, %d active %s, %d historical; %s" % (
-            total, plural(total, "match", "matches"), f["governing"], f["activeProposals"],
-            plural(f["activeProposals"], "proposal", "proposals"), f["history"],
-            _findings_phrase(f["findings"]))
-    elif kind == "entries":
-        text = "Returned %d superseded decision %s; %s" % (
-            f["items"], plural(f["items"], "entry", "entries"), _findings_phrase(f["findings"]))
-    elif kind == "invalid-cursor":
-        text = INVALID_CURSOR_MESSAGES[f["reason"]]
-    else:  # corpus-unavailable
-        text = CORPUS_UNAVAILABLE_MESSAGES[f["reason"]]
-    return utf16_slice(text, LIMITS["text"])
-
-
-def call_tool(config: CorpusConfig, name: str, arguments: Optional[Dict[str, Any]],
-              should_stop: ShouldStop = lambda: False) -> ToolResult:
-    """Run one tool against a fresh projection of the corpus; returns a CallToolResult dict."""
-    tool = TOOLS.get(name)
-    if tool is None:
-        raise UnknownToolError(name)
-    validate, run = tool
-    problems, args = validate(arguments if arguments is not None else {})
-    if problems:
-        return {"content": [{"type": "text", "text": "Invalid arguments for tool %s: %s" % (
-            name, "; ".join(problems))}], "isError": True}
-    if config.markers and name == "get_decision_context":
-        args[MARKERS_ARGUMENT] = config.root
-    try:
-        projection = load_projection(config, should_stop)
-    except CorpusUnavailable as error:
-        outcome = {"outcome": "corpus-unavailable", "reason": error.reason,
-                   "message": CORPUS_UNAVAILABLE_MESSAGES[error.reason]}
-        return _tool_result(outcome, render_summary("corpus-unavailable", reason=error.reason), None)
-    result, text = run(projection, args, should_stop)
-    return _tool_result(result, text, projection.health())
-
-
-def _tool_result(result: Dict[str, Any], text: str, health: Optional[CorpusHealth]) -> ToolResult:
-    """The one envelope builder: summary text plus {corpusHealth?, result}."""
-    structured: StructuredContent = (
-        {"result": result} if health is None else {"corpusHealth": health, "result": result})
-    return {"content": [{"type": "text", "text": text}], "structuredContent": structured}
-
-
-# --- Argument validation (strict objects; messages name field and rule) -----
-
-_WINDOWS_DRIVE = re.compile(r"[a-zA-Z]:")
-_ADR_REF = re.compile(r"(?:([a-z0-9][a-z0-9-]*):)?([0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})\Z")
+# --- Argument validation: the checks every tool shares (messages name field and rule) -------------
 
 
 def _is_number(value: Any) -> bool:
@@ -2325,7 +2135,6 @@ def _strict_arguments(tool: str, arguments: Any, allowed: Tuple[str, ...]) -> Li
             "" if len(unknown) == 1 else "s", ", ".join('"%s"' % k for k in unknown),
             ", ".join(allowed))]
     return []
-
 
 _PAGE_KEYS = ("cursor", "limit", "findingsCursor", "findingsLimit")
 
@@ -2375,15 +2184,6 @@ def _bounded_string_item(low: int, high: int) -> Callable[[Any], Optional[str]]:
         return None
     return check
 
-
-def _safe_path_item(item: Any) -> Optional[str]:
-    problem = _bounded_string_item(*LIMITS["file"])(item)
-    if problem:
-        return problem
-    if "\\" in item or item.startswith("/") or _WINDOWS_DRIVE.match(item) or ".." in item.split("/"):
-        return 'must be a repo-relative POSIX path (no leading "/", no "..", no drive letter, no backslash)'
-    return None
-
 Validated = Tuple[List[str], Dict[str, Any]]   # (input problems, the arguments as validated)
 
 
@@ -2416,50 +2216,7 @@ def _required_string(arguments: Dict[str, Any], key: str, problems: List[str]) -
     return None
 
 
-def _check_search_fields(arguments: Dict[str, Any], problems: List[str], args: Dict[str, Any]) -> None:
-    query = _required_string(arguments, "query", problems)
-    if query is None:
-        pass
-    elif not LIMITS["query"][0] <= utf16_len(query) <= LIMITS["query"][1]:
-        problems.append("query must be %d to %d characters long" % LIMITS["query"])
-    elif not JS.trim(query):
-        problems.append("query must not be empty after trimming whitespace")
-    else:
-        args["query"] = query
-    for key, bounds, check in (("status", LIMITS["status"], _enum_item(STATUSES)),
-                               ("tags", LIMITS["tags"], _bounded_string_item(*LIMITS["tag"])),
-                               ("scope", LIMITS["scope"], _enum_item(SCOPES))):
-        values = _check_string_list(arguments, key, bounds, check, problems)
-        _unique(key, values, problems)
-        args[key] = values
-
-
-def _check_ref_field(arguments: Dict[str, Any], problems: List[str], args: Dict[str, Any]) -> None:
-    ref = _required_string(arguments, "ref", problems)
-    if ref is None:
-        pass
-    elif utf16_len(ref) > LIMITS["ref"][1]:
-        problems.append("ref must be at most %d characters long" % LIMITS["ref"][1])
-    elif not _ADR_REF.match(ref):
-        problems.append('ref must be an ADR id such as "0042" or a ULID, optionally prefixed '
-                        'with a log name such as "core:0042"')
-    else:
-        args["ref"] = ref
-
-
-def _check_files_field(arguments: Dict[str, Any], problems: List[str], args: Dict[str, Any]) -> None:
-    args["files"] = _check_string_list(arguments, "files", LIMITS["files"], _safe_path_item,
-                                       problems, required=True)
-
-
-validate_search_arguments = _validator("search_decisions", ("query", "status", "tags", "scope"),
-                                       _check_search_fields)
-validate_get_decision_arguments = _validator("get_decision", ("ref",), _check_ref_field)
-validate_context_arguments = _validator("get_decision_context", ("files",), _check_files_field)
-validate_superseded_arguments = _validator("list_superseded", ())
-
-
-# --- Pagination: opaque, versioned cursors bound to corpus and query ---------
+# --- Pagination: opaque, versioned cursors bound to corpus and query ------------------------------
 
 _CURSOR_KEYS = frozenset(("v", "scope", "fp", "qh", "offset"))
 
@@ -2540,8 +2297,6 @@ def reject_inapplicable_cursor(cursor: Optional[str], scope: str, fingerprint: s
         verify_cursor(cursor, scope, fingerprint, query_hash)
         raise InvalidCursor("cursor-not-applicable")
 
-ToolAnswer = Tuple[Dict[str, Any], str]        # (structured result, its one-line summary)
-
 
 def _invalid_cursor_result(reason: str) -> ToolAnswer:
     return ({"outcome": "invalid-cursor", "reason": reason, "message": INVALID_CURSOR_MESSAGES[reason]},
@@ -2555,45 +2310,48 @@ def _page_of_findings(findings: Sequence[Finding], args: Dict[str, Any], fingerp
     return {"items": items, "cursor": cursor}
 
 
-# --- The four tools: pure functions of (projection, arguments) ---------------
-
-
 def _sorted_unique(values: Optional[Iterable[str]]) -> List[str]:
     return sorted(set(values or ()), key=utf16_key)
 
 
-def tool_search_decisions(projection: Projection, args: Dict[str, Any],
-                          should_stop: ShouldStop) -> ToolAnswer:
-    needle = normalize_search_text(args["query"])
-    status, scope, tags = args["status"], args["scope"], args["tags"]
-    # Matches are kept as records and shared field tuples; only the page becomes dicts, so a
-    # call leaves few objects for the garbage collector to chase through a large corpus.
-    hits, hit_fields, lone_surrogate = [], [], LONE_SURROGATE.search(needle) is not None
-    for record in projection.records:
-        if should_stop():
-            raise CallCancelled()
-        frontmatter = record.frontmatter
-        if status is not None and frontmatter["status"] not in status:
-            continue
-        if scope is not None and frontmatter["scope"] not in scope:
-            continue
-        if tags is not None and not all(tag in frontmatter["tags"] for tag in tags):
-            continue
-        fields = record.matched_field_names(needle, lone_surrogate)
-        if fields:
-            hits.append(record)
-            hit_fields.append(fields)
-    fp = projection.fingerprint
-    try:
-        page, cursor = paginate(range(len(hits)), args["cursor"], args["limit"], "search.results", fp,
-                                 query_shape_hash([needle, _sorted_unique(status), _sorted_unique(tags),
-                                                   _sorted_unique(scope), args["limit"]]))
-        findings = _page_of_findings(projection.findings, args, fp, "search.findings", [args["findingsLimit"]])
-    except InvalidCursor as error:
-        return _invalid_cursor_result(error.reason)
-    items = [dict(hits[index].summary(), matchedFields=list(hit_fields[index])) for index in page]
-    result = {"outcome": "results", "items": items, "cursor": cursor, "findings": findings}
-    return result, render_summary("results", items=len(items), findings=len(findings["items"]))
+# --- get_decision: one record by its ref ----------------------------------------------------------
+
+_GET_DECISION_INPUT = _input_schema(
+    {"ref": {"type": "string", "maxLength": LIMITS["ref"][1], "pattern": ADR_REF_PATTERN}}, ["ref"])
+
+_GET_DECISION_OUTPUT = _output_schema([
+    _branch("found", decision=_summary_schema(requestedRef={"type": "string"}, frontmatter={"type": "object"},
+                                              body={"type": "string"}), findings=_PAGE_SCHEMA),
+    _branch("not-found", requestedRef={"type": "string"}, findings=_PAGE_SCHEMA),
+    _branch("ambiguous-local-id", requestedRef={"type": "string"},
+            candidates={"type": "array", "items": _summary_schema()}, cursor=_CURSOR_SCHEMA,
+            findings=_PAGE_SCHEMA),
+    _branch("federated-log-unavailable", requestedRef={"type": "string"}, log={"type": "string"},
+            id={"type": "string"}, findings=_PAGE_SCHEMA),
+])
+
+_GET_DECISION_TEXTS = (
+    "Get a decision by ref",
+    'Fetch one architecture decision by its bare local id (e.g. "0042"). Returns the complete typed '
+    "frontmatter and Markdown body, or an explicit not-found / ambiguous-local-id / "
+    "federated-log-unavailable outcome. Relation refs are surfaced verbatim, never expanded.")
+
+_ADR_REF = re.compile(r"(?:([a-z0-9][a-z0-9-]*):)?([0-9]{4,}|[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26})\Z")
+
+
+def _check_ref_field(arguments: Dict[str, Any], problems: List[str], args: Dict[str, Any]) -> None:
+    ref = _required_string(arguments, "ref", problems)
+    if ref is None:
+        pass
+    elif utf16_len(ref) > LIMITS["ref"][1]:
+        problems.append("ref must be at most %d characters long" % LIMITS["ref"][1])
+    elif not _ADR_REF.match(ref):
+        problems.append('ref must be an ADR id such as "0042" or a ULID, optionally prefixed '
+                        'with a log name such as "core:0042"')
+    else:
+        args["ref"] = ref
+
+validate_get_decision_arguments = _validator("get_decision", ("ref",), _check_ref_field)
 
 
 def split_adr_ref(ref: str) -> Tuple[Optional[str], str]:
@@ -2650,6 +2408,45 @@ def tool_get_decision(projection: Projection, args: Dict[str, Any],
     return ({"outcome": "not-found", "requestedRef": ref, "findings": findings},
             render_summary("not-found", ref=ref, findings=count))
 
+
+# --- get_decision_context: the records whose affects fire on the files ----------------------------
+
+_GET_DECISION_CONTEXT_INPUT = _input_schema(
+    {"files": _string_array(LIMITS["files"][0], LIMITS["files"][1],
+                            {"type": "string", "minLength": LIMITS["file"][0],
+                             "maxLength": LIMITS["file"][1]})}, ["files"])
+
+_GET_DECISION_CONTEXT_OUTPUT = _output_schema([
+    _branch("matches", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA, **{
+        bucket: {"type": "array", "items": _summary_schema(
+            firedMatchers={"type": "array"}, relations={"type": "object"})}
+        for bucket in ("governing", "activeProposals", "history")}),
+])
+
+_GET_DECISION_CONTEXT_TEXTS = (
+    "Get decision context for files",
+    "Given repo-relative logical file paths, report which decisions govern them (accepted), which "
+    "active proposals touch them (draft, proposed), and which historical records once did, using "
+    "the corpus's own affects matchers. The paths are compared against patterns only; they are "
+    "never opened or read.")
+
+_WINDOWS_DRIVE = re.compile(r"[a-zA-Z]:")
+
+
+def _safe_path_item(item: Any) -> Optional[str]:
+    problem = _bounded_string_item(*LIMITS["file"])(item)
+    if problem:
+        return problem
+    if "\\" in item or item.startswith("/") or _WINDOWS_DRIVE.match(item) or ".." in item.split("/"):
+        return 'must be a repo-relative POSIX path (no leading "/", no "..", no drive letter, no backslash)'
+    return None
+
+
+def _check_files_field(arguments: Dict[str, Any], problems: List[str], args: Dict[str, Any]) -> None:
+    args["files"] = _check_string_list(arguments, "files", LIMITS["files"], _safe_path_item,
+                                       problems, required=True)
+
+validate_context_arguments = _validator("get_decision_context", ("files",), _check_files_field)
 
 CONTEXT_BUCKETS = {"accepted": "governing", "draft": "activeProposals", "proposed": "activeProposals"}
 
@@ -2723,6 +2520,25 @@ def tool_get_decision_context(projection: Projection, args: Dict[str, Any],
     return result, render_summary("matches", findings=len(findings["items"]), **counts)
 
 
+# --- list_superseded: every superseded record and its replacement ---------------------------------
+
+_LIST_SUPERSEDED_INPUT = _input_schema({}, [])
+
+_LIST_SUPERSEDED_OUTPUT = _output_schema([
+    _branch("entries", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA,
+            items={"type": "array", "items": _summary_schema(supersededBy={
+                "type": "object", "required": ["resolved"]})}),
+])
+
+_LIST_SUPERSEDED_TEXTS = (
+    "List superseded decisions",
+    "List every superseded decision with its direct local replacement state: resolved, dangling, "
+    "ambiguous (candidateCount only) or federated-unavailable. Direct edges only: no transitive "
+    "lineage, no embedded candidate arrays.")
+
+validate_superseded_arguments = _validator("list_superseded", ())
+
+
 def _superseded_by_state(record: Record,
                          by_id: Dict[str, List[Record]]) -> Tuple[Dict[str, Any], Optional[Finding]]:
     target_ref = record.frontmatter["supersededBy"]
@@ -2775,12 +2591,223 @@ def tool_list_superseded(projection: Projection, args: Dict[str, Any],
     return result, render_summary("entries", items=len(items), findings=len(findings["items"]))
 
 
+# --- search_decisions: a literal search over the corpus -------------------------------------------
+
+_SEARCH_DECISIONS_INPUT = _input_schema({
+    "query": {"type": "string", "minLength": LIMITS["query"][0], "maxLength": LIMITS["query"][1]},
+    "status": _string_array(LIMITS["status"][0], LIMITS["status"][1],
+                            {"type": "string", "enum": list(STATUSES)}),
+    "tags": _string_array(LIMITS["tags"][0], LIMITS["tags"][1],
+                          {"type": "string", "minLength": LIMITS["tag"][0], "maxLength": LIMITS["tag"][1]}),
+    "scope": _string_array(LIMITS["scope"][0], LIMITS["scope"][1],
+                           {"type": "string", "enum": list(SCOPES)}),
+}, ["query"])
+
+_SEARCH_DECISIONS_OUTPUT = _output_schema([
+    _branch("results", cursor=_CURSOR_SCHEMA, findings=_PAGE_SCHEMA,
+            items={"type": "array", "items": _summary_schema(matchedFields={
+                "type": "array", "items": {"enum": ["body", "id", "tag", "title"]}})}),
+])
+
+_SEARCH_DECISIONS_TEXTS = (
+    "Search decisions",
+    "Search the decision corpus, superseded and rejected records included, by normalised literal "
+    "substring over id, title, tags and Markdown body. Optional status/scope (any-of) and tags "
+    "(all-of) filters are ANDed. Returns bounded summaries only: no ranking, no model, no body.")
+
+
+def _check_search_fields(arguments: Dict[str, Any], problems: List[str], args: Dict[str, Any]) -> None:
+    query = _required_string(arguments, "query", problems)
+    if query is None:
+        pass
+    elif not LIMITS["query"][0] <= utf16_len(query) <= LIMITS["query"][1]:
+        problems.append("query must be %d to %d characters long" % LIMITS["query"])
+    elif not JS.trim(query):
+        problems.append("query must not be empty after trimming whitespace")
+    else:
+        args["query"] = query
+    for key, bounds, check in (("status", LIMITS["status"], _enum_item(STATUSES)),
+                               ("tags", LIMITS["tags"], _bounded_string_item(*LIMITS["tag"])),
+                               ("scope", LIMITS["scope"], _enum_item(SCOPES))):
+        values = _check_string_list(arguments, key, bounds, check, problems)
+        _unique(key, values, problems)
+        args[key] = values
+
+validate_search_arguments = _validator("search_decisions", ("query", "status", "tags", "scope"),
+                                       _check_search_fields)
+
+
+def tool_search_decisions(projection: Projection, args: Dict[str, Any],
+                          should_stop: ShouldStop) -> ToolAnswer:
+    needle = normalize_search_text(args["query"])
+    status, scope, tags = args["status"], args["scope"], args["tags"]
+    # Matches are kept as records and shared field tuples; only the page becomes dicts, so a
+    # call leaves few objects for the garbage collector to chase through a large corpus.
+    hits, hit_fields, lone_surrogate = [], [], LONE_SURROGATE.search(needle) is not None
+    for record in projection.records:
+        if should_stop():
+            raise CallCancelled()
+        frontmatter = record.frontmatter
+        if status is not None and frontmatter["status"] not in status:
+            continue
+        if scope is not None and frontmatter["scope"] not in scope:
+            continue
+        if tags is not None and not all(tag in frontmatter["tags"] for tag in tags):
+            continue
+        fields = record.matched_field_names(needle, lone_surrogate)
+        if fields:
+            hits.append(record)
+            hit_fields.append(fields)
+    fp = projection.fingerprint
+    try:
+        page, cursor = paginate(range(len(hits)), args["cursor"], args["limit"], "search.results", fp,
+                                 query_shape_hash([needle, _sorted_unique(status), _sorted_unique(tags),
+                                                   _sorted_unique(scope), args["limit"]]))
+        findings = _page_of_findings(projection.findings, args, fp, "search.findings", [args["findingsLimit"]])
+    except InvalidCursor as error:
+        return _invalid_cursor_result(error.reason)
+    items = [dict(hits[index].summary(), matchedFields=list(hit_fields[index])) for index in page]
+    result = {"outcome": "results", "items": items, "cursor": cursor, "findings": findings}
+    return result, render_summary("results", items=len(items), findings=len(findings["items"]))
+
+
+# --- The tool table: tools/list and tools/call over the four tools above --------------------------
+
+TOOL_INPUT_SCHEMAS = {"get_decision": _GET_DECISION_INPUT, "get_decision_context": _GET_DECISION_CONTEXT_INPUT, "list_superseded": _LIST_SUPERSEDED_INPUT, "search_decisions": _SEARCH_DECISIONS_INPUT}
+
+TOOL_TEXTS = {"get_decision": _GET_DECISION_TEXTS, "get_decision_context": _GET_DECISION_CONTEXT_TEXTS, "list_superseded": _LIST_SUPERSEDED_TEXTS, "search_decisions": _SEARCH_DECISIONS_TEXTS}
+
+TOOL_OUTPUT_SCHEMAS = {"get_decision": _GET_DECISION_OUTPUT, "get_decision_context": _GET_DECISION_CONTEXT_OUTPUT, "list_superseded": _LIST_SUPERSEDED_OUTPUT, "search_decisions": _SEARCH_DECISIONS_OUTPUT}
+
 TOOLS = {
     "get_decision": (validate_get_decision_arguments, tool_get_decision),
     "get_decision_context": (validate_context_arguments, tool_get_decision_context),
     "list_superseded": (validate_superseded_arguments, tool_list_superseded),
     "search_decisions": (validate_search_arguments, tool_search_decisions),
 }
+
+
+def tool_definitions() -> List[Dict[str, Any]]:
+    """The tools/list entries, in UTF-16 code-unit order of name."""
+    tools = []
+    for name in sorted(TOOL_INPUT_SCHEMAS, key=utf16_key):
+        title, description = TOOL_TEXTS[name]
+        tools.append({
+            "name": name,
+            "title": title,
+            "description": description,
+            "inputSchema": copy.deepcopy(TOOL_INPUT_SCHEMAS[name]),
+            "outputSchema": copy.deepcopy(TOOL_OUTPUT_SCHEMAS[name]),
+            "annotations": dict(TOOL_ANNOTATIONS),
+        })
+    return tools
+
+
+class UnknownToolError(Exception):
+    """tools/call named a tool that does not exist (a JSON-RPC -32602, not a tool result)."""
+
+
+def check_roots(config: CorpusConfig) -> Optional[Tuple[str, str]]:
+    """Validate the configured roots once, at start-up. None when usable, else (reason, message)."""
+    try:
+        roots = resolve_canonical_roots(config.root, config.adr_dir)
+    except CorpusUnavailable as error:
+        return error.reason, CORPUS_UNAVAILABLE_MESSAGES[error.reason]
+    if config.expected_root is None:
+        config.expected_root = roots[0]
+    return None
+
+
+class _StructuredCore(TypedDict):
+    result: Dict[str, Any]                     # one of the tool's outcome shapes (TOOL_OUTPUT_SCHEMAS)
+
+
+class StructuredContent(_StructuredCore, total=False):
+    corpusHealth: CorpusHealth                 # absent when the corpus is unavailable
+
+
+class TextContent(TypedDict):
+    type: str                                  # "text"
+    text: str
+
+
+class _ToolResultCore(TypedDict):
+    content: List[TextContent]                 # one text: the summary line, or the argument problems
+
+
+class ToolResult(_ToolResultCore, total=False):
+    """A tool call's CallToolResult: a structured answer, or isError for arguments it refused."""
+
+    structuredContent: StructuredContent
+    isError: bool
+
+ToolAnswer = Tuple[Dict[str, Any], str]        # (structured result, its one-line summary)
+
+
+def _findings_phrase(count: int) -> str:
+    return "%d %s on this page." % (count, plural(count, "finding", "findings"))
+
+
+def render_summary(kind: str, **facts: Any) -> str:
+    """The deterministic one-line summary every tool result carries in content[0].text."""
+    f = facts
+    if kind == "results":
+        text = "Returned %d decision %s; %s" % (
+            f["items"], plural(f["items"], "result", "results"), _findings_phrase(f["findings"]))
+    elif kind == "found":
+        text = 'Found decision "%s"; %s' % (f["id"], _findings_phrase(f["findings"]))
+    elif kind == "not-found":
+        text = 'No local decision matches "%s"; %s' % (f["ref"], _findings_phrase(f["findings"]))
+    elif kind == "ambiguous-local-id":
+        text = 'Returned %d %s for ambiguous local ref "%s"; %s' % (
+            f["items"], plural(f["items"], "candidate", "candidates"), f["ref"],
+            _findings_phrase(f["findings"]))
+    elif kind == "federated-log-unavailable":
+        text = 'Named-log federation is unavailable for "%s"; %s' % (f["ref"], _findings_phrase(f["findings"]))
+    elif kind == "matches":
+        total = f["governing"] + f["activeProposals"] + f["history"]
+        text = "Returned %d context %s: %d governing, %d active %s, %d historical; %s" % (
+            total, plural(total, "match", "matches"), f["governing"], f["activeProposals"],
+            plural(f["activeProposals"], "proposal", "proposals"), f["history"],
+            _findings_phrase(f["findings"]))
+    elif kind == "entries":
+        text = "Returned %d superseded decision %s; %s" % (
+            f["items"], plural(f["items"], "entry", "entries"), _findings_phrase(f["findings"]))
+    elif kind == "invalid-cursor":
+        text = INVALID_CURSOR_MESSAGES[f["reason"]]
+    else:  # corpus-unavailable
+        text = CORPUS_UNAVAILABLE_MESSAGES[f["reason"]]
+    return utf16_slice(text, LIMITS["text"])
+
+
+def call_tool(config: CorpusConfig, name: str, arguments: Optional[Dict[str, Any]],
+              should_stop: ShouldStop = lambda: False) -> ToolResult:
+    """Run one tool against a fresh projection of the corpus; returns a CallToolResult dict."""
+    tool = TOOLS.get(name)
+    if tool is None:
+        raise UnknownToolError(name)
+    validate, run = tool
+    problems, args = validate(arguments if arguments is not None else {})
+    if problems:
+        return {"content": [{"type": "text", "text": "Invalid arguments for tool %s: %s" % (
+            name, "; ".join(problems))}], "isError": True}
+    if config.markers and name == "get_decision_context":
+        args[MARKERS_ARGUMENT] = config.root
+    try:
+        projection = load_projection(config, should_stop)
+    except CorpusUnavailable as error:
+        outcome = {"outcome": "corpus-unavailable", "reason": error.reason,
+                   "message": CORPUS_UNAVAILABLE_MESSAGES[error.reason]}
+        return _tool_result(outcome, render_summary("corpus-unavailable", reason=error.reason), None)
+    result, text = run(projection, args, should_stop)
+    return _tool_result(result, text, projection.health())
+
+
+def _tool_result(result: Dict[str, Any], text: str, health: Optional[CorpusHealth]) -> ToolResult:
+    """The one envelope builder: summary text plus {corpusHealth?, result}."""
+    structured: StructuredContent = (
+        {"result": result} if health is None else {"corpusHealth": health, "result": result})
+    return {"content": [{"type": "text", "text": text}], "structuredContent": structured}
 
 
 # --- Affects resolution for one record ---------------------------------------
