@@ -1531,6 +1531,19 @@ def _install_signal_handlers() -> Dict[int, Any]:
     return previous
 
 
+def _unwinding_a_signal(err: BaseException) -> bool:
+    """Whether `err` was raised while a shutdown signal's exception unwound the main thread: the
+    handler may raise inside a lock's acquire (Condition.wait taking its lock back), and the
+    `with` around it then releases a lock it does not hold ("release unlocked lock"). That is
+    the signal's quiet end, not a failure (ADR 0012)."""
+    seen: Optional[BaseException] = err
+    while seen is not None:
+        if isinstance(seen, _SignalShutdown):
+            return True
+        seen = seen.__context__
+    return False
+
+
 def _ignore_late_signals(handled: Iterable[int]) -> None:
     """After serving, keep SIGTERM/SIGINT from killing the exiting process.
 
@@ -1580,12 +1593,14 @@ def _serve(cwd: Optional[str], adr_dir: Optional[str], request_timeout_ms: int, 
     except _UnusableConfigError as err:
         diagnose(err.detail)
         return 1
-    except OSError as err:
-        diagnose("stopped: cannot use stdio (%s); the client has probably gone away"
-                  % (err.strerror or err,))
-        return 1
     except Exception as err:
-        diagnose("stopped: %s: %s" % (type(err).__name__, err))
+        if _unwinding_a_signal(err):
+            raise _SignalShutdown() from None
+        if isinstance(err, OSError):
+            diagnose("stopped: cannot use stdio (%s); the client has probably gone away"
+                      % (err.strerror or err,))
+        else:
+            diagnose("stopped: %s: %s" % (type(err).__name__, err))
         return 1
     finally:
         server.close()

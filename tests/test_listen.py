@@ -190,6 +190,37 @@ def test_a_client_past_the_waiting_room_is_held_back(start):
     assert s.proc.wait(timeout=10) == 0, s.stderr()
 
 
+class _Interrupted:
+    """A server whose start() ends as the signal race ends it: the shutdown signal's exception
+    raised inside a lock's acquire, and the `with` around it releasing the lock it no longer
+    holds. The race itself cannot be scheduled; the next test runs the real one many times."""
+
+    def __init__(self, chained):
+        self.chained = chained
+
+    def start(self):
+        try:
+            raise support.M._SignalShutdown(signal.SIGTERM) if self.chained else ValueError("no signal")
+        except BaseException:
+            raise RuntimeError("release unlocked lock")
+
+    def close(self):
+        pass
+
+
+@pytest.mark.parametrize("chained, status, said", [(True, 0, ""), (False, 1, "stopped: RuntimeError")])
+def test_an_error_raised_while_a_shutdown_signal_unwinds_is_the_signals_quiet_end(
+        monkeypatch, capsys, chained, status, said):
+    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    monkeypatch.setattr(support.M, "create_server", lambda **_: _Interrupted(chained))
+    try:
+        assert support.M.run_server(None, None, 0) == status
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+    assert said in capsys.readouterr().err
+
+
 @platforms.SIGNALS
 @pytest.mark.parametrize("delay_ms", [0, 1, 2, 5, 10, 20])
 def test_sigterm_while_exiting_after_eof_still_exits_0(server_command, repo_root, delay_ms):
