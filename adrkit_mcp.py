@@ -2688,18 +2688,22 @@ def tool_search_decisions(projection: Projection, args: Dict[str, Any],
 
 # --- The tool table: tools/list and tools/call over the four tools above --------------------------
 
-TOOL_INPUT_SCHEMAS = {"get_decision": _GET_DECISION_INPUT, "get_decision_context": _GET_DECISION_CONTEXT_INPUT, "list_superseded": _LIST_SUPERSEDED_INPUT, "search_decisions": _SEARCH_DECISIONS_INPUT}
-
-TOOL_TEXTS = {"get_decision": _GET_DECISION_TEXTS, "get_decision_context": _GET_DECISION_CONTEXT_TEXTS, "list_superseded": _LIST_SUPERSEDED_TEXTS, "search_decisions": _SEARCH_DECISIONS_TEXTS}
-
-TOOL_OUTPUT_SCHEMAS = {"get_decision": _GET_DECISION_OUTPUT, "get_decision_context": _GET_DECISION_CONTEXT_OUTPUT, "list_superseded": _LIST_SUPERSEDED_OUTPUT, "search_decisions": _SEARCH_DECISIONS_OUTPUT}
-
-TOOLS = {
-    "get_decision": (validate_get_decision_arguments, tool_get_decision),
-    "get_decision_context": (validate_context_arguments, tool_get_decision_context),
-    "list_superseded": (validate_superseded_arguments, tool_list_superseded),
-    "search_decisions": (validate_search_arguments, tool_search_decisions),
+# One row per tool: what its part above defines; the tables below read their column of it.
+_TOOL_ROWS = {
+    "get_decision": (_GET_DECISION_INPUT, _GET_DECISION_OUTPUT, _GET_DECISION_TEXTS,
+                     validate_get_decision_arguments, tool_get_decision),
+    "get_decision_context": (_GET_DECISION_CONTEXT_INPUT, _GET_DECISION_CONTEXT_OUTPUT,
+                             _GET_DECISION_CONTEXT_TEXTS, validate_context_arguments,
+                             tool_get_decision_context),
+    "list_superseded": (_LIST_SUPERSEDED_INPUT, _LIST_SUPERSEDED_OUTPUT, _LIST_SUPERSEDED_TEXTS,
+                        validate_superseded_arguments, tool_list_superseded),
+    "search_decisions": (_SEARCH_DECISIONS_INPUT, _SEARCH_DECISIONS_OUTPUT, _SEARCH_DECISIONS_TEXTS,
+                         validate_search_arguments, tool_search_decisions),
 }
+TOOL_INPUT_SCHEMAS = {name: row[0] for name, row in _TOOL_ROWS.items()}
+TOOL_OUTPUT_SCHEMAS = {name: row[1] for name, row in _TOOL_ROWS.items()}
+TOOL_TEXTS = {name: row[2] for name, row in _TOOL_ROWS.items()}
+TOOLS = {name: (row[3], row[4]) for name, row in _TOOL_ROWS.items()}
 
 
 def tool_definitions() -> List[Dict[str, Any]]:
