@@ -401,12 +401,12 @@ def load_shiv():
         import shiv.builder
         import shiv.cli
     except ImportError:
-        fail("shiv is not installed: python3 -m pip install -r requirements-dev.txt")
+        fail("shiv is not installed: python3 -m pip install -r requirements-release.txt")
     version = getattr(shiv, "__version__", None)
     if version is None:
         from shiv.__version__ import __version__ as version
     if version != SHIV_VERSION:
-        fail("shiv %s is installed; this build is pinned to shiv==%s (requirements-dev.txt)"
+        fail("shiv %s is installed; this build is pinned to shiv==%s (requirements-release.txt)"
              % (version, SHIV_VERSION))
     return shiv
 

@@ -141,7 +141,9 @@ def test_pyproject_ranges_hold_what_the_pyz_vendors():
 def test_requirements_dev_pins_the_extras_and_the_vendored_versions():
     project = load_toml(PROJECT / "pyproject.toml")["project"]
     lines = (PROJECT / "requirements-dev.txt").read_text(encoding="utf-8").splitlines()
-    pinned = {normalise(line) for line in lines if line.strip() and not line.startswith("#")}
+    assert "-r requirements-release.txt" in lines  # the release's build tools, pinned once
+    lines += (PROJECT / "requirements-release.txt").read_text(encoding="utf-8").splitlines()
+    pinned = {normalise(line) for line in lines if line.strip() and not line.startswith(("#", "-r "))}
     extras = project["optional-dependencies"]["test"] + project["optional-dependencies"]["build"]
     runtime = ["%s==%s" % (pin.name, pin.version) for pin in load_build_script().VENDORED]
     installers = {item for item in pinned if item.startswith(("pipx==", "uv=="))}

@@ -31,7 +31,7 @@ INSTALL_TIMEOUT = 900  # a hang guard for installs that download from the index
 BIN, EXE = ("Scripts", ".exe") if os.name == "nt" else ("bin", "")
 # What a downstream packager needs from the sdist, besides the module and the metadata.
 SDIST_MUST_HOLD = ("LICENSE", "NOTICE", "README.md", "pyproject.toml", "server.json", "build.py",
-                   "requirements-dev.txt", "docs/adr/", "docs/PORTABILITY.md", "tests/conftest.py",
+                   "requirements-dev.txt", "requirements-release.txt", "docs/adr/", "docs/PORTABILITY.md", "tests/conftest.py",
                    "tests/data/", "tests/conformance/", "tools/reproducible_sdist.py",
                    "action.yml", ".pre-commit-hooks.yaml")
 # Not part of a checkout: caches, builds, installed clients.

@@ -224,6 +224,18 @@ def test_the_recipe_names_the_releases_python():
     assert "--ignore-missing" not in commands  # every file SHA256SUMS lists is rebuilt
 
 
+def test_the_release_build_installs_the_build_tools_alone():
+    """The build job and the recipe install requirements-release.txt, which pins what a build
+    runs (shiv, the PyPA frontend, twine) and nothing of the test suite's clients and checkers."""
+    (install,) = [entry for entry in workflow()["jobs"]["build"]["steps"] if entry.get("name") == BUILD_STEPS[0]]
+    assert install["run"].strip() == "python3 -m pip install -r requirements-release.txt"
+    _, commands = recipe()
+    assert "python3 -m pip install -r requirements-release.txt\n" in commands
+    pinned = {re.split(r"[=;\s]", line)[0].lower() for line in (PROJECT / "requirements-release.txt")
+              .read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")}
+    assert pinned == {"shiv", "build", "twine"}
+
+
 def tagged_source(target, version):
     """A repository holding this checkout's files (tracked, and new ones not ignored) in one
     commit tagged v<version>, as a release tag is."""
