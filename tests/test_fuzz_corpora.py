@@ -13,9 +13,16 @@ through the real server process).  For every repository:
   number of such files;
 * nothing that is not a record-named regular file is reported at all.
 
-Hypothesis runs derandomized (reproducible).  The default run generates
-1,000 repositories in the fuzz test on top of the deterministic ones; scale
-it with ``ADRKIT_FUZZ_CORPORA``, e.g.
+The random repositories come from the seeded generators of tests/_seeded.py,
+from one fixed seed ("fuzz-corpora/corpora"): repository N is the same in
+every run, in any order and under xdist.  A failure names the seed, the index
+and the files (their repr, truncated); ``ADRKIT_FUZZ_INDEX`` runs that one
+repository alone:
+
+    ADRKIT_FUZZ_INDEX=123 python3 -m pytest -n 0 tests/test_fuzz_corpora.py::test_fuzz_corpora
+
+The default run generates 1,000 repositories in the fuzz test on top of the
+deterministic ones; scale it with ``ADRKIT_FUZZ_CORPORA``, e.g.
 
     ADRKIT_FUZZ_CORPORA=20000 python3 -m pytest tests/test_fuzz_corpora.py
 
@@ -30,15 +37,13 @@ import shutil
 import subprocess
 import sys
 import textwrap
-import time
 import tracemalloc
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 import _session as wire
+import _seeded as st  # the seeded strategies, under Hypothesis's names
 
 M = support.M
 record_text = support.record_text
@@ -483,8 +488,13 @@ YAML_VALUES = [
 LINE_DECOR = ["", "", "", "  ", "\t", "    ", "# comment ", "- "]
 
 
-# The strategies are built once, here, not inside the draws: Hypothesis validates every strategy
-# object it meets, and building them per draw made drawing the corpora cost more than checking them.
+def dice(low, high):
+    """A fair roll in [low, high], for the branch choices and small counts below, which are
+    shares: st.integers gives most of its draws to the ends of the range and small values."""
+    return st.sampled_from(range(low, high + 1))
+
+
+# The strategies are built once, here, not inside the draws.
 DIRECTIVES = st.sampled_from(["%YAML 1.1", "%YAML 1.2", "%TAG ! tag:x,2024:", "%YAML 2.0", "---", "..."])
 FRONTMATTER_KEYS = st.one_of(st.sampled_from(KEYS), st.text(max_size=6))
 FRONTMATTER_VALUES = st.one_of(st.sampled_from(YAML_VALUES), st.text(max_size=12))
@@ -494,9 +504,9 @@ ANCHORS = st.sampled_from(["", "", "", "&anc ", "&x "])
 @st.composite
 def random_frontmatter(draw):
     lines = []
-    if draw(st.integers(0, 9)) == 0:
+    if draw(dice(0, 9)) == 0:
         lines.append(draw(DIRECTIVES))
-    for _ in range(draw(st.integers(0, 8))):
+    for _ in range(draw(dice(0, 8))):
         decor = draw(st.sampled_from(LINE_DECOR))
         key = draw(FRONTMATTER_KEYS)
         value = draw(FRONTMATTER_VALUES)
@@ -506,7 +516,7 @@ def random_frontmatter(draw):
 
 
 record_ids = st.one_of(st.sampled_from(["0001", "0002", "0003", "00042", "01ARZ3NDEKTSV4RRFFQ69G5FAV"]),
-                       st.from_regex(r"\A[0-9]{4,6}\Z"), st.text(max_size=5))
+                       st.text("0123456789", min_size=4, max_size=6), st.text(max_size=5))
 titles = st.one_of(st.text(min_size=3, max_size=40), st.sampled_from(["abc", "x" * 120, "x" * 121, "\U0001F600" * 60,
                                                                         "a\u2028b\u2029c", "nul\x00inside"]))
 refs = st.sampled_from(["0001", "0002", "0003", "0099", "core:0001", "01ARZ3NDEKTSV4RRFFQ69G5FAV"])
@@ -529,17 +539,17 @@ def valid_ish_records(draw):
               "date": draw(DATES)}
     if status == "accepted" or draw(st.booleans()):
         record["deciders"] = draw(DECIDERS)
-    if status == "superseded" or draw(st.integers(0, 5)) == 0:
+    if status == "superseded" or draw(dice(0, 5)) == 0:
         record["supersededBy"] = draw(refs)
     if draw(st.booleans()):
         record["tags"] = draw(TAGS)
     for field in ("supersedes", "relatesTo", "conflictsWith"):
-        if draw(st.integers(0, 3)) == 0:
+        if draw(dice(0, 3)) == 0:
             record[field] = draw(REF_LISTS)
-    if draw(st.integers(0, 2)) == 0:
+    if draw(dice(0, 2)) == 0:
         record["affects"] = [{"type": draw(AFFECT_TYPES), "pattern": draw(AFFECT_PATTERNS)}
-                             for _ in range(draw(st.integers(1, 3)))]
-    if draw(st.integers(0, 4)) == 0:
+                             for _ in range(draw(dice(1, 3)))]
+    if draw(dice(0, 4)) == 0:
         path, value, _ = draw(SOME_VIOLATION)
         record = materialise(record, path, value)
     return record
@@ -560,7 +570,7 @@ RANDOM_FRONTMATTER = random_frontmatter()
 
 @st.composite
 def file_bytes(draw):
-    kind = draw(st.integers(0, 19))
+    kind = draw(dice(0, 19))
     if kind < 8:
         text = record_file(draw(VALID_ISH_RECORDS), block=draw(st.booleans()), body=draw(bodies))
     elif kind < 13:
@@ -582,13 +592,13 @@ def file_bytes(draw):
         text = draw(FENCES)
     data = text.encode("utf-8", "surrogatepass")
     # Transformations: CRLF, a BOM, truncation, a flipped byte.
-    if draw(st.integers(0, 5)) == 0:
+    if draw(dice(0, 5)) == 0:
         data = data.replace(b"\n", b"\r\n")
-    if draw(st.integers(0, 7)) == 0:
+    if draw(dice(0, 7)) == 0:
         data = draw(MARKS) + data
-    if data and draw(st.integers(0, 7)) == 0:
+    if data and draw(dice(0, 7)) == 0:
         data = data[:draw(st.integers(0, len(data)))]
-    if data and draw(st.integers(0, 9)) == 0:
+    if data and draw(dice(0, 9)) == 0:
         position = draw(st.integers(0, len(data) - 1))
         data = data[:position] + bytes([data[position] ^ 0x80]) + data[position + 1:]
     return data
@@ -606,26 +616,41 @@ FILE_BYTES = file_bytes()
 @st.composite
 def corpora(draw):
     files = {}
-    for index in range(draw(st.integers(1, 6))):
-        name = "%04d-%s.md" % (draw(st.integers(1, 4)) + index * 10, draw(NAMES))
+    for index in range(draw(dice(1, 6))):
+        name = "%04d-%s.md" % (draw(dice(1, 4)) + index * 10, draw(NAMES))
         files[name] = draw(FILE_BYTES)
-    if draw(st.integers(0, 4)) == 0:
+    if draw(dice(0, 4)) == 0:
         decoy = draw(DECOY_NAMES)
         files[decoy] = DECOYS[decoy]
     return files
 
 
+def cut(text, limit=1500):
+    """text, cut to `limit` characters (saying how long it was)."""
+    return text if len(text) <= limit else "%s... (%d characters in all)" % (text[:limit], len(text))
+
+
+REPLAY_INDEX = os.environ.get("ADRKIT_FUZZ_INDEX")  # run only this repository of the fuzz test
+
+
 def test_fuzz_corpora(workspace):
-    @settings(max_examples=CORPORA, derandomize=True, database=None, deadline=None,
-              phases=(Phase.explicit, Phase.generate, Phase.shrink), suppress_health_check=list(HealthCheck))
-    @given(files=corpora())
-    def run(files):
-        workspace.check(files)
+    seed = "fuzz-corpora/corpora"
+    strategy = corpora()
     before = COUNTS["corpora"]
-    run()
+    indices = [int(REPLAY_INDEX)] if REPLAY_INDEX else range(CORPORA)
+    for index in indices:
+        files = st.replay(strategy, seed, index)
+        try:
+            workspace.check(files)
+        except Exception as error:
+            raise AssertionError(
+                "repository %d of seed %r failed: %s: %s\nfiles: %s\nrun it alone: ADRKIT_FUZZ_INDEX=%d "
+                "python3 -m pytest -n 0 tests/test_fuzz_corpora.py::test_fuzz_corpora"
+                % (index, seed, type(error).__name__, cut(str(error)), cut(repr(files)), index)) from error
     tried = COUNTS["corpora"] - before
     print("\ncorpora fuzz: %d repositories, totals %r" % (tried, COUNTS))
-    assert tried >= CORPORA
+    assert tried == len(indices)
+    assert REPLAY_INDEX or tried >= CORPORA
 
 
 # ---------------------------------------------------------------------------

@@ -1,10 +1,11 @@
 """Fuzzed frames against long-lived server processes (issue 6, part 1).
 
-Hypothesis generates request lines -- random and mutated JSON-RPC messages of
-both protocol eras, tool arguments at and just past every documented limit,
-wrong types, huge numbers, deep nesting, invalid UTF-8, NUL bytes, U+2028
-inside strings, CRLF and blank lines -- and writes them to ONE real server
-process per kind of session, started once per module:
+The seeded generators of tests/_seeded.py draw request lines -- random and
+mutated JSON-RPC messages of both protocol eras, tool arguments at and just
+past every documented limit, wrong types, huge numbers, deep nesting, invalid
+UTF-8, NUL bytes, U+2028 inside strings, CRLF and blank lines -- and the tests
+write them to ONE real server process per kind of session, started once per
+module:
 
 * ``legacy``  an ``initialize`` session at 2025-11-25 (errors without a
               readable id omit the id);
@@ -32,9 +33,17 @@ tests/data/mcp-schema/<rev>/schema.json).  After every
 example the process must still be running and nothing on stdout or stderr
 may look like a Python traceback.
 
-Runs are reproducible: every Hypothesis test is derandomized (its seed is
-derived from the test's name) and no example database is used.  The default
-run tries at least 10,000 frames in total; for a long run scale it with
+Runs are reproducible in any order and under xdist: each fuzz test draws from
+its own fixed seed (e.g. "fuzz-frames/messages/legacy"), and example number N
+of a seed is the same whatever ran before it.  A failure names the test, the
+seed, the index and the input (its repr, truncated); to run that one example
+again, alone, set ``ADRKIT_FUZZ_INDEX`` and select the test:
+
+    ADRKIT_FUZZ_INDEX=1234 python3 -m pytest -n 0 'tests/test_fuzz_frames.py::test_fuzz_messages[legacy]'
+
+There is no shrinking: a failing input is reported as drawn (most are short:
+strings of a dozen characters, a dozen leaves per JSON value).  The default run
+tries at least 10,000 frames in total; for a long run scale it with
 ``ADRKIT_FUZZ_EXAMPLES``, the total number of examples for the file, e.g.
 
     ADRKIT_FUZZ_EXAMPLES=200000 python3 -m pytest tests/test_fuzz_frames.py
@@ -49,11 +58,10 @@ import queue
 import time
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
 
 import _support as support  # tests/ is on sys.path (pytest rootdir insertion)
 import _session as wire
+import _seeded as st  # the seeded strategies, under Hypothesis's names
 
 # The session-scoped fixtures server_module and server_command (honouring $ADRKIT_MCP_MODULE
 # and $ADRKIT_MCP_PYTHON) come from tests/conftest.py.
@@ -70,21 +78,48 @@ SCOPES = ("component", "domain", "org")
 LEGACY_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 LATEST_LEGACY = "2025-11-25"
 
-# Examples per Hypothesis test: the budget is shared by the nine fuzz tests
+# Examples per fuzz test: the budget is shared by the nine fuzz tests
 # below (raw and message tests run in three sessions, argument tests in two,
 # the batch test in one), rounded up so the total is never below it.
 FUZZ_TESTS = 9
 PER_TEST = max(1, -(-BUDGET // FUZZ_TESTS))
 
-COUNTS = {"frames": 0, "examples": 0, "requests": 0, "notifications": 0, "errors": 0, "batches": 0}
+COUNTS = {"fuzzed": 0, "frames": 0, "examples": 0, "requests": 0, "notifications": 0, "errors": 0, "batches": 0}
+# fuzzed: generated examples checked; examples: chunks exchanged (the edge lines too);
 # frames: non-blank lines written; requests: answers owed with an id; notifications: notifications
 # and response-shaped messages (never answered); errors: answers owed without an id; batches: arrays.
 
 
-def fuzz_settings(examples=PER_TEST):
-    return settings(max_examples=examples, derandomize=True, database=None, deadline=None,
-                    phases=(Phase.explicit, Phase.generate, Phase.shrink),
-                    suppress_health_check=list(HealthCheck), print_blob=True)
+REPLAY_INDEX = os.environ.get("ADRKIT_FUZZ_INDEX")  # run only this example of each fuzz test
+
+
+def cut(text, limit=600):
+    """text, cut to `limit` characters (saying how long it was)."""
+    return text if len(text) <= limit else "%s... (%d characters in all)" % (text[:limit], len(text))
+
+
+def fuzz(strategy, seed, check, count=PER_TEST):
+    """check(value) for `count` examples of `strategy` drawn from `seed` (only example
+    $ADRKIT_FUZZ_INDEX when set); the first failure is re-raised naming the seed, the index
+    and the input, and how to run that example alone."""
+    indices = [int(REPLAY_INDEX)] if REPLAY_INDEX else range(count)
+    for index in indices:
+        value = st.replay(strategy, seed, index)
+        try:
+            check(value)
+        except Exception as error:
+            test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+            raise AssertionError(
+                "example %d of seed %r failed: %s: %s\ninput: %s\nrun it alone: ADRKIT_FUZZ_INDEX=%d "
+                "python3 -m pytest -n 0 '%s'" % (index, seed, type(error).__name__, cut(str(error), 1500),
+                                                 cut(repr(value)), index, test)) from error
+        COUNTS["fuzzed"] += 1
+
+
+def dice(low, high):
+    """A fair roll in [low, high], for the branch choices and small counts below, which are
+    shares: st.integers gives most of its draws to the ends of the range and small values."""
+    return st.sampled_from(range(low, high + 1))
 
 
 # ---------------------------------------------------------------------------
@@ -619,11 +654,11 @@ def tool_arguments(draw):
     keys = list(own) + ["cursor", "limit", "findingsCursor", "findingsLimit"]
     arguments = {}
     for key in keys:
-        if draw(st.integers(0, 3)):  # mostly present
+        if draw(dice(0, 3)):  # mostly present
             arguments[key] = draw(FIELDS[key])
-    if draw(st.integers(0, 9)) == 0:  # a field of another tool, or an unknown one
+    if draw(dice(0, 9)) == 0:  # a field of another tool, or an unknown one
         arguments[draw(st.one_of(st.sampled_from(sorted(FIELDS)), texts))] = draw(json_values)
-    shape = draw(st.integers(0, 19))
+    shape = draw(dice(0, 19))
     if shape == 0:
         arguments = draw(json_values)  # arguments that are not an object
     params = {"name": name}
@@ -637,17 +672,17 @@ def messages(draw, modern_bias):
     """A JSON-RPC-ish message: every member valid, missing, or of the wrong type."""
     method = draw(methods)
     msg = {}
-    jsonrpc = draw(st.integers(0, 15))
+    jsonrpc = draw(dice(0, 15))
     if jsonrpc:
         msg["jsonrpc"] = "2.0"
     else:
         choice = draw(st.one_of(st.sampled_from(["1.0", "2", 2.0, "2.0 ", None]), scalars, st.just("absent")))
         if choice != "absent":
             msg["jsonrpc"] = choice
-    kind = draw(st.integers(0, 9))
+    kind = draw(dice(0, 9))
     if kind < 7:
         msg["id"] = draw(ids)
-    if draw(st.integers(0, 12)):
+    if draw(dice(0, 12)):
         msg["method"] = method
     else:
         msg["method"] = draw(st.one_of(scalars, st.just([method])))
@@ -657,38 +692,38 @@ def messages(draw, modern_bias):
                   "capabilities": draw(st.one_of(st.just({}), json_values)),
                   "clientInfo": draw(st.one_of(st.just({"name": "fuzz", "version": "1"}), json_values))}
         for key in list(params):
-            if not draw(st.integers(0, 5)):
+            if not draw(dice(0, 5)):
                 del params[key]
     elif method == "tools/call":
         params = draw(tool_arguments())
     elif method == "notifications/cancelled":
         # Mostly ids that were never sent; sometimes one that a request of the same example may use.
-        target = draw(st.integers(0, 9))
+        target = draw(dice(0, 9))
         params = {"requestId": draw(ids) if target == 0 else "never-sent-%d" % target, "reason": draw(texts)}
     elif method == "tools/list":
         params = draw(st.one_of(st.just({}), st.builds(lambda c: {"cursor": c}, cursors)))
     else:
         params = draw(st.one_of(st.just({}), st.dictionaries(texts, json_values, max_size=3)))
-    meta_roll = draw(st.integers(0, 9))
+    meta_roll = draw(dice(0, 9))
     if meta_roll < modern_bias:
         params = with_meta(params, dict(GOOD_META))
     elif meta_roll < modern_bias + 2:
         params = with_meta(params, draw(metas))
-    shape = draw(st.integers(0, 19))
+    shape = draw(dice(0, 19))
     if shape == 0:
         pass  # no params at all
     elif shape == 1:
         msg["params"] = draw(st.one_of(scalars, st.lists(json_values, max_size=3)))
     else:
         msg["params"] = params
-    extra = draw(st.integers(0, 14))
+    extra = draw(dice(0, 14))
     if extra == 0:
         msg["result"] = draw(json_values)
     elif extra == 1:
         msg["error"] = draw(st.one_of(st.just({"code": -32600, "message": "x"}), json_values))
     elif extra == 2:
         msg[draw(texts)] = draw(json_values)
-    if draw(st.integers(0, 6)) == 0:  # shuffle the member order
+    if draw(dice(0, 6)) == 0:  # shuffle the member order
         msg = dict(reversed(list(msg.items())))
     return msg
 
@@ -740,22 +775,22 @@ INTERESTING = [b"\x00", b"\xff", b"\xc0\x80", b"\xed\xa0\x80", b"\xe2\x80\xa8", 
 
 @st.composite
 def mutated_chunks(draw):
-    roll = draw(st.integers(0, 9))
+    roll = draw(dice(0, 9))
     if roll == 0:
         data = draw(st.binary(max_size=64))
     elif roll == 1:
         data = draw(st.text(max_size=40)).encode("utf-8")
     else:
         data = bytearray(draw(st.sampled_from(TEMPLATES)))
-        for _ in range(draw(st.integers(1, 4))):
+        for _ in range(draw(dice(1, 4))):
             if not data:
                 data = bytearray(b"{}")
             position = draw(st.integers(0, len(data)))
-            op = draw(st.integers(0, 5))
+            op = draw(dice(0, 5))
             if op == 0 and position < len(data):
-                data[position] ^= 1 << draw(st.integers(0, 7))
+                data[position] ^= 1 << draw(dice(0, 7))
             elif op == 1:
-                del data[position:position + draw(st.integers(1, 8))]
+                del data[position:position + draw(dice(1, 8))]
             elif op == 2:
                 data[position:position] = draw(st.one_of(st.sampled_from(INTERESTING), st.binary(min_size=1, max_size=4)))
             elif op == 3:
@@ -794,8 +829,8 @@ def light_message(jsonrpc, rid, method, params, extra):
     return msg
 
 
-# Batch elements are drawn from small tables: whole messages drawn member by
-# member cost Hypothesis too much time for a batch of six.
+# Batch elements are drawn from small tables of the members' interesting
+# values (whole messages, member by member, are test_fuzz_messages' part).
 light_messages = st.builds(
     light_message,
     st.sampled_from(["2.0", "2.0", "2.0", "1.0", None, 2]),
@@ -882,25 +917,13 @@ def test_edge_lines(peers, kind, name, chunk):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_fuzz_mutated_lines(peers, kind):
-    peer = peers(kind)
-
-    @fuzz_settings()
-    @given(chunk=mutated_chunks())
-    def run(chunk):
-        peer.exchange(chunk)
-    run()
+    fuzz(mutated_chunks(), "fuzz-frames/mutated/" + kind, peers(kind).exchange)
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_fuzz_messages(peers, kind):
-    peer = peers(kind)
     bias = 6 if kind == "modern" else 1
-
-    @fuzz_settings()
-    @given(chunk=message_chunks(bias))
-    def run(chunk):
-        peer.exchange(chunk)
-    run()
+    fuzz(message_chunks(bias), "fuzz-frames/messages/" + kind, peers(kind).exchange)
 
 
 @pytest.mark.parametrize("kind", ("legacy", "modern"))
@@ -908,9 +931,8 @@ def test_fuzz_tool_arguments(peers, kind):
     peer = peers(kind)
     meta = dict(GOOD_META) if kind == "modern" else None
 
-    @fuzz_settings()
-    @given(params=tool_arguments(), rid=st.integers(0, 2 ** 31), ascii_only=st.booleans())
-    def run(params, rid, ascii_only):
+    def run(example):
+        params, rid, ascii_only = example
         msg = {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": with_meta(params, meta)}
         line = encode(msg, ascii_only)
         top, _ = peer.exchange(line + b"\n")
@@ -923,17 +945,12 @@ def test_fuzz_tool_arguments(peers, kind):
         if parsable and params.get("name") in TOOL_NAMES and isinstance(params.get("arguments", {}), dict):
             # A known tool with an argument object: a result, never a protocol error.
             assert "result" in frame, frame
-    run()
+    fuzz(st.tuples(tool_arguments(), st.integers(0, 2 ** 31), st.booleans()), "fuzz-frames/tool-arguments/" + kind,
+         run)
 
 
 def test_fuzz_batches(peers):
-    peer = peers("batch")
-
-    @fuzz_settings()
-    @given(chunk=batch_chunks())
-    def run(chunk):
-        peer.exchange(chunk)
-    run()
+    fuzz(batch_chunks(), "fuzz-frames/batches", peers("batch").exchange)
 
 
 FUZZ_TEST_NAMES = ("test_fuzz_mutated_lines", "test_fuzz_messages", "test_fuzz_tool_arguments",
@@ -951,14 +968,15 @@ def _count_finished_fuzz_tests(request):
 def test_the_budget_was_spent():
     """The default run tries at least ADRKIT_FUZZ_EXAMPLES frames.
 
-    Always: the nine fuzz tests share the budget without rounding it down.  In the file's order
-    this test comes last and also checks what was spent; in another order (pytest -p randomly) or
-    a selection, only the fuzz tests that ran before it can have spent anything, so it checks the
-    share of those.
+    Always: the nine fuzz tests share the budget without rounding it down.  Each fuzz test that
+    ran before this one (all nine in the file's order, where this test comes last; fewer in
+    another order, pytest -p randomly, or a selection) must have checked its PER_TEST examples.
     """
     assert PER_TEST * FUZZ_TESTS >= BUDGET
     print("\nframes fuzz (%d of the %d fuzz tests ran before this one): %r" % (len(FINISHED), FUZZ_TESTS, COUNTS))
+    if REPLAY_INDEX:
+        pytest.skip("ADRKIT_FUZZ_INDEX=%s: one example per fuzz test" % REPLAY_INDEX)
+    assert COUNTS["fuzzed"] == len(FINISHED) * PER_TEST, COUNTS
+    assert COUNTS["examples"] >= COUNTS["fuzzed"], COUNTS  # exchanged with a server and judged
     if len(FINISHED) == FUZZ_TESTS:
-        assert COUNTS["examples"] >= BUDGET, COUNTS
-    else:
-        assert COUNTS["examples"] >= len(FINISHED) * min(PER_TEST, 100), COUNTS
+        assert COUNTS["fuzzed"] >= BUDGET, COUNTS
