@@ -94,15 +94,15 @@ def integers(min_value: Optional[int] = None, max_value: Optional[int] = None) -
     def draw(rnd: random.Random) -> int:
         roll = rnd.random()
         if roll < 0.35:
-            edges = [edge for edge in _INTEGER_EDGES + (min_value, max_value) if edge is not None
-                     and (min_value is None or edge >= min_value) and (max_value is None or edge <= max_value)]
+            edges = sorted({edge for edge in _INTEGER_EDGES + (min_value, max_value) if edge is not None
+                            and (min_value is None or edge >= min_value) and (max_value is None or edge <= max_value)})
             if edges:
                 return rnd.choice(edges)
         low = min_value if min_value is not None else (-(2 ** 128) if max_value is None else max_value - 2 ** 128)
         high = max_value if max_value is not None else low + 2 ** 129
-        if roll < 0.75:  # small, near the low end, or around zero when that lies inside
+        if roll < 0.75:  # small: within 20 of zero when it lies inside, else of the low end
             centre = 0 if low <= 0 <= high else low
-            return max(low, min(high, centre + rnd.randint(-20, 20)))
+            return rnd.randint(max(low, centre - 20), min(high, centre + 20))
         width = rnd.randint(1, max(1, (high - low).bit_length()))
         return low + rnd.randrange(min(2 ** width, high - low + 1))
     return _FromFunction(draw)
@@ -160,14 +160,15 @@ def characters() -> Strategy:
 
 
 def _size(rnd: random.Random, min_size: int, max_size: Optional[int], average: int) -> int:
-    """A collection size: the least and the most a fifth of the time, else around `average`."""
+    """A collection size: the least 12% and the most 8% of the time, else above the least by
+    about `average` (geometric, capped at the most)."""
     high = max_size if max_size is not None else min_size + 2 * average
     roll = rnd.random()
     if roll < 0.12 or high <= min_size:
         return min_size
     if roll < 0.2:
         return high
-    return min(high, min_size + int(rnd.expovariate(1.0 / max(1, average))))
+    return min(high, min_size + 1 + int(rnd.expovariate(1.0 / max(1, average))))
 
 
 def text(alphabet: Union[None, str, Strategy] = None, min_size: int = 0, max_size: Optional[int] = None) -> Strategy:

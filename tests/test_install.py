@@ -36,7 +36,7 @@ SDIST_MUST_HOLD = ("LICENSE", "NOTICE", "README.md", "pyproject.toml", "server.j
                    "action.yml", ".pre-commit-hooks.yaml")
 # Not part of a checkout: caches, builds, installed clients.
 NOT_SOURCE = shutil.ignore_patterns(".git", "node_modules", "dist", "build", ".venv*", "__pycache__",
-                                    "*.egg-info", ".pytest_cache", ".hypothesis", ".mypy_cache")
+                                    "*.egg-info", ".pytest_cache", ".mypy_cache")
 
 # One worker runs the whole file (pytest-xdist's loadgroup): its module fixture builds the sdist and
 # wheel twice, which two workers would each do.
