@@ -9,7 +9,8 @@
 * ``run_unprivileged`` runs a function in a forked child that has dropped
   root privileges, which is the only way to make ``chmod 000`` mean something
   when the suite runs as root; ``run_main`` runs the module's command line in
-  this process (or that child), ``working_directory`` puts the folder back.
+  this process (or that child), as text or (``as_process``) as the bytes and
+  status a process would give; ``working_directory`` puts the folder back.
 * ``pump_lines`` and ``pump_chunks`` read a child's stdout and stderr in
   daemon threads (the one pair of pipe pumps the wire tests use).
 * ``module_command`` is how a test starts the module as a process: through
@@ -437,26 +438,80 @@ def run_unprivileged(function):
     return value
 
 
-def run_main(args, cwd, hidden=()):
+def run_main(args, cwd, hidden=(), as_process=False):
     """(status, stdout, stderr) of ``M.main(args)`` run by this process in ``cwd``: output
     captured as text, a SystemExit taken as the status, the environment variables named in
     ``hidden`` unset for the run only. It leaves the working directory at ``cwd``; the caller goes
     back (``working_directory``), since a forked child that dropped root may not enter the old
-    folder, which lies in a private one under CI (and needs no going back: it exits)."""
+    folder, which lies in a private one under CI (and needs no going back: it exits).
+
+    With ``as_process``, what `python MODULE args` started here with pipes would show: stdout and
+    stderr as bytes, written through streams with the encoding and error handlers such a child
+    gets (``child_stdio``: under a UTF-8 locale a lone surrogate on stdout stops the run; under
+    C.UTF-8 one that stands for an undecodable byte goes out as that byte; stderr escapes it)
+    and the platform's newline translation
+    ("\r\n" on Windows); `.buffer` writes land in the same bytes; stdin empty; sys.argv
+    [module, *args]; main's value or a SystemExit's code taken as `sys.exit(code)` would (None
+    0, an int itself, anything else written on stderr and 1). An exception main lets through
+    still propagates (a process would print it and exit 1): the test fails either way."""
     import contextlib
     import io
+    if as_process:
+        (out_encoding, out_errors), (err_encoding, err_errors) = child_stdio()
+        out = io.TextIOWrapper(io.BytesIO(), encoding=out_encoding, errors=out_errors, newline=None)
+        err = io.TextIOWrapper(io.BytesIO(), encoding=err_encoding, errors=err_errors, newline=None)
+        stdin = io.TextIOWrapper(io.BytesIO(b""), encoding=out_encoding, errors=out_errors)
+    else:
+        out, err, stdin = io.StringIO(), io.StringIO(), sys.stdin
     saved = {name: os.environ.pop(name) for name in hidden if name in os.environ}
-    out, err = io.StringIO(), io.StringIO()
+    saved_argv, saved_stdin = sys.argv, sys.stdin
     os.chdir(str(cwd))
     try:
+        if as_process:
+            sys.argv, sys.stdin = [os.path.abspath(M.__file__)] + list(args), stdin
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
                 status = M.main(list(args))
             except SystemExit as stop:
-                status = stop.code if isinstance(stop.code, int) else 1
+                status = stop.code if as_process or isinstance(stop.code, int) else 1
+            if as_process:
+                status = _exit_status(status, err)
     finally:
         os.environ.update(saved)
-    return status, out.getvalue(), err.getvalue()
+        sys.argv, sys.stdin = saved_argv, saved_stdin
+    if not as_process:
+        return status, out.getvalue(), err.getvalue()
+    out.flush()
+    err.flush()
+    return status, out.buffer.getvalue(), err.buffer.getvalue()
+
+
+def _exit_status(code, stderr):
+    """The status a process ends with after `sys.exit(code)`, as the interpreter takes the code."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF if os.name == "posix" else code
+    stderr.write("%s\n" % (code,))
+    return 1
+
+
+_CHILD_STDIO = []
+
+
+def child_stdio():
+    """((encoding, errors) of stdout, (encoding, errors) of stderr) of a Python process this
+    interpreter starts here with pipes, asked of one such child once per test process: the locale,
+    $PYTHONIOENCODING and UTF-8 mode decide them as they would for the module's process. Call it
+    before dropping root (run_unprivileged): the child may not be allowed to start this Python."""
+    if not _CHILD_STDIO:
+        probe = subprocess.run(
+            [sys.executable, "-c", "import sys; print(sys.stdout.encoding, sys.stdout.errors, "
+                                   "sys.stderr.encoding, sys.stderr.errors)"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120, check=True)
+        out_encoding, out_errors, err_encoding, err_errors = probe.stdout.decode("ascii").split()
+        _CHILD_STDIO.append(((out_encoding, out_errors), (err_encoding, err_errors)))
+    return _CHILD_STDIO[0]
 
 
 class working_directory(object):
