@@ -440,7 +440,7 @@ def run_unprivileged(function):
 
 def run_main(args, cwd, hidden=(), as_process=False):
     """(status, stdout, stderr) of ``M.main(args)`` run by this process in ``cwd``: output
-    captured as text, a SystemExit taken as the status, the environment variables named in
+    captured as text, a SystemExit taken as the status (None 0, an int itself, else 1), the environment variables named in
     ``hidden`` unset for the run only. It leaves the working directory at ``cwd``; the caller goes
     back (``working_directory``), since a forked child that dropped root may not enter the old
     folder, which lies in a private one under CI (and needs no going back: it exits).
@@ -473,7 +473,7 @@ def run_main(args, cwd, hidden=(), as_process=False):
             try:
                 status = M.main(list(args))
             except SystemExit as stop:
-                status = stop.code if as_process or isinstance(stop.code, int) else 1
+                status = stop.code if as_process or isinstance(stop.code, int) else 0 if stop.code is None else 1
             if as_process:
                 status = _exit_status(status, err)
     finally:
