@@ -440,8 +440,8 @@ def run_unprivileged(function):
 
 def run_main(args, cwd, hidden=(), as_process=False):
     """(status, stdout, stderr) of ``M.main(args)`` run by this process in ``cwd``: output
-    captured as text, a SystemExit taken as the status (None 0, an int itself, else 1), the environment variables named in
-    ``hidden`` unset for the run only. It leaves the working directory at ``cwd``; the caller goes
+    captured as text, a SystemExit taken as the status (None 0, an int itself, else 1), the
+    environment variables named in ``hidden`` unset for the run only. It leaves the working directory at ``cwd``; the caller goes
     back (``working_directory``), since a forked child that dropped root may not enter the old
     folder, which lies in a private one under CI (and needs no going back: it exits).
 
