@@ -8,16 +8,21 @@ choice sequences, coverage targeting and shrinking) took most of their time, fou
 what the checks themselves take.  These generators draw the same kinds of values with the same
 edges weighted in (empty and full collections, zero, one, the integer and float boundaries,
 NaN, the infinities, -0.0, subnormals, control, non-Latin and astral characters, U+2028, U+FEFF),
-and a failing example is reported with its seed and index, which `examples()` replays alone:
+and a failing example is reported with its seed, its index and the input:
 
-    for index, value in examples(strategy, 2000, seed="yaml-fast-path"):
-        check(value)           # a failure names the index (pytest shows the loop's locals)
+    check_each(strategy, 2000, "yaml-fast-path/generated", check)   # check(value) per example
+
+With $ADRKIT_FUZZ_INDEX=N set, each check_each runs example N alone (`replaying()` is then true,
+for the tests to leave out what they assert of a whole run):
+
+    ADRKIT_FUZZ_INDEX=1234 python3 -m pytest -n 0 'tests/test_yaml_fast_path.py::test_mutated_documents'
 
 A strategy is an object with `draw(rnd)`; `composite` turns `def f(draw, ...)` into a strategy
 factory as Hypothesis's does.  Standard library only; every Python the suite supports.
 """
 
 import math
+import os
 import random
 import struct
 from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
@@ -68,6 +73,39 @@ def examples(strategy: Strategy, count: int, seed: Union[int, str]) -> Iterator[
 def replay(strategy: Strategy, seed: Union[int, str], index: int) -> Any:
     """The value `examples(strategy, n, seed)` gives at `index`."""
     return strategy.draw(random.Random("%s/%d" % (seed, index)))
+
+
+REPLAY_VARIABLE = "ADRKIT_FUZZ_INDEX"
+
+
+def replaying() -> bool:
+    """True when $ADRKIT_FUZZ_INDEX asks for one example of each run alone."""
+    return bool(os.environ.get(REPLAY_VARIABLE, "").strip())
+
+
+def cut(text: str, limit: int = 600) -> str:
+    """text, cut to `limit` characters (saying how long it was)."""
+    return text if len(text) <= limit else "%s... (%d characters in all)" % (text[:limit], len(text))
+
+
+def check_each(strategy: Strategy, count: int, seed: Union[int, str], check: Callable[[Any], Any],
+               input_limit: int = 600) -> int:
+    """check(value) for each of `count` examples of `strategy` drawn from `seed` (only example
+    $ADRKIT_FUZZ_INDEX when set); returns how many it checked.  The first failure becomes an
+    AssertionError naming the seed, the index, the input (its repr, cut to `input_limit`), the
+    error, and the command that runs that example alone."""
+    indices = [int(os.environ[REPLAY_VARIABLE])] if replaying() else range(count)
+    for index in indices:
+        value = replay(strategy, seed, index)
+        try:
+            check(value)
+        except Exception as error:
+            test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+            raise AssertionError(
+                "example %d of seed %r failed: %s: %s\ninput: %s\nrun it alone: %s=%d python3 -m pytest -n 0 '%s'"
+                % (index, seed, type(error).__name__, cut(str(error), 2000), cut(repr(value), input_limit),
+                   REPLAY_VARIABLE, index, test)) from error
+    return len(indices)
 
 
 # ---- scalars ------------------------------------------------------------------------------------
@@ -290,6 +328,6 @@ def composite(function: Callable[..., Any]) -> Callable[..., Strategy]:
     return factory
 
 
-__all__ = ["Strategy", "examples", "replay", "just", "none", "booleans", "integers", "floats", "characters",
+__all__ = ["Strategy", "examples", "replay", "replaying", "cut", "check_each", "just", "none", "booleans", "integers", "floats", "characters",
            "text", "binary", "sampled_from", "randoms", "one_of", "tuples", "builds", "lists", "dictionaries",
            "recursive", "composite"]

@@ -625,32 +625,14 @@ def corpora(draw):
     return files
 
 
-def cut(text, limit=1500):
-    """text, cut to `limit` characters (saying how long it was)."""
-    return text if len(text) <= limit else "%s... (%d characters in all)" % (text[:limit], len(text))
-
-
-REPLAY_INDEX = os.environ.get("ADRKIT_FUZZ_INDEX")  # run only this repository of the fuzz test
-
-
 def test_fuzz_corpora(workspace):
-    seed = "fuzz-corpora/corpora"
-    strategy = corpora()
     before = COUNTS["corpora"]
-    indices = [int(REPLAY_INDEX)] if REPLAY_INDEX else range(CORPORA)
-    for index in indices:
-        files = st.replay(strategy, seed, index)
-        try:
-            workspace.check(files)
-        except Exception as error:
-            raise AssertionError(
-                "repository %d of seed %r failed: %s: %s\nfiles: %s\nrun it alone: ADRKIT_FUZZ_INDEX=%d "
-                "python3 -m pytest -n 0 tests/test_fuzz_corpora.py::test_fuzz_corpora"
-                % (index, seed, type(error).__name__, cut(str(error)), cut(repr(files)), index)) from error
+    # Each example is one repository's files (a failure shows them, cut to 1,500 characters).
+    checked = st.check_each(corpora(), CORPORA, "fuzz-corpora/corpora", workspace.check, input_limit=1500)
     tried = COUNTS["corpora"] - before
     print("\ncorpora fuzz: %d repositories, totals %r" % (tried, COUNTS))
-    assert tried == len(indices)
-    assert REPLAY_INDEX or tried >= CORPORA
+    assert tried == checked
+    assert st.replaying() or tried >= CORPORA
 
 
 # ---------------------------------------------------------------------------

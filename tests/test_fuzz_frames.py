@@ -90,30 +90,10 @@ COUNTS = {"fuzzed": 0, "frames": 0, "examples": 0, "requests": 0, "notifications
 # and response-shaped messages (never answered); errors: answers owed without an id; batches: arrays.
 
 
-REPLAY_INDEX = os.environ.get("ADRKIT_FUZZ_INDEX")  # run only this example of each fuzz test
-
-
-def cut(text, limit=600):
-    """text, cut to `limit` characters (saying how long it was)."""
-    return text if len(text) <= limit else "%s... (%d characters in all)" % (text[:limit], len(text))
-
-
 def fuzz(strategy, seed, check, count=PER_TEST):
-    """check(value) for `count` examples of `strategy` drawn from `seed` (only example
-    $ADRKIT_FUZZ_INDEX when set); the first failure is re-raised naming the seed, the index
-    and the input, and how to run that example alone."""
-    indices = [int(REPLAY_INDEX)] if REPLAY_INDEX else range(count)
-    for index in indices:
-        value = st.replay(strategy, seed, index)
-        try:
-            check(value)
-        except Exception as error:
-            test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
-            raise AssertionError(
-                "example %d of seed %r failed: %s: %s\ninput: %s\nrun it alone: ADRKIT_FUZZ_INDEX=%d "
-                "python3 -m pytest -n 0 '%s'" % (index, seed, type(error).__name__, cut(str(error), 1500),
-                                                 cut(repr(value)), index, test)) from error
-        COUNTS["fuzzed"] += 1
+    """check(value) for `count` examples of `strategy` drawn from `seed` (_seeded.check_each:
+    only example $ADRKIT_FUZZ_INDEX when set; a failure names the seed, the index and the input)."""
+    COUNTS["fuzzed"] += st.check_each(strategy, count, seed, check)
 
 
 def dice(low, high):
@@ -974,8 +954,8 @@ def test_the_budget_was_spent():
     """
     assert PER_TEST * FUZZ_TESTS >= BUDGET
     print("\nframes fuzz (%d of the %d fuzz tests ran before this one): %r" % (len(FINISHED), FUZZ_TESTS, COUNTS))
-    if REPLAY_INDEX:
-        pytest.skip("ADRKIT_FUZZ_INDEX=%s: one example per fuzz test" % REPLAY_INDEX)
+    if st.replaying():
+        pytest.skip("ADRKIT_FUZZ_INDEX is set: one example per fuzz test")
     assert COUNTS["fuzzed"] == len(FINISHED) * PER_TEST, COUNTS
     assert COUNTS["examples"] >= COUNTS["fuzzed"], COUNTS  # exchanged with a server and judged
     if len(FINISHED) == FUZZ_TESTS:

@@ -21,8 +21,8 @@ vectors (see LOSSY below).
 
 The generated values come from the seeded generators of tests/_seeded.py, one
 fixed seed per test: every run draws the same values, in any order and under
-xdist.  A failure names the seed, the example's index and the input;
-`_seeded.replay(STRATEGY, SEED, INDEX)` draws that input again.
+xdist.  A failure names the seed, the example's index and the input, and the
+command that runs that example alone ($ADRKIT_FUZZ_INDEX, _seeded.check_each).
 """
 
 import json
@@ -293,24 +293,6 @@ strings = texts_of(1)
 escaped = seeded.lists(pieces, min_size=1, max_size=10).map("".join)
 
 
-def cut(text, limit):
-    """text, cut to `limit` characters (the length said)."""
-    return text if len(text) <= limit else "%s... (%d characters)" % (text[:limit], len(text))
-
-
-def for_each_example(strategy, name, count, seed, test):
-    """test(value) for `count` examples of `strategy`; a failure names the seed, the example's
-    index, the input and how to draw it again (`name` is the strategy's name in this module)."""
-    for index, value in seeded.examples(strategy, count, seed):
-        try:
-            test(value)
-        except Exception as error:
-            raise AssertionError(
-                "example %d of %d, seed %r, failed (replay: _seeded.replay(%s.%s, %r, %d))\ninput: %s\n%s: %s"
-                % (index, count, seed, __name__, name, seed, index, cut(repr(value), 600),
-                   type(error).__name__, cut(str(error), 2000))) from error
-
-
 def test_generated_values_read_back():
     seen = {"exact": 0, "lossy": 0}
 
@@ -325,8 +307,8 @@ def test_generated_values_read_back():
         assert got[0] == "value" and same(value, got[1]), (value, text, got)
 
     run({})
-    for_each_example(documents, "documents", 600, "yaml-stringify/generated-values", run)
-    assert seen["exact"] >= 500, seen
+    seeded.check_each(documents, 600, "yaml-stringify/generated-values", run)
+    assert seeded.replaying() or seen["exact"] >= 500, seen
 
 
 def test_generated_strings_read_back_as_values_keys_and_items():
@@ -337,7 +319,7 @@ def test_generated_strings_read_back_as_values_keys_and_items():
                 assert got[0] == "value" and same(value, got[1]), (value, stringify(value), got)
 
     run("")
-    for_each_example(strings, "strings", 1500, "yaml-stringify/generated-strings", run)
+    seeded.check_each(strings, 1500, "yaml-stringify/generated-strings", run)
 
 
 def yaml_double_quoted(text):
@@ -356,7 +338,7 @@ def test_strings_the_loader_makes_from_escapes_read_back():
                 assert got[0] == "value" and same(value, got[1]), (value, got)
 
     run("")
-    for_each_example(escaped, "escaped", 1500, "yaml-stringify/escaped-strings", run)
+    seeded.check_each(escaped, 1500, "yaml-stringify/escaped-strings", run)
 
 
 def loaded_sources():
