@@ -30,11 +30,13 @@ import json
 import os
 import pickle
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import warnings
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODULE_PATH = os.path.join(REPO_ROOT, "adrkit_mcp.py")
@@ -385,11 +387,21 @@ class Unavailable(Exception):
     """The privilege drop is impossible here (reported as a skip by the caller)."""
 
 
+UNPRIVILEGED_TIMEOUT = 600  # seconds: a hang guard for the forked child, far above its work
+
+
 def run_unprivileged(function):
     """Run ``function()`` in a forked child running as uid/gid 65534; return its value.
 
     When the suite does not run as root, the function runs in-process: chmod
     is effective anyway.  Raises Unavailable when the drop cannot be made.
+
+    The fork happens in a process with other threads (pytest-xdist's, a test's), which Python
+    3.12+ warns about: a lock another thread held at the fork stays held in the child.  The
+    child takes none of theirs (it runs ``function``, which writes to in-memory streams, pickles
+    its answer to a pipe and leaves with os._exit), so the warning is filtered for this one
+    fork; should the child hang all the same, the parent kills it after UNPRIVILEGED_TIMEOUT
+    seconds and the test fails, saying so.
     """
     if os.geteuid() != 0:
         return function()
@@ -405,7 +417,9 @@ def run_unprivileged(function):
     import idna.idnadata  # noqa: F401
     import idna.intranges  # noqa: F401
     read_end, write_end = os.pipe()
-    pid = os.fork()
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*use of fork\(\) may lead to deadlocks", category=DeprecationWarning)
+        pid = os.fork()
     if pid == 0:  # child: never returns into pytest
         status = 0
         try:
@@ -425,8 +439,7 @@ def run_unprivileged(function):
             status = 1
         os._exit(status)
     os.close(write_end)
-    with os.fdopen(read_end, "rb") as handle:
-        data = handle.read()
+    data = _read_until_eof(read_end, pid, UNPRIVILEGED_TIMEOUT)
     os.waitpid(pid, 0)
     if not data:
         raise AssertionError("the unprivileged child died without an answer")
@@ -436,6 +449,27 @@ def run_unprivileged(function):
     if kind == "error":
         raise AssertionError("unprivileged child raised %s" % value)
     return value
+
+
+def _read_until_eof(fd, pid, seconds):
+    """All `fd` gives until its end (then closed); after `seconds` without the end, kills the
+    process `pid` and fails (a hang guard)."""
+    import select
+    chunks, deadline = [], time.monotonic() + seconds
+    try:
+        while True:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                raise AssertionError("the unprivileged child gave no answer within %d s and was killed (hang guard)"
+                                     % seconds)
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
 
 
 def run_main(args, cwd, hidden=(), as_process=False):
