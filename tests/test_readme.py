@@ -88,12 +88,26 @@ def test_the_quick_start_runs_as_written(built_pyz, tmp_path):
 
 
 def test_every_link_of_the_readme_leads_somewhere():
+    """PyPI shows the README as the project's description and resolves no relative link: every
+    link is absolute, a page of this repository is linked on GitHub under pyproject.toml's owner
+    (tools/server_json.py keeps it so), and the page exists in this checkout."""
     text = read("README.md")
-    links = re.findall(r"\]\(([^)#]+)\)", text)
-    assert "docs/differences.md" in links and "docs/reference.md" in links
+    owner = re.search(r'^github-owner = "([^"]+)"$', read("pyproject.toml"), re.M).group(1)
+    definitions = dict(re.findall(r"^\[([^\]]+)\]: (\S+)$", text, re.M))
+    inline = re.findall(r"\]\(([^)\s]+)\)", text)
+    used = re.findall(r"\[([^\]]+)\](?:\[([^\]]*)\])?(?![(:])", text)
+    labels = {label or name for name, label in used if (label or name) in definitions or "/" in (label or name)}
+    assert sorted(labels - set(definitions)) == [], "references without a definition"
+    links = inline + list(definitions.values())
+    assert all("://" in link for link in links), [link for link in links if "://" not in link]
+    pages = []
     for link in links:
-        if "://" not in link:
-            assert os.path.exists(os.path.join(PROJECT, link)), link
+        page = re.match(r"https://github\.com/([^/]+)/adrkit-mcp/(?:blob|tree)/main/(.+)$", link)
+        if page:
+            assert page.group(1) == owner, link
+            assert os.path.exists(os.path.join(PROJECT, page.group(2))), link
+            pages.append(page.group(2))
+    assert "docs/differences.md" in pages and "docs/reference.md" in pages
 
 
 def test_the_places_others_add_to_are_where_they_were_said_to_be():

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """server.json, the MCP Registry entry of adrkit-mcp, written from the one place each fact lives.
 
-    python3 tools/server_json.py           # rewrite server.json and README.md's mcp-name marker
+    python3 tools/server_json.py           # rewrite server.json, README.md's mcp-name marker
+                                           # and the owner in README.md's repository links
     python3 tools/server_json.py --check   # exit 1 if either is not what this would write
     python3 tools/server_json.py --release dist/adrkit-mcp.mcpb --tag v0.1.0 \\
         --owner "$GITHUB_REPOSITORY_OWNER" --output dist/server.json
@@ -12,7 +13,10 @@
 Where each fact comes from
   * the GitHub owner of the repository: `github-owner` under [tool.adrkit-mcp] in pyproject.toml
     (a fork changes that line and runs this script); it makes the name
-    io.github.<owner>/adrkit-mcp, the repository URL and the URL of the .mcpb release asset;
+    io.github.<owner>/adrkit-mcp, the repository URL and the URL of the .mcpb release asset, and
+    it is the owner in every https://github.com/<owner>/adrkit-mcp link of README.md (PyPI shows
+    the README as the project's description and resolves no relative link, so the README links
+    its pages as https://github.com/<owner>/adrkit-mcp/blob/main/docs/...);
   * the description: pyproject.toml's [project] description (the registry allows 100 characters);
   * the version: the `__version__` literal of adrkit_mcp.py;
   * the environment variables the server reads (ADRKIT_MCP_CWD, ADRKIT_MCP_DIR,
@@ -47,6 +51,8 @@ PACKAGE = "adrkit-mcp"  # the PyPI name, the repository's name and the bundle's 
 TITLE = "adrkit decision records"
 PLACEHOLDER_SHA256 = "0" * 64
 MCP_NAME_MARKER = re.compile(r"<!-- mcp-name: (\S+) -->")
+# A link to this repository on GitHub, whoever owns it: the owner is group 1.
+REPOSITORY_LINK = re.compile(r"https://github\.com/([A-Za-z0-9][A-Za-z0-9-]*)/%s(?![A-Za-z0-9_.-])" % re.escape(PACKAGE))
 
 ENVIRONMENT = [
     {"name": "ADRKIT_MCP_CWD",
@@ -138,10 +144,13 @@ def dumps(document: Dict[str, Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def readme_with_marker(text: str, name: str) -> str:
+def readme_for(text: str, name: str, owner: str) -> str:
+    """README.md with the registry name in its mcp-name marker and `owner` in each link to this
+    repository."""
     if not MCP_NAME_MARKER.search(text):
         raise SystemExit("server_json.py: README.md has no `<!-- mcp-name: ... -->` line")
-    return MCP_NAME_MARKER.sub("<!-- mcp-name: %s -->" % name, text, count=1)
+    text = MCP_NAME_MARKER.sub("<!-- mcp-name: %s -->" % name, text, count=1)
+    return REPOSITORY_LINK.sub("https://github.com/%s/%s" % (owner, PACKAGE), text)
 
 
 def sha256_of(path: Path) -> str:
@@ -165,7 +174,7 @@ def release_refusal(tag: str, owner: str, version: str) -> Optional[str]:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description="Write or check server.json (see the docstring).")
     parser.add_argument("--check", action="store_true",
-                        help="compare server.json and README.md's marker, write nothing")
+                        help="compare server.json and README.md's marker and links, write nothing")
     parser.add_argument("--release", type=Path, metavar="MCPB",
                         help="the .mcpb the release attaches: write a copy with its SHA-256")
     parser.add_argument("--tag", help="the release tag, which must be v<version> (alone with "
@@ -193,7 +202,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     text = dumps(document)
     readme = README.read_text(encoding="utf-8")
-    new_readme = readme_with_marker(readme, document["name"])
+    new_readme = readme_for(readme, document["name"], github_owner())
     if args.check:
         stale = [path.name for path, new in ((SERVER_JSON, text), (README, new_readme))
                  if not path.exists() or path.read_text(encoding="utf-8") != new]
