@@ -14,9 +14,10 @@ Where each fact comes from
   * the GitHub owner of the repository: `github-owner` under [tool.adrkit-mcp] in pyproject.toml
     (a fork changes that line and runs this script); it makes the name
     io.github.<owner>/adrkit-mcp, the repository URL and the URL of the .mcpb release asset, and
-    it is the owner in every https://github.com/<owner>/adrkit-mcp link of README.md (PyPI shows
-    the README as the project's description and resolves no relative link, so the README links
-    its pages as https://github.com/<owner>/adrkit-mcp/blob/main/docs/...);
+    it is the owner in every https://github.com/<owner>/adrkit-mcp link of README.md and in its
+    workflow snippet's `uses: <owner>/adrkit-mcp@...` (PyPI shows the README as the project's
+    description and resolves no relative link, so the README links its pages as
+    https://github.com/<owner>/adrkit-mcp/blob/main/docs/...);
   * the description: pyproject.toml's [project] description (the registry allows 100 characters);
   * the version: the `__version__` literal of adrkit_mcp.py;
   * the environment variables the server reads (ADRKIT_MCP_CWD, ADRKIT_MCP_DIR,
@@ -51,8 +52,9 @@ PACKAGE = "adrkit-mcp"  # the PyPI name, the repository's name and the bundle's 
 TITLE = "adrkit decision records"
 PLACEHOLDER_SHA256 = "0" * 64
 MCP_NAME_MARKER = re.compile(r"<!-- mcp-name: (\S+) -->")
-# A link to this repository on GitHub, whoever owns it: the owner is group 1.
-REPOSITORY_LINK = re.compile(r"https://github\.com/([A-Za-z0-9][A-Za-z0-9-]*)/%s(?![A-Za-z0-9_.-])" % re.escape(PACKAGE))
+# A link to this repository on GitHub, and a workflow step using it as an action, whoever owns it.
+REPOSITORY_LINK = re.compile(r"https://github\.com/[A-Za-z0-9][A-Za-z0-9-]*/%s(?![A-Za-z0-9_.-])" % re.escape(PACKAGE))
+ACTION_USE = re.compile(r"^(\s*-?\s*uses: )[A-Za-z0-9][A-Za-z0-9-]*/%s@" % re.escape(PACKAGE), re.M)
 
 ENVIRONMENT = [
     {"name": "ADRKIT_MCP_CWD",
@@ -146,11 +148,12 @@ def dumps(document: Dict[str, Any]) -> str:
 
 def readme_for(text: str, name: str, owner: str) -> str:
     """README.md with the registry name in its mcp-name marker and `owner` in each link to this
-    repository."""
+    repository and in its workflow snippet's `uses:`."""
     if not MCP_NAME_MARKER.search(text):
         raise SystemExit("server_json.py: README.md has no `<!-- mcp-name: ... -->` line")
     text = MCP_NAME_MARKER.sub("<!-- mcp-name: %s -->" % name, text, count=1)
-    return REPOSITORY_LINK.sub("https://github.com/%s/%s" % (owner, PACKAGE), text)
+    text = REPOSITORY_LINK.sub("https://github.com/%s/%s" % (owner, PACKAGE), text)
+    return ACTION_USE.sub(lambda match: "%s%s/%s@" % (match.group(1), owner, PACKAGE), text)
 
 
 def sha256_of(path: Path) -> str:
