@@ -541,7 +541,9 @@ def readme_block_after(marker, fence):
     """The fenced block of kind `fence` that follows the block holding `marker` in
     docs/existing-adrs.md, the page the README's "Already have ADRs" section links."""
     with open(os.path.join(support.REPO_ROOT, "README.md"), encoding="utf-8") as handle:
-        assert "(docs/existing-adrs.md)" in handle.read()
+        readme = handle.read()  # a reference-style link, defined at the end (tests/test_readme.py)
+    assert "[docs/existing-adrs.md]." in readme
+    assert "[docs/existing-adrs.md]: https://github.com/" in readme
     with open(os.path.join(support.REPO_ROOT, "docs", "existing-adrs.md"), encoding="utf-8") as handle:
         text = handle.read()
     section = text.index("# Already have ADRs")
