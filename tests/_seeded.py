@@ -25,7 +25,7 @@ import math
 import os
 import random
 import struct
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 
 class Strategy:
@@ -36,9 +36,6 @@ class Strategy:
 
     def map(self, function: Callable[[Any], Any]) -> "Strategy":
         return _Mapped(self, function)
-
-    def example(self, seed: Union[int, str] = 0) -> Any:
-        return self.draw(random.Random(seed))
 
 
 class _Mapped(Strategy):
@@ -63,15 +60,9 @@ def _strategy(value: Any) -> Strategy:
 
 # ---- the running of a test ----------------------------------------------------------------------
 
-def examples(strategy: Strategy, count: int, seed: Union[int, str]) -> Iterator[Tuple[int, Any]]:
-    """(index, value) for `count` values.  Each value depends on `seed` and its index only:
-    `replay(strategy, seed, index)` draws it again, alone."""
-    for index in range(count):
-        yield index, replay(strategy, seed, index)
-
-
 def replay(strategy: Strategy, seed: Union[int, str], index: int) -> Any:
-    """The value `examples(strategy, n, seed)` gives at `index`."""
+    """Example `index` of `strategy` drawn from `seed`: it depends on those two alone, so it is
+    the same whatever was drawn before it."""
     return strategy.draw(random.Random("%s/%d" % (seed, index)))
 
 
@@ -83,7 +74,7 @@ def replaying() -> bool:
     return bool(os.environ.get(REPLAY_VARIABLE, "").strip())
 
 
-def cut(text: str, limit: int = 600) -> str:
+def _cut(text: str, limit: int) -> str:
     """text, cut to `limit` characters (saying how long it was)."""
     return text if len(text) <= limit else "%s... (%d characters in all)" % (text[:limit], len(text))
 
@@ -103,7 +94,7 @@ def check_each(strategy: Strategy, count: int, seed: Union[int, str], check: Cal
             test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
             raise AssertionError(
                 "example %d of seed %r failed: %s: %s\ninput: %s\nrun it alone: %s=%d python3 -m pytest -n 0 '%s'"
-                % (index, seed, type(error).__name__, cut(str(error), 2000), cut(repr(value), input_limit),
+                % (index, seed, type(error).__name__, _cut(str(error), 2000), _cut(repr(value), input_limit),
                    REPLAY_VARIABLE, index, test)) from error
     return len(indices)
 
@@ -328,6 +319,6 @@ def composite(function: Callable[..., Any]) -> Callable[..., Strategy]:
     return factory
 
 
-__all__ = ["Strategy", "examples", "replay", "replaying", "cut", "check_each", "just", "none", "booleans", "integers", "floats", "characters",
+__all__ = ["Strategy", "replay", "replaying", "check_each", "just", "none", "booleans", "integers", "floats", "characters",
            "text", "binary", "sampled_from", "randoms", "one_of", "tuples", "builds", "lists", "dictionaries",
            "recursive", "composite"]
